@@ -1,0 +1,73 @@
+"""Card vocabulary of the main game: the ten blackjack values.
+
+Suits and the ranks J/Q/K do not change a blackjack total, so the main game works
+on ten *values*: ``Value.ACE`` (1) through ``Value.TEN`` (10).  A shoe is a
+tuple of ten counts indexed ``value - 1``.
+
+>>> parse_value("t"), parse_value("K"), parse_value("a")
+(<Value.TEN: 10>, <Value.TEN: 10>, <Value.ACE: 1>)
+>>> format_value(Value.ACE), format_value(Value.TEN), format_value(Value.SEVEN)
+('A', 'T', '7')
+>>> parse_cards("T,6")
+(<Value.TEN: 10>, <Value.SIX: 6>)
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from analyzer.errors import HandError
+
+
+class Value(IntEnum):
+    """A card's blackjack value; ``ACE`` is 1 (counted 11 when it helps)."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+
+
+VALUES: tuple[Value, ...] = tuple(Value)
+_SYMBOLS = {"A": 1, "1": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10}
+
+
+def parse_value(text: str) -> Value:
+    """Parse one card symbol (``A``, ``2``..``9``, ``T``/``10``/``J``/``Q``/``K``)."""
+    key = text.strip().upper()
+    if key in _SYMBOLS:
+        return Value(_SYMBOLS[key])
+    if key.isdigit() and 2 <= int(key) <= 9:
+        return Value(int(key))
+    raise HandError(f"unknown card {text!r} (use A, 2-9, T, J, Q, K)")
+
+
+def format_value(value: int) -> str:
+    """The one-character symbol of a value: ``A``, ``2``..``9``, ``T``."""
+    return "A" if value == 1 else "T" if value == 10 else str(value)
+
+
+def parse_cards(text: str) -> tuple[Value, ...]:
+    """Parse a comma- or space-separated list of cards, e.g. ``"T,6"``."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if not parts:
+        raise HandError(f"no cards in {text!r}")
+    return tuple(parse_value(p) for p in parts)
+
+
+def hand_total(cards: tuple[int, ...] | list[int]) -> tuple[int, bool]:
+    """Best total of a hand and whether it is soft (an ace counted as 11).
+
+    >>> hand_total((1, 6)), hand_total((1, 6, 10)), hand_total((10, 6))
+    ((17, True), (17, False), (16, False))
+    """
+    total = sum(cards)
+    if 1 in cards and total + 10 <= 21:
+        return total + 10, True
+    return total, False

@@ -1,0 +1,211 @@
+"""Whole-round EVs: every two-card hand against every upcard, off the top of a shoe.
+
+:class:`Analysis` is the one entry point the CLI, charts and reports use.  It
+holds, per upcard, the EVs of every hand composition (:mod:`analyzer.player`)
+and of every split (:mod:`analyzer.splits`), and combines them into the EV of
+a round under optimal composition-dependent play of the first two cards.
+
+The round EV is unconditional: with an ace or ten up in a peek game the dealer
+blackjack (probability ``P_BJ`` from the shoe left after the player's two
+cards and the upcard) is settled first, and the hand is played, with
+conditioned EVs, on the remaining ``1 - P_BJ``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import HandError, ShoeError
+from analyzer.player import (
+    DOUBLE,
+    HIT,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    HandValues,
+    blackjack_value,
+    double_allowed,
+    evaluate,
+    hand_space,
+)
+from analyzer.rules import HoleCard, Rules, Surrender
+from analyzer.shoe import Shoe
+from analyzer.splits import SplitPlan, split_ev
+
+Number = Any
+
+
+def one(exact: bool) -> Number:
+    return Fraction(1) if exact else 1.0
+
+
+@dataclass
+class UpcardAnalysis:
+    """All EVs against one upcard (per unit of the initial bet)."""
+
+    upcard: int
+    shoe: tuple[int, ...]  # the shoe with the upcard removed
+    values: HandValues
+    splits: dict[int, Number] = field(default_factory=dict)  # pair value -> split EV
+    ev: Number = 0
+
+
+def can_double(rules: Rules, comp: tuple[int, ...]) -> bool:
+    """Whether the rules allow doubling this two-card hand (before any split)."""
+    return double_allowed(rules.double, comp)
+
+
+class Analysis:
+    """Exact EVs of one rule set and shoe: dealer, every hand, every split, the round.
+
+    Parameters
+    ----------
+    rules : Rules
+    shoe : Shoe, optional
+        Defaults to ``rules.decks`` full decks.
+    exact : bool
+        Fractions instead of floats (same algorithm).
+    """
+
+    def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False) -> None:
+        self.rules = rules
+        self.shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
+        self.exact = exact
+        if self.shoe.total < 12:
+            raise ShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a round "
+                            "(at least 12 needed)")
+        self._upcards: dict[int, UpcardAnalysis] = {}
+
+    # -- per upcard ---------------------------------------------------------
+    def conditioned(self, upcard: int) -> bool:
+        return self.rules.peeks and blackjack_value(upcard) is not None
+
+    def upcard(self, upcard: int) -> UpcardAnalysis:
+        """EVs of every hand against ``upcard`` (computed once, then memoized)."""
+        if upcard not in self._upcards:
+            if self.shoe[upcard] == 0:
+                raise HandError(f"the shoe holds no upcard {upcard}")
+            base = self.shoe.remove([upcard]).counts
+            values = evaluate(hand_space(base), base, upcard,
+                              hits_soft_17=self.rules.hits_soft_17,
+                              conditioned=self.conditioned(upcard), exact=self.exact)
+            ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values)
+            self._upcards[upcard] = ua
+            ua.ev = self._round_ev(ua)
+        return self._upcards[upcard]
+
+    def split_value(self, ua: UpcardAnalysis, pair: int) -> Number:
+        """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
+        if pair not in ua.splits:
+            plan = SplitPlan.from_rules(self.rules, pair)
+            ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
+                                       hits_soft_17=self.rules.hits_soft_17,
+                                       exact=self.exact)
+        return ua.splits[pair]
+
+    def actions(self, upcard: int, cards: tuple[int, ...]) -> dict[int, Number]:
+        """EV of every legal action for a hand (conditioned on no dealer BJ when peeked)."""
+        ua = self.upcard(upcard)
+        comp = [0] * 10
+        for c in cards:
+            comp[c - 1] += 1
+        key = tuple(comp)
+        try:
+            self.shoe.remove([upcard, *cards])
+        except HandError as err:
+            raise HandError(f"hand {cards} with upcard {upcard}: {err}") from None
+        if key not in ua.values.space.index:
+            raise HandError(f"hand {cards} is busted")
+        i = ua.values.space.index[key]
+        v = ua.values
+        result: dict[int, Number] = {STAND: v.stand[i], HIT: v.hit[i]}
+        if len(cards) == 2 and can_double(self.rules, key):
+            result[DOUBLE] = v.double[i]
+        if len(cards) == 2 and cards[0] == cards[1] and self.rules.max_hands > 1:
+            result[SPLIT] = self.split_value(ua, cards[0])
+        if len(cards) == 2 and self.rules.surrender is not Surrender.NONE:
+            result[SURRENDER] = -one(self.exact) / 2
+        return result
+
+    def hand_actions(self, upcard: int, cards: tuple[int, ...], *,
+                     unconditioned: bool = False) -> dict[int, Number]:
+        """:meth:`actions`, or with the dealer's blackjack chance put back in (``unconditioned``)."""
+        actions = self.actions(upcard, cards)
+        if not (unconditioned and self.conditioned(upcard)):
+            return actions
+        rest = self.shoe.remove([upcard, *cards])
+        bj = blackjack_value(upcard)
+        assert bj is not None
+        p_bj: Number = Fraction(rest[bj], rest.total)
+        if not self.exact:
+            p_bj = float(p_bj)
+        return {a: -p_bj + (1 - p_bj) * v for a, v in actions.items()}
+
+    def _round_ev(self, ua: UpcardAnalysis) -> Number:
+        """EV of a round given the upcard: sum over the player's first two cards."""
+        n = ua.shoe
+        total = sum(n)
+        exact = self.exact
+        rules = self.rules
+        bj_val = blackjack_value(ua.upcard)
+        ev = 0 * one(exact)
+        for a in range(1, 11):
+            for b in range(a, 11):
+                ways = n[a - 1] * (n[b - 1] - (a == b))
+                if ways <= 0:
+                    continue
+                weight = Fraction(ways * (1 if a == b else 2), total * (total - 1))
+                rest = list(n)
+                rest[a - 1] -= 1
+                rest[b - 1] -= 1
+                left = total - 2
+                p_bj = (Fraction(rest[bj_val - 1], left) if bj_val is not None
+                        else Fraction(0))
+                if not exact:
+                    weight, p_bj = float(weight), float(p_bj)  # type: ignore[assignment]
+                player_bj = {a, b} == {1, 10}
+                value = self._hand_value(ua, a, b, p_bj, player_bj)
+                ev += weight * value
+        return ev
+
+    def _hand_value(self, ua: UpcardAnalysis, a: int, b: int, p_bj: Number,
+                    player_bj: bool) -> Number:
+        rules = self.rules
+        pays = rules.blackjack_pays if self.exact else float(rules.blackjack_pays)
+        if player_bj:
+            return (1 - p_bj) * pays
+        actions = self.actions(ua.upcard, (a, b))
+        late = actions.pop(SURRENDER, None)
+        best_play = max(actions.values())
+        if rules.hole_card is HoleCard.PEEK:
+            if rules.surrender is Surrender.LATE and late is not None:
+                best_play = max(best_play, late)
+            ev = -p_bj + (1 - p_bj) * best_play
+        else:
+            # No hole card: the EVs above already carry the dealer blackjack.
+            if rules.surrender is Surrender.LATE and late is not None:
+                best_play = max(best_play, -p_bj + (1 - p_bj) * late)
+            ev = best_play
+        if rules.surrender is Surrender.EARLY:
+            ev = max(ev, -one(self.exact) / 2)
+        return ev
+
+    def ev(self) -> Number:
+        """EV of a round off the top of the shoe, per unit initial bet."""
+        total = self.shoe.total
+        result = 0 * one(self.exact)
+        for u in range(1, 11):
+            if self.shoe[u]:
+                w = Fraction(self.shoe[u], total)
+                result += (w if self.exact else float(w)) * self.upcard(u).ev
+        return result
+
+    def by_upcard(self) -> dict[int, Number]:
+        return {u: self.upcard(u).ev for u in range(1, 11) if self.shoe[u]}
+
+
+__all__ = ["Analysis", "UpcardAnalysis", "can_double", "np"]

@@ -1,0 +1,223 @@
+"""Composition-dependent EVs of standing, hitting and doubling, for every hand.
+
+For one upcard, every player hand composition the shoe allows (hard total at
+most 21) is a node; hitting moves to the node with one more card.  Each node
+has its own depleted shoe, and so its own dealer distribution: all of them are
+computed in one vectorised batch (:func:`analyzer.dealer.outcome_matrix`),
+then the hit/stand recursion runs layer by layer, from the largest hands down.
+
+Peek conditioning is exact.  After a peek the players know the hole card does
+not complete a dealer blackjack.  The hole card is one of the unseen cards, so
+both the dealer's final distribution *and* every card the player draws are
+conditioned on it: the chance of drawing ``c`` from unseen counts ``n``
+(``N`` cards, ``b`` of them the blackjack-completing value) is::
+
+    P(c | no BJ) = n_c (N - 1 - b + [c = b]) / ((N - 1) (N - b))
+
+EVs here are per unit of the hand's own bet, conditioned on no dealer
+blackjack where the dealer peeks (the convention of published analyzers).
+The arithmetic is float (numpy float64) or exact (numpy object arrays of
+Fractions) through the same code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.dealer import BLACKJACK, BUST22, BUST23, N_OUTCOMES, outcome_matrix
+from analyzer.rules import Double
+
+Array = npt.NDArray[Any]
+
+STAND, HIT, DOUBLE, SPLIT, SURRENDER = range(5)
+ACTION_NAMES = ("stand", "hit", "double", "split", "surrender")
+
+
+@dataclass(frozen=True)
+class HandSpace:
+    """Every non-busted hand composition drawable from a shoe, and how they link."""
+
+    comps: npt.NDArray[np.int64]  # (m, 10) cards of each value in the hand
+    index: dict[tuple[int, ...], int]
+    ncards: npt.NDArray[np.int64]  # (m,)
+    total: npt.NDArray[np.int64]  # (m,) best total
+    soft: npt.NDArray[np.bool_]  # (m,)
+    child: npt.NDArray[np.int64]  # (m, 10) node after drawing value c+1; BUST or NONE
+    layers: tuple[npt.NDArray[np.int64], ...]  # node indices by card count, largest first
+
+    @property
+    def bust(self) -> int:
+        return len(self.comps)
+
+    @property
+    def none(self) -> int:
+        return len(self.comps) + 1
+
+
+@lru_cache(maxsize=32)
+def hand_space(limits: tuple[int, ...]) -> HandSpace:
+    """All compositions with hard total <= 21 and at most ``limits[v-1]`` cards of value v."""
+    comps: list[tuple[int, ...]] = []
+
+    def extend(comp: list[int], start: int, hard: int) -> None:
+        for v in range(start, 11):
+            if hard + v > 21 or comp[v - 1] >= limits[v - 1]:
+                continue
+            comp[v - 1] += 1
+            comps.append(tuple(comp))
+            extend(comp, v, hard + v)
+            comp[v - 1] -= 1
+
+    extend([0] * 10, 1, 0)
+    comps.sort(key=lambda c: (sum(c), c))
+    index = {c: i for i, c in enumerate(comps)}
+    arr = np.array(comps, dtype=np.int64)
+    values = np.arange(1, 11)
+    hard = arr @ values
+    soft = (arr[:, 0] > 0) & (hard + 10 <= 21)
+    m = len(comps)
+    child = np.full((m, 10), m + 1, dtype=np.int64)
+    for i, comp in enumerate(comps):
+        h = int(hard[i])
+        for v in range(1, 11):
+            if h + v > 21:
+                child[i, v - 1] = m
+            else:
+                c = list(comp)
+                c[v - 1] += 1
+                child[i, v - 1] = index.get(tuple(c), m + 1)
+    ncards = arr.sum(axis=1)
+    layers = tuple(np.flatnonzero(ncards == k) for k in range(int(ncards.max()), 0, -1))
+    return HandSpace(comps=arr, index=index, ncards=ncards, total=hard + 10 * soft,
+                     soft=soft, child=child, layers=layers)
+
+
+def double_allowed(rule: Double, comp: tuple[int, ...]) -> bool:
+    """Whether a two-card hand may double under the rule (D9: hard 9-11, D10: 10-11)."""
+    if rule is Double.ANY:
+        return True
+    hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
+    return hard in ((9, 10, 11) if rule is Double.NINE_TO_ELEVEN else (10, 11))
+
+
+def _ratio(num: Array, den: Array, exact: bool) -> Array:
+    """Elementwise ``num / den`` of integer arrays; rows with ``den == 0`` are unreachable."""
+    den = np.where(den == 0, 1, den)
+    if not exact:
+        result: Array = num / den
+        return result
+    out = np.empty(np.broadcast_shapes(num.shape, den.shape), dtype=object)
+    num_b, den_b = np.broadcast_arrays(num, den)
+    for idx in np.ndindex(out.shape):
+        out[idx] = Fraction(int(num_b[idx]), int(den_b[idx]))
+    return out
+
+
+def blackjack_value(upcard: int) -> int | None:
+    """The hole-card value that completes a dealer blackjack, if any."""
+    return 10 if upcard == 1 else 1 if upcard == 10 else None
+
+
+def draw_probabilities(shoes: npt.NDArray[np.int64], upcard: int, conditioned: bool,
+                       exact: bool) -> Array:
+    """``P[s, c]``: chance the next card is value ``c+1``, given no dealer BJ if conditioned."""
+    shoes = np.maximum(shoes, 0)
+    n = shoes.sum(axis=1)[:, None]
+    b_val = blackjack_value(upcard)
+    if not conditioned or b_val is None:
+        return _ratio(shoes, n, exact)
+    b = shoes[:, b_val - 1][:, None]
+    bonus = np.zeros(10, dtype=np.int64)
+    bonus[b_val - 1] = 1
+    return _ratio(shoes * (n - 1 - b + bonus), (n - 1) * (n - b), exact)
+
+
+def condition_outcomes(outcomes: Array, exact: bool) -> Array:
+    """Dealer outcomes given that the dealer has no blackjack."""
+    keep = 1 - outcomes[:, BLACKJACK]
+    safe = np.where(keep == 0, 1, keep)
+    result: Array = outcomes / safe[:, None]
+    result[:, BLACKJACK] = 0
+    return result
+
+
+def payoff_matrix(push_22: bool = False) -> npt.NDArray[np.int64]:
+    """``PAY[t, o]``: result of standing on total ``t`` (0..21) against dealer outcome ``o``."""
+    pay = np.zeros((22, N_OUTCOMES), dtype=np.int64)
+    for t in range(22):
+        for o in range(5):
+            d = 17 + o
+            pay[t, o] = 1 if t > d else 0 if t == d else -1
+        pay[t, BLACKJACK] = -1
+        pay[t, BUST22] = 0 if push_22 else 1
+        pay[t, BUST23] = 1
+    return pay
+
+
+@dataclass
+class HandValues:
+    """Per-node EVs for one upcard and one shoe (per unit bet of the hand)."""
+
+    space: HandSpace
+    stand: Array
+    hit: Array
+    double: Array
+    cont: Array  # value of the hand when it may only stand or hit, under the policy
+    probs: Array  # draw probabilities per node
+    outcomes: Array  # dealer outcomes per node (conditioned where the dealer peeked)
+
+
+def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_17: bool,
+             conditioned: bool, exact: bool, policy: Array | None = None) -> HandValues:
+    """Stand, hit and double EVs of every node of ``space``, shoe ``base`` minus the hand.
+
+    Without ``policy`` continued play is optimal (stand or hit, whichever is
+    better).  With ``policy`` (a per-node ``STAND``/``HIT`` array) the hit value
+    is that of following the policy afterwards: how a fixed strategy, such as
+    the pre-split strategy on split hands, is evaluated in another shoe.
+    """
+    shoes = np.array(base, dtype=np.int64)[None, :] - space.comps
+    outcomes = outcome_matrix(upcard, hits_soft_17, np.maximum(shoes, 0), exact)
+    if conditioned:
+        outcomes = condition_outcomes(outcomes, exact)
+    pay = payoff_matrix()
+    stand = (outcomes * pay[space.total]).sum(axis=1)
+    probs = draw_probabilities(shoes, upcard, conditioned, exact)
+    dtype = object if exact else np.float64
+    m = len(space.comps)
+    cont = np.zeros(m + 2, dtype=dtype)
+    cont[m] = -1
+    hit = np.zeros(m, dtype=dtype)
+    for layer in space.layers:
+        h = (probs[layer] * cont[space.child[layer]]).sum(axis=1)
+        hit[layer] = h
+        s = stand[layer]
+        if policy is None:
+            cont[layer] = np.where(h > s, h, s)
+        else:
+            cont[layer] = np.where(policy[layer] == HIT, h, s)
+    stand_ext = np.concatenate([stand, np.array([-1, 0], dtype=dtype)])
+    double = 2 * (probs * stand_ext[space.child]).sum(axis=1)
+    return HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont[:m],
+                      probs=probs, outcomes=outcomes)
+
+
+def sub_space(space: HandSpace, nodes: list[int]) -> HandSpace:
+    """The part of ``space`` made of ``nodes`` (children outside it become ``NONE``)."""
+    keep = np.array(sorted(set(nodes)), dtype=np.int64)
+    k = len(keep)
+    remap = np.full(space.bust + 2, k + 1, dtype=np.int64)
+    remap[keep] = np.arange(k)
+    remap[space.bust] = k
+    comps = space.comps[keep]
+    ncards = space.ncards[keep]
+    layers = tuple(np.flatnonzero(ncards == n) for n in sorted(set(ncards.tolist()), reverse=True))
+    return HandSpace(comps=comps, index={tuple(c): i for i, c in enumerate(comps.tolist())},
+                     ncards=ncards, total=space.total[keep], soft=space.soft[keep],
+                     child=remap[space.child[keep]], layers=layers)

@@ -1,0 +1,120 @@
+"""Renderers for the engine's results: pure functions from a model to text or JSON data.
+
+Percentages print with 9 decimals, the precision of published analyzers.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from analyzer import __version__
+from analyzer.cards import format_value
+from analyzer.dealer import OUTCOME_NAMES, dealer_distribution
+from analyzer.game import Analysis
+from analyzer.player import ACTION_NAMES
+from analyzer.rules import format_spec
+from analyzer.shoe import format_shoe
+
+UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+
+
+def fraction_text(x: Any) -> str:
+    """``"p/q"`` for a Fraction (an int prints as ``"n/1"``)."""
+    f = Fraction(x)
+    return f"{f.numerator}/{f.denominator}"
+
+
+def pct(x: Any) -> str:
+    return f"{float(x) * 100:.9f}%"
+
+
+def _header(analysis: Analysis) -> dict[str, Any]:
+    return {"rules": format_spec(analysis.rules), "shoe": format_shoe(analysis.shoe),
+            "engine": f"bja {__version__}", "exact": analysis.exact}
+
+
+def ev_json(analysis: Analysis) -> dict[str, Any]:
+    ev = analysis.ev()
+    data = _header(analysis)
+    data.update({"split": "cdz", "ev": float(ev),
+                 "by_upcard": {format_value(u): float(v)
+                               for u, v in sorted(analysis.by_upcard().items(),
+                                                  key=lambda kv: UPCARDS.index(kv[0]))}})
+    if analysis.exact:
+        data["ev_exact"] = fraction_text(ev)
+    return data
+
+
+def ev_text(analysis: Analysis) -> str:
+    ev = analysis.ev()
+    lines = [f"rules: {format_spec(analysis.rules)}   (strategy: CDZ-, optimal "
+             "composition-dependent play; split hands use the pre-split strategy)",
+             f"shoe:  {format_shoe(analysis.shoe)}", "",
+             " upcard | EV (% of initial bet)", "--------+----------------"]
+    by = analysis.by_upcard()
+    for u in UPCARDS:
+        if u in by:
+            lines.append(f"   {format_value(u)}    | {float(by[u]) * 100:15.9f}")
+    lines += ["--------+----------------", f" total  | {float(ev) * 100:15.9f}"]
+    if analysis.exact:
+        lines.append(f"exact EV = {fraction_text(ev)}")
+    return "\n".join(lines)
+
+
+def hand_json(analysis: Analysis, up: int, cards: tuple[int, ...], *,
+              unconditioned: bool) -> dict[str, Any]:
+    actions = analysis.hand_actions(up, cards, unconditioned=unconditioned)
+    best = max(actions, key=lambda a: actions[a])
+    data = _header(analysis)
+    data.update({
+        "upcard": format_value(up), "cards": [format_value(c) for c in cards],
+        "conditioned_on_no_dealer_blackjack": analysis.conditioned(up) and not unconditioned,
+        "actions": {ACTION_NAMES[a]: float(v) for a, v in actions.items()},
+        "best": ACTION_NAMES[best],
+    })
+    if analysis.exact:
+        data["actions_exact"] = {ACTION_NAMES[a]: fraction_text(v) for a, v in actions.items()}
+    return data
+
+
+def hand_text(analysis: Analysis, up: int, cards: tuple[int, ...], *,
+              unconditioned: bool) -> str:
+    data = hand_json(analysis, up, cards, unconditioned=unconditioned)
+    cond = ("conditioned on the dealer not having blackjack"
+            if data["conditioned_on_no_dealer_blackjack"] else "unconditioned")
+    lines = [f"rules: {data['rules']}",
+             f"hand {'-'.join(data['cards'])} vs {data['upcard']}  (EV % of initial bet, {cond})"]
+    for name, v in data["actions"].items():
+        mark = "  <- best" if name == data["best"] else ""
+        lines.append(f"  {name:<9} {v * 100:15.9f}{mark}")
+    return "\n".join(lines)
+
+
+def dealer_json(analysis: Analysis) -> dict[str, Any]:
+    data = _header(analysis)
+    table: dict[str, Any] = {}
+    for u in UPCARDS:
+        if not analysis.shoe[u]:
+            continue
+        d = dealer_distribution(analysis.shoe.remove([u]).counts, u,
+                                hits_soft_17=analysis.rules.hits_soft_17, exact=analysis.exact)
+        row: dict[str, Any] = {k: float(d.outcomes[k]) for k in OUTCOME_NAMES}
+        row["bust"] = float(d.bust)
+        row["bust_by_cards"] = {str(k): float(v) for k, v in d.bust_by_cards.items()}
+        if analysis.exact:
+            row["exact"] = {k: fraction_text(d.outcomes[k]) for k in OUTCOME_NAMES}
+        table[format_value(u)] = row
+    data["upcards"] = table
+    data["note"] = "unconditioned: the upcard removed from the shoe, blackjack not ruled out"
+    return data
+
+
+def dealer_text(analysis: Analysis) -> str:
+    data = dealer_json(analysis)
+    cols = ("bust", "17", "18", "19", "20", "21", "blackjack", "bust22")
+    lines = [f"rules: {data['rules']}", data["note"], "",
+             " up | " + " ".join(f"{c:>9}" for c in cols), "----+" + "-" * 80]
+    for u, row in data["upcards"].items():
+        lines.append(f"  {u} | " + " ".join(f"{row[c]:9.6f}" for c in cols))
+    return "\n".join(lines)

@@ -1,0 +1,107 @@
+"""The ten-value shoe of the main game: how many cards of each value remain.
+
+A :class:`Shoe` is immutable and hashable, so shoe states serve as memo keys.
+
+>>> s = Shoe.decks(6)
+>>> s.total, s[10], s[1]
+(312, 96, 24)
+>>> parse_shoe("A:4,2:4,3:4,4:4,5:4,6:4,7:4,8:4,9:4,T:16") == Shoe.decks(1)
+True
+>>> format_shoe(Shoe.decks(1))
+'A:4,2:4,3:4,4:4,5:4,6:4,7:4,8:4,9:4,T:16'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from analyzer.cards import Value, format_value, parse_value
+from analyzer.errors import AnalyzerError, HandError, ShoeError
+
+
+class Shoe:
+    """Counts of the ten card values, index ``value - 1``."""
+
+    __slots__ = ("_counts", "_hash")
+
+    def __init__(self, counts: Iterable[int]) -> None:
+        c = tuple(counts)
+        if len(c) != 10:
+            raise ShoeError(f"a shoe needs 10 counts (A, 2-9, T), got {len(c)}")
+        for value, n in zip(Value, c, strict=True):
+            if not isinstance(n, int) or n < 0:
+                raise ShoeError(f"count of {format_value(value)} must be a whole number >= 0, "
+                                f"not {n!r}")
+        if sum(c) == 0:
+            raise ShoeError("the shoe is empty")
+        self._counts = c
+        self._hash = hash(c)
+
+    @classmethod
+    def decks(cls, n: int) -> Shoe:
+        """``n`` full 52-card decks."""
+        if not isinstance(n, int) or n < 1:
+            raise ShoeError(f"number of decks must be a whole number >= 1, not {n!r}")
+        return cls([4 * n] * 9 + [16 * n])
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return self._counts
+
+    @property
+    def total(self) -> int:
+        return sum(self._counts)
+
+    def __getitem__(self, value: int) -> int:
+        return self._counts[value - 1]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._counts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Shoe) and other._counts == self._counts
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Shoe({format_shoe(self)!r})"
+
+    def remove(self, cards: Iterable[int]) -> Shoe:
+        """The shoe after dealing ``cards``; an error if a card is not there."""
+        c = list(self._counts)
+        for card in cards:
+            if c[card - 1] == 0:
+                raise HandError(f"the shoe has no {format_value(card)} left to deal")
+            c[card - 1] -= 1
+        if sum(c) == 0:
+            raise HandError("dealing those cards empties the shoe")
+        return Shoe(c)
+
+
+def parse_shoe(text: str) -> Shoe:
+    """Parse ``"A:24,2:24,...,T:96"``; values not named have count 0."""
+    counts = [0] * 10
+    seen: set[int] = set()
+    for item in (p.strip() for p in text.split(",")):
+        if not item:
+            continue
+        if ":" not in item:
+            raise ShoeError(f"shoe entry {item!r} is not VALUE:COUNT")
+        symbol, count = item.split(":", 1)
+        try:
+            value = parse_value(symbol)
+        except AnalyzerError as err:
+            raise ShoeError(f"shoe entry {item!r}: {err}") from None
+        if value in seen:
+            raise ShoeError(f"shoe names {symbol!r} twice")
+        seen.add(value)
+        if not count.strip().lstrip("-").isdigit():
+            raise ShoeError(f"shoe entry {item!r}: count is not a whole number")
+        counts[value - 1] = int(count)
+    return Shoe(counts)
+
+
+def format_shoe(shoe: Shoe) -> str:
+    """The ``VALUE:COUNT`` list that :func:`parse_shoe` reads back."""
+    return ",".join(f"{format_value(v)}:{shoe[v]}" for v in Value)

@@ -1,0 +1,252 @@
+"""Pair splitting with resplits, under the CDZ- strategy.
+
+CDZ- plays every split hand by the pre-split optimal strategy: the decision
+for a hand composition is the one that is best for that composition when it
+was *not* reached by splitting.  The EV of a split follows Eric Farmer's
+algorithm ("Blackjack Basic Strategy Calculator" v7.6, ``BJPlayer::computeSplit``
+and the note ``blackjack_split.pdf``), the convention of published analyzers
+and of the reference figures this project is tested against:
+
+* a split hand is evaluated from the shoe less the upcard, the hand's own
+  cards and the pair cards split off (``2 + a`` of them);
+* the second cards of hands completed before a resplit are removed as random
+  *non-pair* cards (``b`` of them), through the exchangeability identity
+  ``EV[a, b] = (EV[a, b-1] - v EV[a+1, b-1]) / (1 - v)``, ``v`` the chance of a
+  pair card;
+* cards *hit* to the other split hands are not removed.  This last point makes
+  the figure an excellent approximation, not the exact EV of the round played
+  with that strategy; :mod:`analyzer.exact_splits` computes the exact one by
+  enumeration on small shoes, and the tests measure the difference.
+
+A pair drawn to a split hand is resplit while hands remain; once no more may be
+made, it is played like any other hand.  Values are per unit initial bet; a
+dealer blackjack (peek games) takes only the original bet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from analyzer.player import (
+    DOUBLE,
+    HIT,
+    STAND,
+    HandValues,
+    blackjack_value,
+    double_allowed,
+    evaluate,
+    sub_space,
+)
+from analyzer.rules import Double, Rules
+
+Number = Any
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    """What the rules allow once a given pair is split."""
+
+    pair: int
+    max_hands: int
+    double_after_split: bool
+    double: Double
+    one_card: bool  # split aces receive one card each
+    peek: bool
+
+    @classmethod
+    def from_rules(cls, rules: Rules, pair: int) -> SplitPlan:
+        hands = rules.max_hands
+        if pair == 1 and not rules.resplit_aces:
+            hands = min(hands, 2)
+        return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
+                   double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),
+                   peek=rules.peeks)
+
+
+def _policy_decision(values: HandValues, node: int, may_double: bool) -> int:
+    """The pre-split optimal action of a composition (ties go to stand, then hit)."""
+    best, action = values.stand[node], STAND
+    if values.hit[node] > best:
+        best, action = values.hit[node], HIT
+    if may_double and values.double[node] > best:
+        action = DOUBLE
+    return action
+
+
+def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
+                 removed: int, *, hits_soft_17: bool, exact: bool) -> tuple[Number, Number]:
+    """``(EV[X; a, 0], EV[P; a, 0])`` with ``a = removed`` extra pair cards out.
+
+    ``X`` averages one split hand over its second card; ``P`` is the hand that
+    drew a pair card and plays it.  Unconditional (a dealer blackjack costs
+    each hand its bet; the caller gives back all but the original bet).
+    """
+    space = first.space
+    p = plan.pair
+    shoe = list(base)
+    shoe[p - 1] -= removed + 1  # the hand holds one pair card; the others are out
+    second_shoe = list(shoe)
+    second_shoe[p - 1] -= 1
+    starts: dict[int, int] = {}
+    for x in range(1, 11):
+        if second_shoe[x - 1] <= 0:
+            continue
+        comp = [0] * 10
+        comp[p - 1] += 1
+        comp[x - 1] += 1
+        node = space.index[tuple(comp)]
+        may_double = plan.double_after_split and double_allowed(plan.double, tuple(comp))
+        starts[x] = STAND if plan.one_card else _policy_decision(first, node, may_double)
+    # Nodes the pre-split strategy can reach from the two-card split hands.
+    start_nodes = {_start_node(space, p, x): action for x, action in starts.items()}
+    seen: set[int] = set()
+    stack = list(start_nodes)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        action = start_nodes.get(node)
+        expand = (action in (HIT, DOUBLE) if action is not None
+                  else first.hit[node] > first.stand[node])
+        if expand:
+            stack.extend(int(c) for c in space.child[node] if c < space.bust)
+    sub = sub_space(space, sorted(seen))
+    nodes = [space.index[tuple(c)] for c in sub.comps.tolist()]
+    policy = np.array([HIT if first.hit[i] > first.stand[i] else STAND for i in nodes],
+                      dtype=np.int64)
+    vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
+                    exact=exact, policy=policy)
+    total = sum(second_shoe)
+    bj = blackjack_value(upcard)
+    ev_x: Number = 0
+    ev_p: Number = 0
+    for x, action in starts.items():
+        i = sub.index[_start_key(p, x)]
+        if action == DOUBLE:
+            value = vals.double[i]
+            if plan.peek and bj is not None:
+                rest = list(second_shoe)
+                rest[x - 1] -= 1
+                value = value + _frac(rest[bj - 1], sum(rest), exact)
+        elif action == HIT:
+            value = vals.hit[i]
+        else:
+            value = vals.stand[i]
+        ev_x = ev_x + _frac(second_shoe[x - 1], total, exact) * value
+        if x == p:
+            ev_p = value
+    return ev_x, ev_p
+
+
+def _start_key(p: int, x: int) -> tuple[int, ...]:
+    comp = [0] * 10
+    comp[p - 1] += 1
+    comp[x - 1] += 1
+    return tuple(comp)
+
+
+def _start_node(space: Any, p: int, x: int) -> int:
+    return int(space.index[_start_key(p, x)])
+
+
+def _frac(num: int, den: int, exact: bool) -> Number:
+    return Fraction(num, den) if exact else num / den
+
+
+def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
+             hits_soft_17: bool, exact: bool) -> Number:
+    """EV of splitting the pair, conditioned on no dealer blackjack where the dealer peeked.
+
+    ``first`` are the pre-split EVs of every hand against ``upcard`` from
+    ``base`` (the shoe less the upcard); they fix the CDZ- decisions.
+    """
+    p = plan.pair
+    full_pairs = base[p - 1] + (upcard == p)
+    hands = min(plan.max_hands, full_pairs)
+    if hands < 2 or base[p - 1] < 2:
+        raise ValueError(f"a pair of {p} cannot be split from this shoe")
+    max_removed = min((hands - 2) * 2, full_pairs - 2)
+    xs: list[Number] = []
+    ps: list[Number] = []
+    for removed in range(max_removed + 1):
+        if base[p - 1] - 2 - removed < 0:
+            xs.append(0)
+            ps.append(0)
+            continue
+        x, pp = _hand_values(first, base, upcard, plan, removed, hits_soft_17=hits_soft_17,
+                             exact=exact)
+        xs.append(x)
+        ps.append(pp)
+
+    one: Number = Fraction(1) if exact else 1.0
+    size = sum(base)
+    pc = base[p - 1] - 2  # pair cards left once the pair is out (upcard already out)
+
+    def pair_share(a: int, b: int, shift: int) -> Number:
+        return (pc - a) * one / (size - 1 - shift - a - b)
+
+    def ev_x(w: Number, a: int, b: int) -> Number:
+        if b == 0:
+            return w * xs[a]
+        v = pair_share(a, b, 0)
+        return ev_x(w / (1 - v), a, b - 1) + ev_x(w * v / (v - 1), a + 1, b - 1)
+
+    def ev_n(w: Number, a: int, b: int) -> Number:
+        v = pair_share(a, b, 1)
+        if b == 0:
+            return w / (1 - v) * (xs[a] - v * ps[a])
+        return ev_n(w / (1 - v), a, b - 1) + ev_n(w * v / (v - 1), a + 1, b - 1)
+
+    n0 = size - 2
+    np0 = n0 - pc
+
+    def arrangement(weight: int, pairs: int, nonpairs: int) -> Number:
+        v = weight * one
+        n = n0
+        for i in range(pairs):
+            v = v * (pc - i) / n
+            n -= 1
+        for j in range(nonpairs):
+            v = v * (np0 - j) / n
+            n -= 1
+        return v
+
+    total: Number = 0 * one
+    for h in range(2, hands):  # stopping early with exactly h hands
+        total += ev_n(arrangement(h - 1, h - 2, h) * h, h - 2, h - 1)
+    for k in range(hands - 1):  # all hands made, k completed before the last pair card
+        w = arrangement(2 if hands == 4 and k > 0 else 1, hands - 2, k)
+        if k > 0:
+            total += ev_n(w * k, hands - 2, k - 1)
+        total += ev_x(w * (hands - k), hands - 2, k)
+
+    bj = blackjack_value(upcard)
+    if not (plan.peek and bj is not None):
+        return total
+    after_pair = list(base)
+    after_pair[p - 1] -= 2
+    if after_pair[bj - 1] <= 0:
+        return total
+    n_after = sum(after_pair)
+    p_bj = after_pair[bj - 1] * one / n_after
+    # Given a dealer blackjack only the original bet is lost: give back the rest.
+    n = n_after - 1
+    q = after_pair[p - 1] - (bj == p)
+    p2 = p3 = 0 * one
+    if hands > 2:
+        p2 = (n - q) * one / n * (n - q - 1) / (n - 1)
+        if hands > 3:
+            p3 = 2 * q * one / n * (n - q) / (n - 1) * (n - q - 1) / (n - 2) * (n - q - 2) / (n - 3)
+            p4 = 1 - p2 - p3
+        else:
+            p3, p4 = 1 - p2, 0 * one
+    else:
+        p2, p4 = one, 0 * one
+    expected_hands = 2 * p2 + 3 * p3 + 4 * p4
+    total += (expected_hands - 1) * p_bj
+    return (total + p_bj) / (1 - p_bj)
