@@ -114,34 +114,69 @@ def _falling(n: npt.NDArray[Any], kmax: int, exact: bool) -> npt.NDArray[Any]:
     return np.concatenate([ones, np.cumprod(factors, axis=-1)], axis=-1)
 
 
-def composition_weights(
-    table: DrawTable, shoes: npt.NDArray[np.int64], exact: bool
-) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-    """Unnormalised weights of every composition for each shoe, and the normaliser.
+@dataclass(frozen=True)
+class _Factored:
+    """A draw table split into low (A-5) and high (6-T, with card count) halves.
 
-    Returns ``(W, D)`` with ``P[s, c] = W[s, c] / D[s]``.  In exact mode ``W``
-    holds Python integers over the common denominator ``N (N-1) .. (N-Kmax+1)``,
-    so sums stay exact; in float mode ``D`` is 1.
+    A composition's weight is a product of ten falling factorials; grouping the
+    first five and the last five (plus the normaliser, which depends only on
+    the number of cards drawn) turns ten gathers over every composition into
+    two, because far fewer distinct halves exist than compositions.
     """
+
+    low: npt.NDArray[np.int64]  # (n1, 5) distinct low halves
+    high: npt.NDArray[np.int64]  # (n2, 6) distinct high halves + cards drawn
+    low_of: npt.NDArray[np.int64]  # (c,) index into low
+    high_of: npt.NDArray[np.int64]  # (c,) index into high
+    by_outcome: tuple[tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]], ...]
+    kmax: int
+
+
+@lru_cache(maxsize=64)
+def _factored(upcard: int, hits_soft_17: bool, short: bool) -> _Factored:
+    table = _short_table(upcard, hits_soft_17) if short else draw_table(upcard, hits_soft_17)
+    low, low_of = np.unique(table.comps[:, :5], axis=0, return_inverse=True)
+    high_keys = np.concatenate([table.comps[:, 5:], table.drawn[:, None]], axis=1)
+    high, high_of = np.unique(high_keys, axis=0, return_inverse=True)
+    groups = tuple((o, np.flatnonzero(table.outcome == o), table.mult[table.outcome == o])
+                   for o in range(N_OUTCOMES) if (table.outcome == o).any())
+    return _Factored(low=low, high=high, low_of=low_of.ravel(), high_of=high_of.ravel(),
+                     by_outcome=groups, kmax=int(table.drawn.max()))
+
+
+def _outcome_sums(
+    upcard: int, hits_soft_17: bool, shoes: npt.NDArray[np.int64], exact: bool, short: bool
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """Per shoe and outcome, the summed weights ``S[s, o]`` and a normaliser ``D[s]``.
+
+    ``P(o) = S[s, o] / D[s]``.  In exact mode all weights are integers over the
+    common denominator ``N (N-1) .. (N-kmax+1)``; in float mode ``D`` is 1.
+    """
+    f = _factored(upcard, hits_soft_17, short)
     shoes = np.asarray(shoes, dtype=np.int64)
-    kmax = int(table.drawn.max())
-    ff = _falling(shoes, kmax, exact)  # (m, 10, kmax+1)
-    weights = np.broadcast_to(table.mult.astype(object if exact else np.float64),
-                              (shoes.shape[0], len(table.mult))).copy()
-    for i in range(10):
-        col = table.comps[:, i]
-        if col.any():
-            weights *= ff[:, i, :][:, col]
-    totals = shoes.sum(axis=1)
-    fn = _falling(totals, kmax, exact)  # (m, kmax+1)
+    m = shoes.shape[0]
+    ff = _falling(shoes, f.kmax, exact)  # (m, 10, kmax+1)
+    low = ff[:, 0, f.low[:, 0]]
+    for i in range(1, 5):
+        low = low * ff[:, i, f.low[:, i]]
+    high = ff[:, 5, f.high[:, 0]]
+    for i in range(6, 10):
+        high = high * ff[:, i, f.high[:, i - 5]]
+    fn = _falling(shoes.sum(axis=1), f.kmax, exact)  # (m, kmax+1)
     if exact:
-        # Bring every composition over the common denominator FF(N, kmax).
-        rest = np.empty((shoes.shape[0], len(table.drawn)), dtype=object)
-        for s in range(shoes.shape[0]):
-            tail = _falling(np.array([totals[s] - k for k in range(kmax + 1)]), kmax, True)
-            rest[s, :] = [tail[k, kmax - k] for k in table.drawn]
-        return weights * rest, fn[:, kmax]
-    return weights / fn[:, table.drawn], np.ones(shoes.shape[0])
+        full = fn[:, f.kmax][:, None]
+        safe = np.where(fn == 0, 1, fn)
+        tail = np.where(fn == 0, 0, full // safe)  # FF(N-K, kmax-K), exactly
+        denom = fn[:, f.kmax]
+    else:
+        tail = 1.0 / np.where(fn == 0, 1.0, fn)
+        denom = np.ones(m)
+    high = high * tail[:, f.high[:, 5]]
+    weights = low[:, f.low_of] * high[:, f.high_of]
+    sums = np.zeros((m, N_OUTCOMES), dtype=object if exact else np.float64)
+    for o, idx, mult in f.by_outcome:
+        sums[:, o] = weights[:, idx].dot(mult.astype(object) if exact else mult.astype(float))
+    return sums, denom
 
 
 @lru_cache(maxsize=64)
@@ -161,15 +196,10 @@ def outcome_matrix(
     Float mode gives a float array; exact mode an object array of Fractions.
     Busting on 23 or more, half of all compositions, is taken as the remainder.
     """
-    table = _short_table(upcard, hits_soft_17)
-    weights, denom = composition_weights(table, shoes, exact)
-    onehot = np.zeros((len(table.outcome), N_OUTCOMES), dtype=np.int64)
-    onehot[np.arange(len(table.outcome)), table.outcome] = 1
+    sums, denom = _outcome_sums(upcard, hits_soft_17, shoes, exact, short=True)
     if not exact:
-        result: npt.NDArray[np.float64] = weights @ onehot
-        result[:, BUST23] = 1.0 - result.sum(axis=1)
-        return result
-    sums = weights.dot(onehot.astype(object))
+        sums[:, BUST23] = 1.0 - sums.sum(axis=1)
+        return sums
     out = np.empty(sums.shape, dtype=object)
     for s in range(len(denom)):
         den = int(denom[s])
@@ -201,13 +231,28 @@ def dealer_distribution(
     blackjack (what the players know after a peek).
     """
     table = draw_table(upcard, hits_soft_17)
-    weights, denom = composition_weights(table, np.array([counts], dtype=np.int64), exact)
-    row = weights[0]
-    den = denom[0]
+    n = list(counts)
+    total = sum(n)
+
+    def falling(x: int, k: int) -> int:
+        out = 1
+        for j in range(k):
+            out *= x - j
+        return out if x >= 0 else 0
+
+    probs = []
+    for comp, mult, k in zip(table.comps.tolist(), table.mult.tolist(), table.drawn.tolist(),
+                             strict=True):
+        w = mult
+        for i, ki in enumerate(comp):
+            if ki:
+                w *= falling(n[i], ki)
+        probs.append(Fraction(w, falling(total, k)) if w else Fraction(0))
+    weights = np.array(probs, dtype=object)
 
     def prob(mask: npt.NDArray[np.bool_]) -> Number:
-        total = row[mask].sum() if mask.any() else 0
-        return Fraction(int(total), int(den)) if exact else float(total)
+        p = Fraction(weights[mask].sum()) if mask.any() else Fraction(0)
+        return p if exact else float(p)
 
     outcomes = {name: prob(table.outcome == o) for o, name in enumerate(OUTCOME_NAMES)}
     busts = table.outcome >= BUST22

@@ -1,0 +1,91 @@
+"""The ``bja sidebet`` subcommand, and the table builder ``bja build`` calls.
+
+Bad input raises an :class:`~analyzer.errors.AnalyzerError` subclass; the main
+CLI turns it into a one-line message and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from analyzer.errors import PayTableError
+from analyzer.sidebets.bets import BETS, BetOptions, get_bet
+from analyzer.sidebets.build import build_sidebet_tables, report
+from analyzer.sidebets.bustit import READINGS
+from analyzer.sidebets.paytable import load_paytable, override, parse_pay, preset
+from analyzer.sidebets.render import (
+    render_csv,
+    render_json,
+    render_markdown,
+    render_solution_json,
+    render_solution_text,
+    render_text,
+)
+from analyzer.sidebets.solve import parse_target, solve_pay
+from analyzer.sidebets.twentyone3 import STRAIGHT_RULES
+from analyzer.suitshoe import SuitShoe, parse_suit_shoe
+
+__all__ = ["build_sidebet_tables", "register", "run"]
+
+DEFAULT_DECKS = 8  # the free-bet game's shoe
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``sidebet`` to the main CLI; the handler is ``args.func(args) -> int``."""
+    p = subparsers.add_parser(
+        "sidebet", help="exact par sheet of a side bet: 21+3, hot3, any-pair, bust-it",
+        description="Exact combinations, probability and return of every event of a side "
+                    "bet, its RTP and volatility, for any pay table and any shoe.")
+    p.add_argument("name", metavar="NAME", help=f"the bet: {', '.join(BETS)}")
+    shoe = p.add_mutually_exclusive_group()
+    shoe.add_argument("--decks", type=int, help=f"full decks in the shoe (default "
+                      f"{DEFAULT_DECKS})")
+    shoe.add_argument("--shoe", metavar="SPEC", help="a depleted or any other shoe, e.g. "
+                      "'6decks-AS-KH*2' or 'AS:2,7C:1' (use --shoe=SPEC if it starts with -)")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--preset", default="seed", help="shipped pay table (default seed)")
+    source.add_argument("--paytable", type=Path, metavar="FILE", help="pay table in TOML")
+    p.add_argument("--pays", metavar="EVENT=N,...", help="override single pays ('to 1')")
+    p.add_argument("--straights", choices=tuple(STRAIGHT_RULES), default="standard",
+                   help="21+3 straights (standard: A-2-3 and Q-K-A, not K-A-2)")
+    p.add_argument("--pair-by", choices=("rank", "value"), default="rank",
+                   help="Any Pair: same rank (default) or same blackjack value (K-Q)")
+    p.add_argument("--h17", action="store_true", help="Bust It: the dealer hits soft 17")
+    p.add_argument("--reading", choices=tuple(READINGS), default="removed",
+                   help="Bust It: are the player's first two cards removed from the shoe "
+                        "(default) or ignored?")
+    p.add_argument("--solve", metavar="EVENT", help="find the pay of EVENT for --target-rtp")
+    p.add_argument("--target-rtp", metavar="RTP", help="e.g. 0.96, 24/25 or 96%%")
+    p.add_argument("--step", default="1", help="practical pays are multiples of this (1)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="machine-readable output")
+    fmt.add_argument("--markdown", action="store_true", help="the par sheet as Markdown")
+    fmt.add_argument("--csv", action="store_true", help="the event table as CSV")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the par sheet (or the solved pay) and return the exit code."""
+    bet = get_bet(args.name)
+    shoe = parse_suit_shoe(args.shoe) if args.shoe else SuitShoe.decks(
+        DEFAULT_DECKS if args.decks is None else args.decks)
+    table = load_paytable(bet, args.paytable) if args.paytable else preset(bet, args.preset)
+    if args.pays:
+        table = override(table, args.pays, bet)
+    options = BetOptions(straights=args.straights, pair_by=args.pair_by,
+                         hits_soft_17=args.h17, reading=args.reading)
+    if (args.solve is None) != (args.target_rtp is None):
+        raise PayTableError("--solve EVENT and --target-rtp RTP go together")
+    outcomes = bet.outcomes(shoe, options)
+    sheet = report(bet, shoe, outcomes, table, options)
+    if args.solve is not None:
+        solution = solve_pay(bet, outcomes, table, args.solve, parse_target(args.target_rtp),
+                             parse_pay(args.step, "--step"))
+        show = render_solution_json if args.json else render_solution_text
+        print(show(sheet, solution), end="")
+        return 0
+    render = (render_json if args.json else render_markdown if args.markdown
+              else render_csv if args.csv else render_text)
+    print(render(sheet), end="")
+    return 0

@@ -1,0 +1,116 @@
+"""A side bet's par sheet: pay, probability and return of every event, and the bet's risk.
+
+All figures are exact fractions; the standard deviation and what follows from it
+(volatility index, confidence intervals) are the only floats.  The volatility
+index at confidence ``c`` is ``z * sd`` with ``z`` the two-sided normal quantile,
+so after ``n`` rounds the realised RTP lies within ``RTP +- VI / sqrt(n)`` with
+probability about ``c``.
+
+>>> from analyzer.sidebets.bets import get_bet
+>>> from analyzer.sidebets.paytable import preset
+>>> from analyzer.suitshoe import SuitShoe
+>>> bet = get_bet("any-pair")
+>>> sheet = par_sheet(bet, bet.outcomes(SuitShoe.decks(1)), preset(bet), "1 deck")
+>>> sheet.ev, sheet.hit_frequency, sheet.top.name
+(Fraction(-8, 17), Fraction(1, 17), 'suited-pair')
+>>> round(volatility_index(sheet, 0.95), 4)
+4.1505
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+
+from analyzer.sidebets.bets import SideBet
+from analyzer.sidebets.outcomes import Outcomes
+from analyzer.sidebets.paytable import PayTable
+
+CONFIDENCES = (0.90, 0.95, 0.99)
+ROUNDS = tuple(10**k for k in range(3, 9))
+
+
+@dataclass(frozen=True)
+class EventLine:
+    """One outcome of the bet, priced."""
+
+    name: str
+    label: str
+    pays: Fraction
+    combinations: int
+    probability: Fraction
+
+    @property
+    def ret(self) -> Fraction:
+        """Contribution to the expected value per unit bet."""
+        return self.pays * self.probability
+
+
+@dataclass(frozen=True)
+class ParSheet:
+    """Everything a certification report states about one bet, shoe and pay table."""
+
+    bet: str
+    title: str
+    shoe: str
+    paytable: str
+    unit: str
+    deals: int
+    events: tuple[EventLine, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def ev(self) -> Fraction:
+        return sum((e.ret for e in self.events), Fraction(0))
+
+    @property
+    def rtp(self) -> Fraction:
+        return 1 + self.ev
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """Probability that the bet wins something."""
+        return sum((e.probability for e in self.events if e.pays > 0), Fraction(0))
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net result of a unit bet."""
+        return sum((e.pays**2 * e.probability for e in self.events), Fraction(0)) - self.ev**2
+
+    @property
+    def sd(self) -> float:
+        return math.sqrt(self.variance)
+
+    @property
+    def top(self) -> EventLine:
+        """The top award: the highest pay (the rarer event on a tie)."""
+        return max(self.events, key=lambda e: (e.pays, -e.probability))
+
+
+def par_sheet(bet: SideBet, outcomes: Outcomes, table: PayTable, shoe: str) -> ParSheet:
+    """Price ``outcomes`` with ``table``; non-paying outcomes keep the bet's fixed pays."""
+    pays = {**bet.fixed, **table.pays}
+    events = tuple(
+        EventLine(name, bet.labels[name], pays[name], n, outcomes.probability(name))
+        for name, n in outcomes.counts.items()
+    )
+    return ParSheet(bet=bet.name, title=bet.title, shoe=shoe, paytable=table.name,
+                    unit=outcomes.unit, deals=outcomes.deals, events=events,
+                    notes=outcomes.notes)
+
+
+def z_score(confidence: float) -> float:
+    """Two-sided standard normal quantile: 1.645 at 90%, 1.960 at 95%, 2.576 at 99%."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def volatility_index(sheet: ParSheet, confidence: float) -> float:
+    return z_score(confidence) * sheet.sd
+
+
+def rtp_interval(sheet: ParSheet, rounds: int, confidence: float) -> tuple[float, float]:
+    """Where the realised RTP of ``rounds`` unit bets lies with probability ``confidence``."""
+    half = volatility_index(sheet, confidence) / math.sqrt(rounds)
+    return float(sheet.rtp) - half, float(sheet.rtp) + half

@@ -1,0 +1,175 @@
+"""A shoe counted by rank and suit, for the side bets that look at suits and ranks.
+
+The main game needs only ten values (:mod:`analyzer.shoe`); 21+3, Any Pair and
+Hot 3 tell a K from a Q and a spade from a heart, so they need the 13 x 4 card
+identities.  A card is ``(rank, suit)``: rank 1 (A) .. 13 (K), suit 0..3 (S, H, D, C).
+
+A shoe spec is a list of items separated by commas, spaces or the signs:
+``6decks`` (six full decks; ``6D`` would be the six of diamonds), ``-AS`` /
+``-AS*2`` (remove), ``+KH`` (add), ``7C:3`` (exactly three sevens of clubs).
+:func:`format_suit_shoe` prints a spec that parses back to the same shoe.
+
+>>> s = parse_suit_shoe("1deck-AS-KH*1,-TD")
+>>> s.total, s.count((1, 0)), s.values()[9]
+(49, 0, 14)
+>>> format_suit_shoe(s)
+'1deck-AS-TD-KH'
+>>> parse_suit_shoe(format_suit_shoe(s)) == s
+True
+>>> format_suit_shoe(parse_suit_shoe("AS:2, 7C:1"))
+'AS:2,7C:1'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from analyzer.errors import ShoeError
+
+Card = tuple[int, int]  # (rank 1..13, suit 0..3)
+
+RANKS = tuple(range(1, 14))
+SUITS = "SHDC"
+RANK_SYMBOLS = "A23456789TJQK"
+CARDS: tuple[Card, ...] = tuple((r, s) for r in RANKS for s in range(4))
+
+
+def card_value(card: Card) -> int:
+    """Blackjack value of a card: A=1, 2..9, T/J/Q/K=10."""
+    return min(card[0], 10)
+
+
+def format_card(card: Card) -> str:
+    """``"AS"``, ``"TD"``, ``"KH"``."""
+    return RANK_SYMBOLS[card[0] - 1] + SUITS[card[1]]
+
+
+def parse_card(text: str) -> Card:
+    """Parse a card identity such as ``AS``, ``10h``, ``Td``, ``kc``.
+
+    >>> parse_card("10h"), parse_card("As")
+    ((10, 1), (1, 0))
+    """
+    key = text.strip().upper()
+    rank_text, suit_text = key[:-1], key[-1:]
+    rank_text = "T" if rank_text == "10" else rank_text
+    if len(rank_text) != 1 or rank_text not in RANK_SYMBOLS or suit_text not in SUITS:
+        raise ShoeError(f"unknown card {text!r} (rank A,2-9,T,J,Q,K then suit S,H,D,C, e.g. QS)")
+    return RANK_SYMBOLS.index(rank_text) + 1, SUITS.index(suit_text)
+
+
+class SuitShoe:
+    """Counts of the 52 card identities, in :data:`CARDS` order; immutable and hashable."""
+
+    __slots__ = ("_counts",)
+
+    def __init__(self, counts: Iterable[int]) -> None:
+        c = tuple(counts)
+        if len(c) != 52:
+            raise ShoeError(f"a suit shoe needs 52 counts, got {len(c)}")
+        for card, n in zip(CARDS, c, strict=True):
+            if not isinstance(n, int) or n < 0:
+                raise ShoeError(f"count of {format_card(card)} must be a whole number >= 0, "
+                                f"not {n!r}")
+        if sum(c) == 0:
+            raise ShoeError("the shoe is empty")
+        self._counts = c
+
+    @classmethod
+    def decks(cls, n: int) -> SuitShoe:
+        """``n`` full 52-card decks."""
+        if not isinstance(n, int) or n < 1:
+            raise ShoeError(f"number of decks must be a whole number >= 1, not {n!r}")
+        return cls([n] * 52)
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return self._counts
+
+    @property
+    def total(self) -> int:
+        return sum(self._counts)
+
+    def count(self, card: Card) -> int:
+        return self._counts[_index(card)]
+
+    def items(self) -> Iterator[tuple[Card, int]]:
+        """``(card, count)`` for every identity still in the shoe."""
+        return ((card, n) for card, n in zip(CARDS, self._counts, strict=True) if n)
+
+    def values(self) -> tuple[int, ...]:
+        """The ten-value counts the main game and the dealer engine use (index value - 1)."""
+        out = [0] * 10
+        for card, n in zip(CARDS, self._counts, strict=True):
+            out[card_value(card) - 1] += n
+        return tuple(out)
+
+    def full_decks(self) -> int | None:
+        """``n`` when the shoe is exactly ``n`` full decks, else ``None``."""
+        first = self._counts[0]
+        return first if all(n == first for n in self._counts) else None
+
+    def describe(self) -> str:
+        """Human form: ``"6 decks (312 cards)"`` or the spec and its size."""
+        n = self.full_decks()
+        if n is not None:
+            return f"{n} deck{'s' if n > 1 else ''} ({self.total} cards)"
+        return f"{format_suit_shoe(self)} ({self.total} cards)"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SuitShoe) and other._counts == self._counts
+
+    def __hash__(self) -> int:
+        return hash(self._counts)
+
+    def __repr__(self) -> str:
+        return f"SuitShoe({format_suit_shoe(self)!r})"
+
+
+def _index(card: Card) -> int:
+    return (card[0] - 1) * 4 + card[1]
+
+
+_SPEC = re.compile(r"[\s,]*([+-]?)([^\s,+-]+)")
+_DECKS = re.compile(r"(\d+)DECKS?")
+_CARD_TIMES = re.compile(r"([^*:]+)(?:\*(\d+))?")
+_CARD_SET = re.compile(r"([^*:]+):(\d+)")
+
+
+def parse_suit_shoe(text: str) -> SuitShoe:
+    """Parse a shoe spec (see the module docstring); counts may not go below zero."""
+    counts = [0] * 52
+    pos = 0
+    stripped = text.rstrip(" ,")
+    while pos < len(stripped):
+        match = _SPEC.match(stripped, pos)
+        if match is None:
+            raise ShoeError(f"cannot read shoe spec {text!r} at {stripped[pos:]!r}")
+        pos = match.end()
+        sign, item = match.group(1), match.group(2).upper()
+        step = -1 if sign == "-" else 1
+        if decks := _DECKS.fullmatch(item):
+            counts = [n + step * int(decks.group(1)) for n in counts]
+        elif not sign and (setter := _CARD_SET.fullmatch(item)):
+            counts[_index(parse_card(setter.group(1)))] = int(setter.group(2))
+        elif times := _CARD_TIMES.fullmatch(item):
+            counts[_index(parse_card(times.group(1)))] += step * int(times.group(2) or 1)
+        else:
+            raise ShoeError(f"shoe spec item {sign + item!r} is not Ndecks, CARD, CARD*K or CARD:K")
+    for card, n in zip(CARDS, counts, strict=True):
+        if n < 0:
+            raise ShoeError(f"shoe spec {text!r} removes more {format_card(card)} than it holds")
+    return SuitShoe(counts)
+
+
+def format_suit_shoe(shoe: SuitShoe) -> str:
+    """The shorter of ``"Ndecks-CARD*k..."`` (N the largest count) and ``"CARD:k,..."``."""
+    base = max(shoe.counts)
+    removals = [
+        format_card(card) + (f"*{base - n}" if base - n > 1 else "")
+        for card, n in zip(CARDS, shoe.counts, strict=True) if n < base
+    ]
+    as_decks = "-".join([f"{base}deck{'s' if base > 1 else ''}", *removals])
+    listed = ",".join(f"{format_card(card)}:{n}" for card, n in shoe.items())
+    return listed if len(listed) < len(as_decks) else as_decks
