@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
@@ -27,7 +28,9 @@ from analyzer.render import (
     hand_json,
     hand_text,
 )
+from analyzer.reports import build
 from analyzer.rules import Rules, parse_spec
+from analyzer.sidebets.cli import register as register_sidebet
 from analyzer.shoe import Shoe, parse_shoe
 
 
@@ -78,6 +81,11 @@ def _cmd_dealer(args: argparse.Namespace) -> dict[str, Any] | str:
     return dealer_json(analysis) if args.json else dealer_text(analysis)
 
 
+def _cmd_build(args: argparse.Namespace) -> str:
+    written = build(args.root, progress=lambda msg: print(msg, file=sys.stderr))
+    return "\n".join(str(p) for p in written)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="bja", description="Exact blackjack combinatorial analyzer")
     parser.add_argument("--version", action="version", version=f"bja {__version__}")
@@ -100,10 +108,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("dealer", help="dealer outcome table per upcard")
     _rules_args(p)
     p.set_defaults(func=_cmd_dealer)
+
+    p = sub.add_parser("build", help="regenerate tables/ and reports/")
+    p.add_argument("--root", type=Path, default=Path("."), help="project folder (default .)")
+    p.set_defaults(func=_cmd_build)
+
+    register_sidebet(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``bja``; returns the exit status (2 for bad input)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -111,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AnalyzerError as err:
         print(f"bja: error: {err}", file=sys.stderr)
         return 2
+    if isinstance(out, int):
+        return out
     if isinstance(out, str):
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
     else:

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from analyzer.cards import format_value
 from analyzer.errors import HandError, ShoeError
 from analyzer.player import (
     DOUBLE,
@@ -109,7 +110,6 @@ class Analysis:
 
     def actions(self, upcard: int, cards: tuple[int, ...]) -> dict[int, Number]:
         """EV of every legal action for a hand (conditioned on no dealer BJ when peeked)."""
-        ua = self.upcard(upcard)
         comp = [0] * 10
         for c in cards:
             comp[c - 1] += 1
@@ -117,9 +117,13 @@ class Analysis:
         try:
             self.shoe.remove([upcard, *cards])
         except HandError as err:
-            raise HandError(f"hand {cards} with upcard {upcard}: {err}") from None
+            shown = "-".join(format_value(c) for c in cards)
+            raise HandError(f"hand {shown} vs {format_value(upcard)}: {err}") from None
+        if len(cards) < 2:
+            raise HandError("a hand needs at least two cards")
+        ua = self.upcard(upcard)
         if key not in ua.values.space.index:
-            raise HandError(f"hand {cards} is busted")
+            raise HandError(f"hand {'-'.join(format_value(c) for c in cards)} is busted")
         i = ua.values.space.index[key]
         v = ua.values
         result: dict[int, Number] = {STAND: v.stand[i], HIT: v.hit[i]}

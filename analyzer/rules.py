@@ -154,3 +154,33 @@ def format_spec(rules: Rules) -> str:
     if rules.hole_card is HoleCard.NO_HOLE_CARD:
         parts.append("ENHC")
     return " ".join(parts)
+
+
+def describe_rules(rules: Rules) -> list[str]:
+    """Every rule in words, one line each (for reports and ``bja rules show``)."""
+    double = {Double.ANY: "any first two cards", Double.NINE_TO_ELEVEN: "hard 9, 10 or 11 only",
+              Double.TEN_ELEVEN: "hard 10 or 11 only"}[rules.double]
+    splits = ("no splitting" if rules.max_hands == 1 else
+              f"pairs of equal value split up to {rules.max_hands} hands"
+              + ("" if rules.max_hands == 2 else " (resplits)"))
+    surrender = {Surrender.NONE: "no surrender",
+                 Surrender.LATE: "late surrender (after the peek), first two cards only",
+                 Surrender.EARLY: "early surrender (before any dealer blackjack check)"
+                 }[rules.surrender]
+    hole = ("dealer peeks for blackjack with an ace or ten up; a dealer blackjack takes "
+            "only the original bet" if rules.peeks else
+            "no hole card (ENHC): a dealer blackjack takes every bet, doubles and splits "
+            "included")
+    pays = rules.blackjack_pays
+    return [
+        f"{rules.decks} deck{'s' if rules.decks > 1 else ''}",
+        "dealer hits soft 17" if rules.hits_soft_17 else "dealer stands on soft 17",
+        f"double down on {double}",
+        "double after split allowed" if rules.double_after_split else "no double after split",
+        splits,
+        "aces may be resplit" if rules.resplit_aces else "aces split once",
+        "split aces may be hit" if rules.hit_split_aces else "split aces receive one card each",
+        surrender,
+        f"blackjack pays {pays.numerator}:{pays.denominator}; A+T after a split is 21",
+        hole,
+    ]

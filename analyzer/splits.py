@@ -183,6 +183,11 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         xs.append(x)
         ps.append(pp)
 
+    # The recursions below reach up to 2 (hands - 2) removed pair cards; beyond the
+    # pair cards the shoe holds, those terms carry zero weight.
+    while len(xs) <= 2 * (hands - 2):
+        xs.append(0)
+        ps.append(0)
     one: Number = Fraction(1) if exact else 1.0
     size = sum(base)
     pc = base[p - 1] - 2  # pair cards left once the pair is out (upcard already out)

@@ -1,0 +1,5 @@
+"""``python -m analyzer`` runs the ``bja`` command line."""
+
+from analyzer.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,533 @@
+"""Brute-force whole-round blackjack oracle, written apart from the engine to check it.
+
+Nothing is shared with the engine's computational modules (``analyzer.dealer``,
+``analyzer.player``, ``analyzer.splits``, ``analyzer.game``): only the
+:class:`analyzer.rules.Rules` value object is read.  The code is written for
+clarity, not speed; it is meant for small shoes (up to about 20 cards).
+
+Model
+-----
+Cards are values 1 (ace) to 10 (any ten-value card); a shoe is a 10-tuple of
+counts, index ``value - 1``.  Every card is drawn uniformly at random, without
+replacement, from what really remains of the shoe, and all arithmetic is exact
+(:class:`fractions.Fraction`).  EVs are per unit initial bet.
+
+One round:
+
+* Deal the upcard and the player's two cards (the deal order is immaterial by
+  exchangeability).  In PEEK games the hole card is then drawn explicitly from
+  the rest of the shoe.  Early surrender (ES) is offered now, before the peek,
+  for -1/2.
+* PEEK: with an ace or a ten up, a dealer blackjack ends the round at once:
+  the player loses 1, or pushes with his own blackjack.  A player blackjack
+  (ace + ten as the first two cards, never after a split) wins
+  ``blackjack_pays`` when the dealer has none.
+* ENHC (``HoleCard.NO_HOLE_CARD``): the dealer's second card is drawn from the
+  remaining shoe after all the player's hands are finished.  A dealer blackjack
+  then takes every bet on the table (doubles and split hands included); a player
+  blackjack pushes against it.  Late surrender (LS) in ENHC gives -1/2, or -1
+  when the dealer then turns out to have a blackjack.
+* The player may stand, hit, double (one card, bet 2) on two cards when
+  ``rules.double`` allows the total (``ANY``; ``NINE_TO_ELEVEN``: 9-11;
+  ``TEN_ELEVEN``: 10-11 -- a soft hand never totals 9-11), split a pair of equal
+  values (any two tens are a pair) while ``max_hands > 1``, and surrender (LS
+  after the peek, ES before it).  The dealer draws to 17, hitting soft 17 when
+  ``hits_soft_17``.
+* Unsplit play is optimal composition-dependent: each decision maximises the EV
+  given everything the player knows -- his cards, the upcard and, in PEEK games
+  with an ace or ten up, that the hole card does not complete a dealer
+  blackjack.  Given what the player has seen, the unseen cards are in random
+  order, so the hole card is distributed in proportion to the unseen counts of
+  the values it may have; the player's next card is drawn from the unseen cards
+  less that hole card.
+* Split play is CDZ-: after a split, each hand holding cards ``h`` takes the
+  action that maximises the EV of an UNSPLIT hand of the same composition ``h``,
+  computed from the shoe ``initial counts - upcard - h`` with the same
+  knowledge (the same no-blackjack conditioning), restricted to what a split
+  hand may do: stand, hit, and double on two cards only with
+  ``double_after_split`` (and the double rule allowing the total); never
+  surrender.  Ties go stand > hit > double: hit only when strictly better than
+  stand, double only when strictly better than both.  A pair card drawn to a
+  split hand is always resplit while there are fewer than ``max_hands`` hands
+  (aces only with ``resplit_aces``); after that a pair is an ordinary hand played
+  by that same CDZ- decision.  Split aces without ``hit_split_aces`` take exactly
+  one card each and stand (with it they are played like any split hand).  An
+  ace + ten after a split is a plain 21.  Hands are played left to right: the
+  first hand takes its second card (a resplit puts the new one-card hand
+  immediately to its right) and is played out before the next hand takes its
+  second card.  Every hand carries one unit (two when doubled).  The player
+  splits the initial pair when the exact EV of doing so (under that play) beats
+  the other options.
+
+Modelling decisions not fixed by the brief (see also the function docstrings):
+
+* A hand totalling 21 always stands (no hitting or doubling a 21).
+* A hand or dealer that must draw from an empty shoe raises
+  :class:`ShoeExhausted`; this includes the hits of actions that are only being
+  evaluated for a decision.  Use shoes with enough high cards.
+* When all the player's hands have busted the dealer does not draw.
+* ``hand_evs`` and ``round_ev`` take the shoe BEFORE the deal (it still holds
+  the upcard and the player's cards); ``dealer_distribution`` takes a shoe that
+  no longer holds the upcard.
+
+Two separate computations meet in the round EV: decisions use "information"
+EVs (the hole card averaged over what the player may believe), while
+``round_ev`` plays the round card by card with the hole card fixed.  Their
+agreement is checked in ``tests/test_oracle_selfcheck.py``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+from analyzer.rules import Double, Rules, Surrender
+
+Counts = tuple[int, ...]  # 10 counts, index value - 1
+Cards = tuple[int, ...]  # the cards of one hand, sorted
+Finished = tuple[tuple[int, int], ...]  # (final total or BUST, bet) of finished hands, sorted
+
+ACE = 1
+TEN = 10
+VALUES = range(1, 11)
+BUST = 0
+OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
+HALF = Fraction(1, 2)
+
+
+class ShoeExhausted(Exception):
+    """A card had to be drawn from an empty shoe."""
+
+
+# --------------------------------------------------------------------- cards
+
+
+def _take(counts: Counts, card: int) -> Counts:
+    if counts[card - 1] == 0:
+        raise ValueError(f"no card of value {card} left in {counts}")
+    c = list(counts)
+    c[card - 1] -= 1
+    return tuple(c)
+
+
+def _take_all(counts: Counts, cards: Cards) -> Counts:
+    for card in cards:
+        counts = _take(counts, card)
+    return counts
+
+
+def _put(counts: Counts, card: int) -> Counts:
+    c = list(counts)
+    c[card - 1] += 1
+    return tuple(c)
+
+
+def _draws(counts: Counts) -> list[tuple[int, Fraction, Counts]]:
+    """Each card that can be drawn, with its probability and the shoe left after it."""
+    n = sum(counts)
+    if n == 0:
+        raise ShoeExhausted("a card must be drawn from an empty shoe")
+    return [(v, Fraction(counts[v - 1], n), _take(counts, v)) for v in VALUES
+            if counts[v - 1] > 0]
+
+
+def _with(cards: Cards, card: int) -> Cards:
+    return tuple(sorted((*cards, card)))
+
+
+def _total(cards: Cards) -> int:
+    """Best total: one ace counts 11 when that does not bust."""
+    hard = sum(cards)
+    return hard + 10 if ACE in cards and hard + 10 <= 21 else hard
+
+
+def _is_soft(cards: Cards) -> bool:
+    hard = sum(cards)
+    return ACE in cards and hard + 10 <= 21
+
+
+def _is_natural(cards: Cards) -> bool:
+    return len(cards) == 2 and ACE in cards and TEN in cards
+
+
+# -------------------------------------------------------------------- dealer
+
+
+@cache
+def _dealer(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[str, Fraction], ...]:
+    """Final outcomes of a dealer holding ``cards`` and drawing from ``shoe``."""
+    total = _total(cards)
+    if len(cards) == 2 and total == 21:
+        return (("blackjack", Fraction(1)),)
+    if total > 21:
+        return (("bust", Fraction(1)),)
+    if total > 17 or (total == 17 and not (hits_soft_17 and _is_soft(cards))):
+        return ((str(total), Fraction(1)),)
+    result: dict[str, Fraction] = {}
+    for card, p, rest in _draws(shoe):
+        for outcome, q in _dealer(rest, _with(cards, card), hits_soft_17):
+            result[outcome] = result.get(outcome, Fraction(0)) + p * q
+    return tuple(result.items())
+
+
+def _dealer_start(up: int, hole: int | None) -> Cards:
+    return (up,) if hole is None else tuple(sorted((up, hole)))
+
+
+def _settle(total: int, bet: int, outcome: str) -> Fraction:
+    """Win (+) or loss (-) of a finished non-blackjack hand against a dealer outcome."""
+    if total == BUST or outcome == "blackjack":
+        return Fraction(-bet)
+    if outcome == "bust":
+        return Fraction(bet)
+    dealer = int(outcome)
+    return Fraction(bet if total > dealer else -bet if total < dealer else 0)
+
+
+def _settle_table(rules: Rules, up: int, hole: int | None, shoe: Counts,
+                  hands: Finished) -> Fraction:
+    """The dealer plays from ``shoe`` (unless every hand busted); settle all hands."""
+    if all(total == BUST for total, _ in hands):
+        return Fraction(-sum(bet for _, bet in hands))
+    ev = Fraction(0)
+    for outcome, p in _dealer(shoe, _dealer_start(up, hole), rules.hits_soft_17):
+        ev += p * sum((_settle(total, bet, outcome) for total, bet in hands), Fraction(0))
+    return ev
+
+
+def _final(cards: Cards) -> int:
+    total = _total(cards)
+    return BUST if total > 21 else total
+
+
+# ------------------------------------------------------- the player's beliefs
+
+
+def _blocked_holes(rules: Rules, up: int) -> tuple[int, ...]:
+    """Hole values ruled out by a peek that found no blackjack."""
+    if rules.peeks and up == ACE:
+        return (TEN,)
+    if rules.peeks and up == TEN:
+        return (ACE,)
+    return ()
+
+
+def _hole_cases(rules: Rules, up: int, unseen: Counts) -> list[tuple[int | None, Fraction, Counts]]:
+    """Where the hole card may be, as the player sees it: (hole, probability, shoe less it).
+
+    PEEK: the hole card is one of the ``unseen`` cards, in proportion to their counts
+    among the values a completed peek allows.  ENHC: there is no hole card yet (None).
+    """
+    if not rules.peeks:
+        return [(None, Fraction(1), unseen)]
+    blocked = _blocked_holes(rules, up)
+    weight = sum(unseen[v - 1] for v in VALUES if v not in blocked)
+    if weight == 0:
+        raise ValueError("the dealer surely has blackjack: no EV given that he has none")
+    return [(v, Fraction(unseen[v - 1], weight), _take(unseen, v)) for v in VALUES
+            if v not in blocked and unseen[v - 1] > 0]
+
+
+def _player_draws(rules: Rules, up: int, unseen: Counts) -> list[tuple[int, Fraction, Counts]]:
+    """The player's next card as he sees it: (card, probability, unseen cards after it)."""
+    probs: dict[int, Fraction] = {}
+    for _hole, w, rest in _hole_cases(rules, up, unseen):
+        for card, p, _ in _draws(rest):
+            probs[card] = probs.get(card, Fraction(0)) + w * p
+    return [(card, p, _take(unseen, card)) for card, p in sorted(probs.items())]
+
+
+def _stand_value(rules: Rules, up: int, unseen: Counts, total: int) -> Fraction:
+    """Believed EV per unit of a finished non-blackjack hand with ``total`` (BUST allowed)."""
+    if total == BUST:
+        return Fraction(-1)
+    ev = Fraction(0)
+    for hole, w, rest in _hole_cases(rules, up, unseen):
+        ev += w * _settle_table(rules, up, hole, rest, ((total, 1),))
+    return ev
+
+
+# ------------------------------------------------- unsplit hands, optimal play
+
+
+@cache
+def _q_stand(rules: Rules, up: int, unseen: Counts, hand: Cards) -> Fraction:
+    return _stand_value(rules, up, unseen, _final(hand))
+
+
+@cache
+def _q_hit(rules: Rules, up: int, unseen: Counts, hand: Cards) -> Fraction:
+    """Hit once, then play on optimally (stand or hit)."""
+    ev = Fraction(0)
+    for card, p, rest in _player_draws(rules, up, unseen):
+        ev += p * _v_play_on(rules, up, rest, _with(hand, card))
+    return ev
+
+
+@cache
+def _q_double(rules: Rules, up: int, unseen: Counts, hand: Cards) -> Fraction:
+    ev = Fraction(0)
+    for card, p, rest in _player_draws(rules, up, unseen):
+        ev += p * 2 * _stand_value(rules, up, rest, _final(_with(hand, card)))
+    return ev
+
+
+@cache
+def _v_play_on(rules: Rules, up: int, unseen: Counts, hand: Cards) -> Fraction:
+    """Value of a hand after a hit: the better of standing and hitting (21 stands)."""
+    total = _total(hand)
+    if total > 21:
+        return Fraction(-1)
+    stand = _q_stand(rules, up, unseen, hand)
+    if total == 21:
+        return stand
+    return max(stand, _q_hit(rules, up, unseen, hand))
+
+
+def _may_double(rules: Rules, hand: Cards) -> bool:
+    total = _total(hand)
+    if len(hand) != 2 or total >= 21:
+        return False
+    if rules.double is Double.ANY:
+        return True
+    if rules.double is Double.NINE_TO_ELEVEN:
+        return 9 <= total <= 11
+    return 10 <= total <= 11
+
+
+# ------------------------------------------------------------- split hands
+
+
+@cache
+def _cdz_action(rules: Rules, start: Counts, up: int, hand: Cards) -> str:
+    """CDZ- action of a split hand holding ``hand`` (2+ cards, under 21)."""
+    unseen = _take_all(_take(start, up), hand)
+    best, action = _q_stand(rules, up, unseen, hand), "stand"
+    hit = _q_hit(rules, up, unseen, hand)
+    if hit > best:
+        best, action = hit, "hit"
+    if rules.double_after_split and _may_double(rules, hand):
+        double = _q_double(rules, up, unseen, hand)
+        if double > best:
+            action = "double"
+    return action
+
+
+def _may_resplit(rules: Rules, pair: int, hands: int) -> bool:
+    return hands < rules.max_hands and (pair != ACE or rules.resplit_aces)
+
+
+@cache
+def _split_round(rules: Rules, start: Counts, up: int, hole: int | None, shoe: Counts,
+                 pair: int, hands: int, waiting: int, current: Cards | None,
+                 done: Finished) -> Fraction:
+    """Rest of a round after a split, card by card, with the hole card fixed.
+
+    ``shoe``: the cards really left (less the hole card); ``hands``: hands so far;
+    ``waiting``: hands to the right still holding one pair card; ``current``: the hand
+    being played (None between hands); ``done``: the finished hands.
+    """
+    if current is None:
+        if waiting == 0:
+            return _settle_table(rules, up, hole, shoe, done)
+        return _split_round(rules, start, up, hole, shoe, pair, hands, waiting - 1, (pair,), done)
+
+    def finish(rest: Counts, cards: Cards, bet: int) -> Fraction:
+        finished = tuple(sorted((*done, (_final(cards), bet))))
+        return _split_round(rules, start, up, hole, rest, pair, hands, waiting, None, finished)
+
+    ev = Fraction(0)
+    if len(current) == 1:  # the hand takes its second card, or resplits
+        for card, p, rest in _draws(shoe):
+            if card == pair and _may_resplit(rules, pair, hands):
+                ev += p * _split_round(rules, start, up, hole, rest, pair, hands + 1,
+                                       waiting + 1, current, done)
+            else:
+                ev += p * _split_round(rules, start, up, hole, rest, pair, hands, waiting,
+                                       _with(current, card), done)
+        return ev
+    total = _total(current)
+    if total >= 21 or (pair == ACE and not rules.hit_split_aces):
+        return finish(shoe, current, 1)
+    action = _cdz_action(rules, start, up, current)
+    if action == "stand":
+        return finish(shoe, current, 1)
+    for card, p, rest in _draws(shoe):
+        cards = _with(current, card)
+        if action == "double":
+            ev += p * finish(rest, cards, 2)
+        else:
+            ev += p * _split_round(rules, start, up, hole, rest, pair, hands, waiting, cards,
+                                   done)
+    return ev
+
+
+def _split_round_start(rules: Rules, start: Counts, up: int, hole: int | None, shoe: Counts,
+                       pair: int) -> Fraction:
+    return _split_round(rules, start, up, hole, shoe, pair, 2, 1, (pair,), ())
+
+
+# ---------------------------------------------------- decisions on two cards
+
+
+def _surrender_value(rules: Rules, up: int, unseen: Counts) -> Fraction:
+    """Believed surrender EV: -1/2, but -1 when an ENHC dealer then has blackjack."""
+    if rules.peeks or rules.surrender is Surrender.EARLY:
+        return -HALF
+    ev = Fraction(0)
+    for card, p, _ in _draws(unseen):
+        ev += p * (-1 if _is_natural((up, card)) else -HALF)
+    return ev
+
+
+def _natural_value(rules: Rules, up: int, unseen: Counts) -> Fraction:
+    """Believed EV of a player blackjack (pushes a dealer blackjack, else paid)."""
+    ev = Fraction(0)
+    for hole, w, rest in _hole_cases(rules, up, unseen):
+        dealer_cards = [(hole, Fraction(1))] if hole is not None else [
+            (card, p) for card, p, _ in _draws(rest)]
+        for second, p in dealer_cards:
+            ev += w * p * (0 if _is_natural((up, second)) else rules.blackjack_pays)
+    return ev
+
+
+@cache
+def _action_values(rules: Rules, start: Counts, up: int, hand: Cards,
+                   with_surrender: bool) -> tuple[tuple[str, Fraction], ...]:
+    """Believed EV of each legal action on an unsplit hand (see :func:`hand_evs`)."""
+    unseen = _take_all(_take(start, up), hand)
+    total = _total(hand)
+    if total > 21:
+        raise ValueError(f"hand {hand} is already bust")
+    if _is_natural(hand):
+        return (("stand", _natural_value(rules, up, unseen)),)
+    values: list[tuple[str, Fraction]] = [("stand", _q_stand(rules, up, unseen, hand))]
+    if total < 21:
+        values.append(("hit", _q_hit(rules, up, unseen, hand)))
+    if _may_double(rules, hand):
+        values.append(("double", _q_double(rules, up, unseen, hand)))
+    if len(hand) == 2 and hand[0] == hand[1] and rules.max_hands > 1:
+        split = Fraction(0)
+        for hole, w, rest in _hole_cases(rules, up, unseen):
+            split += w * _split_round_start(rules, start, up, hole, rest, hand[0])
+        values.append(("split", split))
+    if with_surrender and len(hand) == 2 and rules.surrender is not Surrender.NONE:
+        values.append(("surrender", _surrender_value(rules, up, unseen)))
+    return tuple(values)
+
+
+def _play_on(rules: Rules, up: int, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
+    """An unsplit hand after a hit, played card by card with the hole card fixed."""
+    total = _total(hand)
+    if total > 21:
+        return Fraction(-1)
+    unseen = shoe if hole is None else _put(shoe, hole)
+    if total == 21 or _q_stand(rules, up, unseen, hand) >= _q_hit(rules, up, unseen, hand):
+        return _settle_table(rules, up, hole, shoe, ((total, 1),))
+    return sum((p * _play_on(rules, up, hole, rest, _with(hand, card))
+                for card, p, rest in _draws(shoe)), Fraction(0))
+
+
+def _play(rules: Rules, start: Counts, up: int, hole: int | None, shoe: Counts, hand: Cards,
+          action: str) -> Fraction:
+    """Play ``action`` on the two-card ``hand``, card by card with the hole card fixed."""
+    if action == "stand":
+        return _settle_table(rules, up, hole, shoe, ((_total(hand), 1),))
+    if action == "surrender":  # late; early surrender is settled before the peek
+        return _surrender_value(rules, up, shoe) if hole is None else -HALF
+    if action == "split":
+        return _split_round_start(rules, start, up, hole, shoe, hand[0])
+    ev = Fraction(0)
+    for card, p, rest in _draws(shoe):
+        cards = _with(hand, card)
+        if action == "double":
+            ev += p * _settle_table(rules, up, hole, rest, ((_final(cards), 2),))
+        else:
+            ev += p * _play_on(rules, up, hole, rest, cards)
+    return ev
+
+
+@cache
+def _deal_ev(rules: Rules, start: Counts, up: int, hand: Cards) -> Fraction:
+    """Unconditional EV of the round once the upcard and the player's two cards are dealt."""
+    unseen = _take_all(_take(start, up), hand)
+    natural = _is_natural(hand)
+
+    def decision() -> str:  # made on what the player knows, after the peek
+        values = _action_values(rules, start, up, hand, rules.surrender is Surrender.LATE)
+        return max(values, key=lambda item: item[1])[0]
+
+    if rules.peeks:
+        ev = Fraction(0)
+        action: str | None = None
+        for hole, p, rest in _draws(unseen):  # the hole card, really dealt now
+            if _is_natural((up, hole)):
+                ev += p * (0 if natural else -1)
+            elif natural:
+                ev += p * rules.blackjack_pays
+            else:
+                action = action or decision()
+                ev += p * _play(rules, start, up, hole, rest, hand, action)
+    elif natural:
+        ev = sum((p * (0 if _is_natural((up, card)) else rules.blackjack_pays)
+                  for card, p, _ in _draws(unseen)), Fraction(0))
+    else:
+        ev = _play(rules, start, up, None, unseen, hand, decision())
+    if rules.surrender is Surrender.EARLY and not natural:
+        ev = max(ev, -HALF)
+    return ev
+
+
+# -------------------------------------------------------------------- public
+
+
+def round_ev_by_upcard(rules: Rules, counts: Counts) -> dict[int, Fraction]:
+    """EV of the round given each upcard present in the shoe ``counts`` (before the deal)."""
+    start = tuple(counts)
+    result: dict[int, Fraction] = {}
+    for up, _, after_up in _draws(start):
+        ev = Fraction(0)
+        for first, p1, after_first in _draws(after_up):
+            for second, p2, _ in _draws(after_first):
+                ev += p1 * p2 * _deal_ev(rules, start, up, tuple(sorted((first, second))))
+        result[up] = ev
+    return result
+
+
+def round_ev(rules: Rules, counts: Counts) -> Fraction:
+    """EV of one round off the top of the shoe ``counts``."""
+    by_up = round_ev_by_upcard(rules, counts)
+    return sum((p * by_up[up] for up, p, _ in _draws(tuple(counts))), Fraction(0))
+
+
+def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards) -> dict[str, Fraction]:
+    """EV of each legal action on an unsplit hand ``cards`` against ``upcard``.
+
+    ``counts`` is the shoe before the deal: it still holds the upcard and ``cards``.
+    Actions: "stand", "hit" (then play on optimally; not on 21), "double" (two cards, as
+    the double rule allows), "split" (pairs, ``max_hands > 1``, CDZ- play),
+    "surrender" (two cards, LS or ES: -1/2; LS in ENHC: -1 when the dealer then has
+    blackjack).  A player blackjack only has "stand" (its payout).  In PEEK games the
+    EVs are conditioned on the dealer not having blackjack (which matters with an ace
+    or ten up); ENHC EVs are unconditioned.
+    """
+    hand = tuple(sorted(cards))
+    return dict(_action_values(rules, tuple(counts), upcard, hand, True))
+
+
+def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict[str, Fraction]:
+    """The dealer's final outcome probabilities, unconditioned.
+
+    ``counts`` no longer holds the upcard; the second card is drawn from it.
+    Keys: "17" .. "21", "blackjack", "bust".
+    """
+    result = dict.fromkeys(OUTCOMES, Fraction(0))
+    result.update(_dealer(tuple(counts), (upcard,), hits_soft_17))
+    return result
+
+
+def clear_caches() -> None:
+    """Forget every memoised state (they are kept across calls)."""
+    for function in (_dealer, _q_stand, _q_hit, _q_double, _v_play_on, _cdz_action,
+                     _split_round, _action_values, _deal_ev):
+        function.cache_clear()

@@ -1,0 +1,138 @@
+"""Invariants of the engine: exact distributions, float = exact, rules round-trip, bad input."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.cli import main
+from analyzer.dealer import dealer_distribution, outcome_matrix
+from analyzer.errors import HandError, RuleError, ShoeError
+from analyzer.game import Analysis
+from analyzer.rules import Double, Rules, Surrender, format_spec, parse_spec
+from analyzer.shoe import Shoe, parse_shoe
+
+
+@pytest.mark.parametrize("h17", [False, True])
+@pytest.mark.parametrize("decks", [1, 6])
+def test_exact_dealer_distributions_sum_to_one(h17: bool, decks: int) -> None:
+    shoe = Shoe.decks(decks)
+    for up in range(1, 11):
+        d = dealer_distribution(shoe.remove([up]).counts, up, hits_soft_17=h17, exact=True)
+        assert sum(d.outcomes.values()) == 1
+        assert sum(d.bust_by_cards.values()) == d.bust
+        assert all(isinstance(v, Fraction) for v in d.outcomes.values())
+
+
+def test_vectorised_dealer_matches_single_shoe_evaluation() -> None:
+    import numpy as np
+
+    shoes = np.array([Shoe.decks(2).remove([5, 5, 10]).counts, [3, 0, 1, 2, 4, 4, 4, 4, 4, 9]])
+    for up in (1, 6, 10):
+        rows = outcome_matrix(up, True, shoes, exact=True)
+        for row, counts in zip(rows, shoes.tolist(), strict=True):
+            d = dealer_distribution(counts, up, hits_soft_17=True, exact=True)
+            assert sum(row) == 1
+            assert list(row[:6]) == [d.outcomes[k] for k in ("17", "18", "19", "20", "21",
+                                                             "blackjack")]
+            assert row[6] == d.outcomes["bust22"]
+
+
+def test_exact_and_float_agree_on_overall_ev() -> None:
+    rules = parse_spec("1D H17 DOA NDAS SPL3 LS")
+    exact = Analysis(rules, exact=True)
+    fast = Analysis(rules)
+    ev = exact.ev()
+    assert isinstance(ev, Fraction)
+    assert abs(float(ev) - fast.ev()) < 1e-12
+    for up, value in exact.by_upcard().items():
+        assert abs(float(value) - fast.by_upcard()[up]) < 1e-12
+
+
+SPECS = st.builds(
+    lambda d, h, dbl, das, spl, rsa, sur, bj, enhc: " ".join(
+        t for t in (f"{d}D", h, dbl, das, spl, rsa, sur, bj, enhc) if t),
+    st.integers(1, 12), st.sampled_from(["S17", "H17"]), st.sampled_from(["DOA", "D9", "D10"]),
+    st.sampled_from(["DAS", "NDAS"]), st.sampled_from(["NSPL", "SPL1", "SPL2", "SPL3"]),
+    st.sampled_from(["", "RSA"]), st.sampled_from(["LS", "ES", "NS"]),
+    st.sampled_from(["", "BJ6:5", "BJ1:1"]), st.sampled_from(["", "ENHC"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(SPECS)
+def test_spec_round_trips(spec: str) -> None:
+    rules = parse_spec(spec)
+    assert parse_spec(format_spec(rules)) == rules
+    assert format_spec(parse_spec(format_spec(rules))) == format_spec(rules)
+
+
+def test_spec_tokens() -> None:
+    r = parse_spec("8d h17 d10 ndas spl1 rsa es bj6:5 enhc")
+    assert r == Rules(decks=8, hits_soft_17=True, double=Double.TEN_ELEVEN,
+                      double_after_split=False, max_hands=2, resplit_aces=True,
+                      surrender=Surrender.EARLY, blackjack_pays=Fraction(6, 5),
+                      hole_card=r.hole_card)
+    assert not r.peeks
+    assert parse_spec("8D", base=r).decks == 8
+    assert parse_spec("2D", base=r).hits_soft_17
+
+
+@pytest.mark.parametrize("spec,bad", [("6D X17", "X17"), ("S17 H17", "H17"), ("0D", "0"),
+                                      ("LS NS", "NS"), ("BJ3:0", "BJ3:0")])
+def test_bad_specs_name_the_token(spec: str, bad: str) -> None:
+    with pytest.raises(RuleError, match=bad):
+        parse_spec(spec)
+
+
+@pytest.mark.parametrize("text", ["A:-1,T:3", "Z:4", "A:x", "A:0", "A:4,A:4", "A4"])
+def test_bad_shoes(text: str) -> None:
+    with pytest.raises(ShoeError):
+        parse_shoe(text)
+
+
+def test_impossible_hands() -> None:
+    analysis = Analysis(parse_spec("1D S17 NSPL"))
+    with pytest.raises(HandError, match="no 5 left"):
+        analysis.actions(10, (5, 5, 5, 5, 5))
+    with pytest.raises(HandError, match="busted"):
+        analysis.actions(10, (10, 10, 5))
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["ev", "--rules", "6D X17"], "unknown rule token 'X17'"),
+    (["hand", "--rules", "1D", "--up", "T", "--cards", "5,5,5,5,5"], "no 5 left"),
+    (["hand", "--rules", "1D", "--up", "Z", "--cards", "5,5"], "unknown card 'Z'"),
+    (["ev", "--shoe", "A:-1,T:3"], "count of A"),
+    (["ev", "--shoe", "A:1,T:3"], "too small"),
+])
+def test_cli_bad_input_is_one_line_exit_2(argv: list[str], needle: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert needle in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_ev_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["ev", "--rules", "1D H17 DOA NDAS SPL1 NS", "--exact", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "1D H17 DOA NDAS SPL1 NS"
+    assert data["split"] == "cdz"
+    assert set(data["by_upcard"]) == {"2", "3", "4", "5", "6", "7", "8", "9", "T", "A"}
+    num, den = (int(x) for x in data["ev_exact"].split("/"))
+    # Farmer's analyzer prints -0.168766712% for these rules (tests/reference).
+    assert abs(num / den * 100 - -0.168766712) < 1e-9
+    assert abs(data["ev"] - num / den) < 1e-15
+
+
+def test_cli_hand_says_it_is_conditioned(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hand", "--rules", "6D S17 DOA DAS SPL3 LS", "--up", "T", "--cards",
+                 "T,6"]) == 0
+    out = capsys.readouterr().out
+    assert "conditioned on the dealer not having blackjack" in out
+    assert "-54.095443902" in out  # Farmer's stand EV for T,6 vs T
