@@ -5,8 +5,9 @@ Hot 3 tell a K from a Q and a spade from a heart, so they need the 13 x 4 card
 identities.  A card is ``(rank, suit)``: rank 1 (A) .. 13 (K), suit 0..3 (S, H, D, C).
 
 A shoe spec is a list of items separated by commas, spaces or the signs:
-``6decks`` (six full decks; ``6D`` would be the six of diamonds), ``-AS`` /
-``-AS*2`` (remove), ``+KH`` (add), ``7C:3`` (exactly three sevens of clubs).
+``6decks`` (six full decks), ``-AS`` / ``-AS*2`` (remove), ``+KH`` (add),
+``7C:3`` (exactly three sevens of clubs).  A card needs a sign or a count, so
+``6D`` (the six of diamonds) is not mistaken for six decks.
 :func:`format_suit_shoe` prints a spec that parses back to the same shoe.
 
 >>> s = parse_suit_shoe("1deck-AS-KH*1,-TD")
@@ -153,7 +154,10 @@ def parse_suit_shoe(text: str) -> SuitShoe:
             counts = [n + step * int(decks.group(1)) for n in counts]
         elif not sign and (setter := _CARD_SET.fullmatch(item)):
             counts[_index(parse_card(setter.group(1)))] = int(setter.group(2))
-        elif times := _CARD_TIMES.fullmatch(item):
+        elif (times := _CARD_TIMES.fullmatch(item)) and not sign:
+            raise ShoeError(f"shoe spec item {item!r} needs a sign or a count (+{item}, "
+                            f"-{item}, {item}:N; full decks are Ndecks)")
+        elif times:
             counts[_index(parse_card(times.group(1)))] += step * int(times.group(2) or 1)
         else:
             raise ShoeError(f"shoe spec item {sign + item!r} is not Ndecks, CARD, CARD*K or CARD:K")

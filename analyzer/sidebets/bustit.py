@@ -12,8 +12,8 @@ shoe::
     P(bust k, no player BJ) = P_shoe(bust k) - P(player BJ) * P_{shoe - A - T}(bust k)
 
 Reading ``ignored`` lets the dealer draw from the shoe as if the player held no
-cards, the player's blackjack being an independent event.  Both readings need
-20 dealer draw-outs, whatever the number of decks.
+cards, the player's blackjack being an independent event.  Either reading
+needs at most 20 dealer draw-outs, whatever the number of decks.
 """
 
 from __future__ import annotations
@@ -98,8 +98,7 @@ def outcomes(shoe: SuitShoe, *, hits_soft_17: bool = False, reading: str = "remo
         deals = perm(n, 2) * perm(n, length)
         unit = (f"pairs of ordered deals: the player's two cards, and the dealer's first "
                 f"{length} cards from the full shoe")
-    probs = {f"bust-{k}": sum((p for j, p in win.items() if j == k), Fraction(0))
-             for k in range(3, 8)}
+    probs = {f"bust-{k}": win.get(k, Fraction(0)) for k in range(3, 8)}
     probs["bust-8+"] = sum((p for j, p in win.items() if j >= 8), Fraction(0))
     probs["push"] = p_bj
     probs["lose"] = 1 - sum(probs.values(), Fraction(0))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from analyzer.errors import PayTableError
 from analyzer.sidebets.bets import BETS, BetOptions, get_bet
@@ -23,6 +24,7 @@ from analyzer.sidebets.render import (
     render_text,
 )
 from analyzer.sidebets.solve import parse_target, solve_pay
+from analyzer.sidebets.stats import par_sheet
 from analyzer.sidebets.twentyone3 import STRAIGHT_RULES
 from analyzer.suitshoe import SuitShoe, parse_suit_shoe
 
@@ -31,7 +33,7 @@ __all__ = ["build_sidebet_tables", "register", "run"]
 DEFAULT_DECKS = 8  # the free-bet game's shoe
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``sidebet`` to the main CLI; the handler is ``args.func(args) -> int``."""
     p = subparsers.add_parser(
         "sidebet", help="exact par sheet of a side bet: 21+3, hot3, any-pair, bust-it",
@@ -72,19 +74,20 @@ def run(args: argparse.Namespace) -> int:
         DEFAULT_DECKS if args.decks is None else args.decks)
     table = load_paytable(bet, args.paytable) if args.paytable else preset(bet, args.preset)
     if args.pays:
-        table = override(table, args.pays, bet)
+        table = override(table, args.pays)
     options = BetOptions(straights=args.straights, pair_by=args.pair_by,
                          hits_soft_17=args.h17, reading=args.reading)
     if (args.solve is None) != (args.target_rtp is None):
         raise PayTableError("--solve EVENT and --target-rtp RTP go together")
     outcomes = bet.outcomes(shoe, options)
-    sheet = report(bet, shoe, outcomes, table, options)
     if args.solve is not None:
+        sheet = par_sheet(bet, outcomes, table, shoe.describe())  # the assumptions, no RTPs
         solution = solve_pay(bet, outcomes, table, args.solve, parse_target(args.target_rtp),
                              parse_pay(args.step, "--step"))
         show = render_solution_json if args.json else render_solution_text
         print(show(sheet, solution), end="")
         return 0
+    sheet = report(bet, shoe, outcomes, table, options)
     render = (render_json if args.json else render_markdown if args.markdown
               else render_csv if args.csv else render_text)
     print(render(sheet), end="")

@@ -116,9 +116,9 @@ def load_paytable(bet: SideBet, path: Path) -> PayTable:
     return table_from_data(bet, data, str(path))
 
 
-def override(table: PayTable, text: str, bet: SideBet | None = None) -> PayTable:
+def override(table: PayTable, text: str) -> PayTable:
     """Apply ``"EVENT=N,EVENT=N"`` on top of ``table``."""
-    bet = bet or get_bet(table.bet)
+    bet = get_bet(table.bet)
     pays = dict(table.pays)
     changed: list[str] = []
     for item in (p.strip() for p in text.split(",")):

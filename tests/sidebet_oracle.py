@@ -1,0 +1,170 @@
+"""Brute-force side-bet oracle, written apart from ``analyzer.sidebets`` to check it.
+
+Cards are physical: a list of strings such as ``"Ts"`` (one entry per card, so
+two decks hold two ``"As"``).  The hand bets enumerate every *ordered* deal of
+distinct physical cards and divide by the orderings; Bust It enumerates every
+ordered deal of the player's two cards and the upcard, then lets the dealer
+draw card by card, each physical card once, until the hand ends.  Nothing is
+shared with the package: not the card model, the classifiers, the dealer rule
+nor the arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from itertools import permutations
+
+RANK_ORDER = "A23456789TJQK"
+
+
+def deck(decks: int, remove: tuple[str, ...] = ()) -> list[str]:
+    """``decks`` full decks, less the named physical cards (e.g. ``"As"``)."""
+    cards = [r + s for _ in range(decks) for r in RANK_ORDER for s in "shdc"]
+    for card in remove:
+        cards.remove(card)
+    return cards
+
+
+def rank_number(card: str) -> int:
+    return RANK_ORDER.index(card[0]) + 1
+
+
+def bj_value(card: str) -> int:
+    return 1 if card[0] == "A" else 10 if card[0] in "TJQK" else int(card[0])
+
+
+def poker3(hand: tuple[str, ...], straights: str) -> str:
+    ranks = sorted(rank_number(c) for c in hand)
+    flush = hand[0][1] == hand[1][1] == hand[2][1]
+    if ranks[0] == ranks[2]:
+        return "suited-trips" if flush else "three-of-a-kind"
+    run = ranks[1] - ranks[0] == 1 and ranks[2] - ranks[1] == 1
+    straight = {
+        "standard": run or ranks == [1, 12, 13],
+        "wrap": run or ranks in ([1, 12, 13], [1, 2, 13]),
+        "ace-low": run,
+        "ace-high": (run and ranks != [1, 2, 3]) or ranks == [1, 12, 13],
+    }[straights]
+    if straight:
+        return "straight-flush" if flush else "straight"
+    return "flush" if flush else "lose"
+
+
+def hot3(hand: tuple[str, ...]) -> str:
+    if [c[0] for c in hand] == ["7", "7", "7"]:
+        return "777"
+    total = sum(bj_value(c) for c in hand)
+    if any(c[0] == "A" for c in hand) and total <= 11:
+        total += 10
+    if total == 21:
+        return "21-suited" if len({c[1] for c in hand}) == 1 else "21-unsuited"
+    return {19: "19", 20: "20"}.get(total, "lose")
+
+
+def any_pair(hand: tuple[str, ...], by_value: bool) -> str:
+    a, b = hand
+    same = bj_value(a) == bj_value(b) if by_value else a[0] == b[0]
+    if not same:
+        return "lose"
+    return "suited-pair" if a[1] == b[1] else "pair"
+
+
+def hand_bets(cards: list[str]) -> dict[str, Counter[str]]:
+    """Unordered-set counts of every 3-card reading, from all ordered 3-card deals."""
+    tallies: dict[str, Counter[str]] = {}
+    for deal in permutations(cards, 3):
+        for name in ("standard", "wrap", "ace-low", "ace-high"):
+            tallies.setdefault(f"21+3/{name}", Counter())[poker3(deal, name)] += 1
+        tallies.setdefault("hot3", Counter())[hot3(deal)] += 1
+    for deal2 in permutations(cards, 2):
+        for name, by_value in (("rank", False), ("value", True)):
+            tallies.setdefault(f"any-pair/{name}", Counter())[any_pair(deal2, by_value)] += 1
+    out = {}
+    for key, tally in tallies.items():
+        orderings = 2 if key.startswith("any-pair") else 6
+        assert all(n % orderings == 0 for n in tally.values())
+        out[key] = Counter({e: n // orderings for e, n in tally.items()})
+    return out
+
+
+@cache
+def _dealer(rest: tuple[int, ...], hard: int, ace: bool, ncards: int,
+            h17: bool) -> tuple[tuple[int, Fraction], ...]:
+    """(k, P(bust holding k cards)) from this dealer hand; ``rest[v-1]`` cards of value v."""
+    soft = ace and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    if total > 21:
+        return ((ncards, Fraction(1)),)
+    if ncards == 2 and total == 21:
+        return ()
+    if total > 17 or (total == 17 and not (soft and h17)):
+        return ()
+    left = sum(rest)
+    assert left > 0, "the shoe ran out"
+    out: dict[int, Fraction] = {}
+    for v in range(1, 11):
+        if rest[v - 1] == 0:
+            continue
+        # each of the rest[v-1] physical cards of value v is one branch; they all
+        # lead to the same hand, so they are taken together
+        nxt = rest[:v - 1] + (rest[v - 1] - 1,) + rest[v:]
+        for k, p in _dealer(nxt, hard + v, ace or v == 1, ncards + 1, h17):
+            out[k] = out.get(k, Fraction(0)) + p * Fraction(rest[v - 1], left)
+    return tuple(sorted(out.items()))
+
+
+def _values(cards: list[str]) -> list[int]:
+    counts = [0] * 10
+    for c in cards:
+        counts[bj_value(c) - 1] += 1
+    return counts
+
+
+def _bucket(k: int) -> str:
+    return "bust-8+" if k >= 8 else f"bust-{k}"
+
+
+def bust_it(cards: list[str], h17: bool,
+            reading: str = "removed") -> tuple[dict[str, Fraction], int]:
+    """Probability of every Bust It outcome, from every ordered deal of the first cards.
+
+    Also returns the most cards a paid (busted) dealer hand holds.
+    """
+    n = len(cards)
+    base = _values(cards)
+    result: dict[str, Fraction] = dict.fromkeys(
+        [f"bust-{k}" for k in range(3, 8)] + ["bust-8+", "push", "lose"], Fraction(0))
+    starts: Counter[tuple[tuple[int, ...], int, bool]] = Counter()
+    longest = 0
+    if reading == "removed":
+        for p1, p2, up in permutations(range(n), 3):
+            rest = list(base)
+            for i in (p1, p2, up):
+                rest[bj_value(cards[i]) - 1] -= 1
+            bj = {bj_value(cards[p1]), bj_value(cards[p2])} == {1, 10}
+            starts[(tuple(rest), bj_value(cards[up]), bj)] += 1
+        deals = n * (n - 1) * (n - 2)
+        for (rest_t, up_v, bj), count in starts.items():
+            weight = Fraction(count, deals)
+            if bj:
+                result["push"] += weight
+                continue
+            for k, p in _dealer(rest_t, up_v, up_v == 1, 1, h17):
+                result[_bucket(k)] += weight * p
+                longest = max(longest, k)
+    else:
+        pairs = list(permutations(range(n), 2))
+        p_bj = Fraction(sum(1 for a, b in pairs
+                            if {bj_value(cards[a]), bj_value(cards[b])} == {1, 10}), len(pairs))
+        result["push"] = p_bj
+        for up in range(n):
+            rest = list(base)
+            rest[bj_value(cards[up]) - 1] -= 1
+            up_v = bj_value(cards[up])
+            for k, p in _dealer(tuple(rest), up_v, up_v == 1, 1, h17):
+                result[_bucket(k)] += Fraction(1, n) * p * (1 - p_bj)
+                longest = max(longest, k)
+    result["lose"] = 1 - sum(result.values(), Fraction(0))
+    return result, longest
