@@ -15,23 +15,21 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
-from analyzer.cards import format_value, parse_cards, parse_value
+from analyzer.cards import parse_cards, parse_value
 from analyzer.errors import AnalyzerError
 from analyzer.game import Analysis
-from analyzer.player import ACTION_NAMES
 from analyzer.render import (
     dealer_json,
     dealer_text,
     ev_json,
     ev_text,
-    fraction_text,
     hand_json,
     hand_text,
 )
 from analyzer.reports import build
 from analyzer.rules import Rules, parse_spec
-from analyzer.sidebets.cli import register as register_sidebet
 from analyzer.shoe import Shoe, parse_shoe
+from analyzer.sidebets.cli import register as register_sidebet
 
 
 class _Parser(argparse.ArgumentParser):
@@ -136,4 +134,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["main", "build_parser", "ACTION_NAMES", "format_value", "fraction_text"]
+__all__ = ["main", "build_parser"]

@@ -106,10 +106,7 @@ def _falling(n: npt.NDArray[Any], kmax: int, exact: bool) -> npt.NDArray[Any]:
     """``F[..., k] = n (n-1) ... (n-k+1)`` for ``k = 0..kmax`` (0 once ``k > n``)."""
     steps = np.arange(kmax, dtype=np.int64)
     factors = np.maximum(n[..., None] - steps, 0)
-    if exact:
-        factors = factors.astype(object)
-    else:
-        factors = factors.astype(np.float64)
+    factors = factors.astype(object if exact else np.float64)
     ones = np.ones(n.shape + (1,), dtype=factors.dtype)
     return np.concatenate([ones, np.cumprod(factors, axis=-1)], axis=-1)
 

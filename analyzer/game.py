@@ -36,6 +36,7 @@ from analyzer.player import (
 from analyzer.rules import HoleCard, Rules, Surrender
 from analyzer.shoe import Shoe
 from analyzer.splits import SplitPlan, split_ev
+from analyzer.strategy import Strategy
 
 Number = Any
 
@@ -51,6 +52,7 @@ class UpcardAnalysis:
     upcard: int
     shoe: tuple[int, ...]  # the shoe with the upcard removed
     values: HandValues
+    policy: Any = None  # per node STAND/HIT of a fixed strategy (None: optimal play)
     splits: dict[int, Number] = field(default_factory=dict)  # pair value -> split EV
     ev: Number = 0
 
@@ -72,8 +74,10 @@ class Analysis:
         Fractions instead of floats (same algorithm).
     """
 
-    def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False) -> None:
+    def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
+                 strategy: Strategy | None = None) -> None:
         self.rules = rules
+        self.strategy = strategy
         self.shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
         self.exact = exact
         if self.shoe.total < 12:
@@ -91,10 +95,16 @@ class Analysis:
             if self.shoe[upcard] == 0:
                 raise HandError(f"the shoe holds no upcard {upcard}")
             base = self.shoe.remove([upcard]).counts
-            values = evaluate(hand_space(base), base, upcard,
-                              hits_soft_17=self.rules.hits_soft_17,
-                              conditioned=self.conditioned(upcard), exact=self.exact)
-            ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values)
+            space = hand_space(base)
+            policy = None
+            if self.strategy is not None:
+                both = frozenset((STAND, HIT))
+                policy = np.array([self.strategy.decide(upcard, tuple(c), both)
+                                   for c in space.comps.tolist()], dtype=np.int64)
+            values = evaluate(space, base, upcard, hits_soft_17=self.rules.hits_soft_17,
+                              conditioned=self.conditioned(upcard), exact=self.exact,
+                              policy=policy)
+            ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values, policy=policy)
             self._upcards[upcard] = ua
             ua.ev = self._round_ev(ua)
         return self._upcards[upcard]
@@ -103,9 +113,21 @@ class Analysis:
         """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
         if pair not in ua.splits:
             plan = SplitPlan.from_rules(self.rules, pair)
+            decide = hits = None
+            strategy = self.strategy
+            if strategy is not None:
+                space = ua.values.space
+
+                def decide(node: int, may_double: bool) -> int:
+                    options = {STAND, HIT} | ({DOUBLE} if may_double else set())
+                    assert strategy is not None
+                    return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
+                                           frozenset(options))
+
+                hits = ua.policy == HIT
             ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
                                        hits_soft_17=self.rules.hits_soft_17,
-                                       exact=self.exact)
+                                       exact=self.exact, decide=decide, hits=hits)
         return ua.splits[pair]
 
     def actions(self, upcard: int, cards: tuple[int, ...]) -> dict[int, Number]:
@@ -137,7 +159,7 @@ class Analysis:
 
     def hand_actions(self, upcard: int, cards: tuple[int, ...], *,
                      unconditioned: bool = False) -> dict[int, Number]:
-        """:meth:`actions`, or with the dealer's blackjack chance put back in (``unconditioned``)."""
+        """:meth:`actions`, or with the dealer blackjack put back in (``unconditioned``)."""
         actions = self.actions(upcard, cards)
         if not (unconditioned and self.conditioned(upcard)):
             return actions
@@ -154,7 +176,6 @@ class Analysis:
         n = ua.shoe
         total = sum(n)
         exact = self.exact
-        rules = self.rules
         bj_val = blackjack_value(ua.upcard)
         ev = 0 * one(exact)
         for a in range(1, 11):
@@ -183,6 +204,15 @@ class Analysis:
         if player_bj:
             return (1 - p_bj) * pays
         actions = self.actions(ua.upcard, (a, b))
+        if self.strategy is not None:
+            comp = [0] * 10
+            comp[a - 1] += 1
+            comp[b - 1] += 1
+            chosen = self.strategy.decide(ua.upcard, tuple(comp), frozenset(actions))
+            if chosen == SURRENDER:
+                return self.surrender_value(ua.upcard, tuple(comp), unconditional=True)
+            value = actions[chosen]
+            return -p_bj + (1 - p_bj) * value if rules.hole_card is HoleCard.PEEK else value
         late = actions.pop(SURRENDER, None)
         best_play = max(actions.values())
         if rules.hole_card is HoleCard.PEEK:
@@ -198,6 +228,24 @@ class Analysis:
             ev = max(ev, -one(self.exact) / 2)
         return ev
 
+    def surrender_value(self, upcard: int, comp: tuple[int, ...], *,
+                        unconditional: bool = False) -> Number:
+        """EV of surrendering (-1/2, or a full loss to a dealer blackjack it cannot escape).
+
+        Conditioned on no dealer blackjack (peek games) unless ``unconditional``.
+        """
+        half = -one(self.exact) / 2
+        if self.rules.surrender is Surrender.EARLY:
+            return half
+        bj = blackjack_value(upcard)
+        if bj is None or not (unconditional or not self.rules.peeks):
+            return half
+        rest = self.shoe.remove([upcard] + [v for v in range(1, 11) for _ in range(comp[v - 1])])
+        p_bj: Number = Fraction(rest[bj], rest.total)
+        if not self.exact:
+            p_bj = float(p_bj)
+        return -p_bj + (1 - p_bj) * half
+
     def ev(self) -> Number:
         """EV of a round off the top of the shoe, per unit initial bet."""
         total = self.shoe.total
@@ -212,4 +260,4 @@ class Analysis:
         return {u: self.upcard(u).ev for u in range(1, 11) if self.shoe[u]}
 
 
-__all__ = ["Analysis", "UpcardAnalysis", "can_double", "np"]
+__all__ = ["Analysis", "UpcardAnalysis", "can_double"]

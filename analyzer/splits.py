@@ -25,11 +25,13 @@ dealer blackjack (peek games) takes only the original bet.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from analyzer.player import (
     DOUBLE,
@@ -67,6 +69,9 @@ class SplitPlan:
                    peek=rules.peeks)
 
 
+Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
+
+
 def _policy_decision(values: HandValues, node: int, may_double: bool) -> int:
     """The pre-split optimal action of a composition (ties go to stand, then hit)."""
     best, action = values.stand[node], STAND
@@ -78,7 +83,8 @@ def _policy_decision(values: HandValues, node: int, may_double: bool) -> int:
 
 
 def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
-                 removed: int, *, hits_soft_17: bool, exact: bool) -> tuple[Number, Number]:
+                 removed: int, decide: Decide, hits: npt.NDArray[np.bool_], *,
+                 hits_soft_17: bool, exact: bool) -> tuple[Number, Number]:
     """``(EV[X; a, 0], EV[P; a, 0])`` with ``a = removed`` extra pair cards out.
 
     ``X`` averages one split hand over its second card; ``P`` is the hand that
@@ -100,7 +106,7 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         comp[x - 1] += 1
         node = space.index[tuple(comp)]
         may_double = plan.double_after_split and double_allowed(plan.double, tuple(comp))
-        starts[x] = STAND if plan.one_card else _policy_decision(first, node, may_double)
+        starts[x] = STAND if plan.one_card else decide(node, may_double)
     # Nodes the pre-split strategy can reach from the two-card split hands.
     start_nodes = {_start_node(space, p, x): action for x, action in starts.items()}
     seen: set[int] = set()
@@ -112,13 +118,12 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         seen.add(node)
         action = start_nodes.get(node)
         expand = (action in (HIT, DOUBLE) if action is not None
-                  else first.hit[node] > first.stand[node])
+                  else hits[node])
         if expand:
             stack.extend(int(c) for c in space.child[node] if c < space.bust)
     sub = sub_space(space, sorted(seen))
     nodes = [space.index[tuple(c)] for c in sub.comps.tolist()]
-    policy = np.array([HIT if first.hit[i] > first.stand[i] else STAND for i in nodes],
-                      dtype=np.int64)
+    policy = np.where(hits[nodes], HIT, STAND)
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
                     exact=exact, policy=policy)
     total = sum(second_shoe)
@@ -159,12 +164,20 @@ def _frac(num: int, den: int, exact: bool) -> Number:
 
 
 def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
-             hits_soft_17: bool, exact: bool) -> Number:
+             hits_soft_17: bool, exact: bool, decide: Decide | None = None,
+             hits: npt.NDArray[np.bool_] | None = None) -> Number:
     """EV of splitting the pair, conditioned on no dealer blackjack where the dealer peeked.
 
     ``first`` are the pre-split EVs of every hand against ``upcard`` from
-    ``base`` (the shoe less the upcard); they fix the CDZ- decisions.
+    ``base`` (the shoe less the upcard); they fix the CDZ- decisions.  A fixed
+    strategy instead gives ``decide`` (two-card split hands) and ``hits`` (per
+    node of ``first.space``: whether a hand reached by hitting hits again).
     """
+    if decide is None:
+        def decide(node: int, may_double: bool) -> int:
+            return _policy_decision(first, node, may_double)
+    if hits is None:
+        hits = np.asarray(first.hit > first.stand, dtype=bool)
     p = plan.pair
     full_pairs = base[p - 1] + (upcard == p)
     hands = min(plan.max_hands, full_pairs)
@@ -178,8 +191,8 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
             xs.append(0)
             ps.append(0)
             continue
-        x, pp = _hand_values(first, base, upcard, plan, removed, hits_soft_17=hits_soft_17,
-                             exact=exact)
+        x, pp = _hand_values(first, base, upcard, plan, removed, decide, hits,
+                             hits_soft_17=hits_soft_17, exact=exact)
         xs.append(x)
         ps.append(pp)
 
