@@ -161,10 +161,12 @@ def _outcome_sums(
         high = high * ff[:, i, f.high[:, i - 5]]
     fn = _falling(shoes.sum(axis=1), f.kmax, exact)  # (m, kmax+1)
     if exact:
-        full = fn[:, f.kmax][:, None]
+        # Common denominator FF(N, k) with k = min(kmax, N): compositions of more than
+        # N cards have weight 0, and FF(N, K) divides it for every K <= k.
+        cap = np.minimum(shoes.sum(axis=1), f.kmax)
+        denom = fn[np.arange(m), cap]
         safe = np.where(fn == 0, 1, fn)
-        tail = np.where(fn == 0, 0, full // safe)  # FF(N-K, kmax-K), exactly
-        denom = fn[:, f.kmax]
+        tail = np.where(fn == 0, 0, denom[:, None] // safe)  # FF(N-K, k-K), exactly
     else:
         tail = 1.0 / np.where(fn == 0, 1.0, fn)
         denom = np.ones(m)

@@ -154,7 +154,7 @@ class Analysis:
         if len(cards) == 2 and cards[0] == cards[1] and self.rules.max_hands > 1:
             result[SPLIT] = self.split_value(ua, cards[0])
         if len(cards) == 2 and self.rules.surrender is not Surrender.NONE:
-            result[SURRENDER] = -one(self.exact) / 2
+            result[SURRENDER] = self.surrender_value(upcard, key)
         return result
 
     def hand_actions(self, upcard: int, cards: tuple[int, ...], *,
@@ -213,17 +213,13 @@ class Analysis:
                 return self.surrender_value(ua.upcard, tuple(comp), unconditional=True)
             value = actions[chosen]
             return -p_bj + (1 - p_bj) * value if rules.hole_card is HoleCard.PEEK else value
-        late = actions.pop(SURRENDER, None)
+        surrender = actions.pop(SURRENDER, None)
         best_play = max(actions.values())
-        if rules.hole_card is HoleCard.PEEK:
-            if rules.surrender is Surrender.LATE and late is not None:
-                best_play = max(best_play, late)
-            ev = -p_bj + (1 - p_bj) * best_play
-        else:
-            # No hole card: the EVs above already carry the dealer blackjack.
-            if rules.surrender is Surrender.LATE and late is not None:
-                best_play = max(best_play, -p_bj + (1 - p_bj) * late)
-            ev = best_play
+        if rules.surrender is Surrender.LATE and surrender is not None:
+            best_play = max(best_play, surrender)
+        # With a hole card the EVs are conditioned on no dealer blackjack; without
+        # one they already carry it.
+        ev = -p_bj + (1 - p_bj) * best_play if rules.peeks else best_play
         if rules.surrender is Surrender.EARLY:
             ev = max(ev, -one(self.exact) / 2)
         return ev

@@ -103,7 +103,8 @@ def double_allowed(rule: Double, comp: tuple[int, ...]) -> bool:
     if rule is Double.ANY:
         return True
     hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
-    return hard in ((9, 10, 11) if rule is Double.NINE_TO_ELEVEN else (10, 11))
+    total = hard + 10 if comp[0] and hard + 10 <= 21 else hard  # A-9 is soft 20, not 10
+    return total in ((9, 10, 11) if rule is Double.NINE_TO_ELEVEN else (10, 11))
 
 
 def _ratio(num: Array, den: Array, exact: bool) -> Array:

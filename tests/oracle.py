@@ -78,6 +78,7 @@ agreement is checked in ``tests/test_oracle_selfcheck.py``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
@@ -85,18 +86,37 @@ from analyzer.rules import Double, Rules, Surrender
 
 Counts = tuple[int, ...]  # 10 counts, index value - 1
 Cards = tuple[int, ...]  # the cards of one hand, sorted
-Finished = tuple[tuple[int, int], ...]  # (final total or BUST, bet) of finished hands, sorted
+Payoffs = tuple[int, ...]  # what some finished hands win against each dealer outcome
 
 ACE = 1
 TEN = 10
 VALUES = range(1, 11)
-BUST = 0
+BUST = 0  # the final "total" of a busted hand
 OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
+NO_HANDS: Payoffs = (0,) * len(OUTCOMES)
 HALF = Fraction(1, 2)
 
 
 class ShoeExhausted(Exception):
     """A card had to be drawn from an empty shoe."""
+
+
+@dataclass(frozen=True, eq=False)
+class _Game:
+    """A rule set, the shoe before the deal and the upcard.
+
+    Hashed by identity (one object per triple, from :func:`_game`) so that it is a
+    cheap memo key.
+    """
+
+    rules: Rules
+    start: Counts
+    up: int
+
+
+@cache
+def _game(rules: Rules, start: Counts, up: int) -> _Game:
+    return _Game(rules, start, up)
 
 
 # --------------------------------------------------------------------- cards
@@ -142,12 +162,16 @@ def _total(cards: Cards) -> int:
 
 
 def _is_soft(cards: Cards) -> bool:
-    hard = sum(cards)
-    return ACE in cards and hard + 10 <= 21
+    return ACE in cards and sum(cards) + 10 <= 21
 
 
 def _is_natural(cards: Cards) -> bool:
     return len(cards) == 2 and ACE in cards and TEN in cards
+
+
+def _final(cards: Cards) -> int:
+    total = _total(cards)
+    return BUST if total > 21 else total
 
 
 # -------------------------------------------------------------------- dealer
@@ -170,57 +194,57 @@ def _dealer(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[str, 
     return tuple(result.items())
 
 
-def _dealer_start(up: int, hole: int | None) -> Cards:
-    return (up,) if hole is None else tuple(sorted((up, hole)))
-
-
-def _settle(total: int, bet: int, outcome: str) -> Fraction:
+def _settle(total: int, bet: int, outcome: str) -> int:
     """Win (+) or loss (-) of a finished non-blackjack hand against a dealer outcome."""
     if total == BUST or outcome == "blackjack":
-        return Fraction(-bet)
+        return -bet
     if outcome == "bust":
-        return Fraction(bet)
+        return bet
     dealer = int(outcome)
-    return Fraction(bet if total > dealer else -bet if total < dealer else 0)
+    return bet if total > dealer else -bet if total < dealer else 0
 
 
-def _settle_table(rules: Rules, up: int, hole: int | None, shoe: Counts,
-                  hands: Finished) -> Fraction:
-    """The dealer plays from ``shoe`` (unless every hand busted); settle all hands."""
-    if all(total == BUST for total, _ in hands):
-        return Fraction(-sum(bet for _, bet in hands))
+def _payoffs(total: int, bet: int, earlier: Payoffs = NO_HANDS) -> Payoffs:
+    """``earlier`` plus what a hand with ``total`` and ``bet`` wins against each outcome."""
+    return tuple(e + _settle(total, bet, outcome) for e, outcome in zip(earlier, OUTCOMES,
+                                                                          strict=True))
+
+
+def _settle_table(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> Fraction:
+    """The dealer plays from ``shoe``, holding the upcard and ``hole`` (drawn if None).
+
+    He does not draw when the outcome cannot matter (every hand busted).
+    """
+    if len(set(payoffs)) == 1:
+        return Fraction(payoffs[0])
+    cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
     ev = Fraction(0)
-    for outcome, p in _dealer(shoe, _dealer_start(up, hole), rules.hits_soft_17):
-        ev += p * sum((_settle(total, bet, outcome) for total, bet in hands), Fraction(0))
+    for outcome, p in _dealer(shoe, cards, g.rules.hits_soft_17):
+        ev += p * payoffs[OUTCOMES.index(outcome)]
     return ev
-
-
-def _final(cards: Cards) -> int:
-    total = _total(cards)
-    return BUST if total > 21 else total
 
 
 # ------------------------------------------------------- the player's beliefs
 
 
-def _blocked_holes(rules: Rules, up: int) -> tuple[int, ...]:
+def _blocked_holes(g: _Game) -> tuple[int, ...]:
     """Hole values ruled out by a peek that found no blackjack."""
-    if rules.peeks and up == ACE:
+    if g.rules.peeks and g.up == ACE:
         return (TEN,)
-    if rules.peeks and up == TEN:
+    if g.rules.peeks and g.up == TEN:
         return (ACE,)
     return ()
 
 
-def _hole_cases(rules: Rules, up: int, unseen: Counts) -> list[tuple[int | None, Fraction, Counts]]:
+def _hole_cases(g: _Game, unseen: Counts) -> list[tuple[int | None, Fraction, Counts]]:
     """Where the hole card may be, as the player sees it: (hole, probability, shoe less it).
 
     PEEK: the hole card is one of the ``unseen`` cards, in proportion to their counts
     among the values a completed peek allows.  ENHC: there is no hole card yet (None).
     """
-    if not rules.peeks:
+    if not g.rules.peeks:
         return [(None, Fraction(1), unseen)]
-    blocked = _blocked_holes(rules, up)
+    blocked = _blocked_holes(g)
     weight = sum(unseen[v - 1] for v in VALUES if v not in blocked)
     if weight == 0:
         raise ValueError("the dealer surely has blackjack: no EV given that he has none")
@@ -228,22 +252,20 @@ def _hole_cases(rules: Rules, up: int, unseen: Counts) -> list[tuple[int | None,
             if v not in blocked and unseen[v - 1] > 0]
 
 
-def _player_draws(rules: Rules, up: int, unseen: Counts) -> list[tuple[int, Fraction, Counts]]:
+def _player_draws(g: _Game, unseen: Counts) -> list[tuple[int, Fraction, Counts]]:
     """The player's next card as he sees it: (card, probability, unseen cards after it)."""
     probs: dict[int, Fraction] = {}
-    for _hole, w, rest in _hole_cases(rules, up, unseen):
+    for _hole, w, rest in _hole_cases(g, unseen):
         for card, p, _ in _draws(rest):
             probs[card] = probs.get(card, Fraction(0)) + w * p
     return [(card, p, _take(unseen, card)) for card, p in sorted(probs.items())]
 
 
-def _stand_value(rules: Rules, up: int, unseen: Counts, total: int) -> Fraction:
+def _stand_value(g: _Game, unseen: Counts, total: int) -> Fraction:
     """Believed EV per unit of a finished non-blackjack hand with ``total`` (BUST allowed)."""
-    if total == BUST:
-        return Fraction(-1)
     ev = Fraction(0)
-    for hole, w, rest in _hole_cases(rules, up, unseen):
-        ev += w * _settle_table(rules, up, hole, rest, ((total, 1),))
+    for hole, w, rest in _hole_cases(g, unseen):
+        ev += w * _settle_table(g, hole, rest, _payoffs(total, 1))
     return ev
 
 
@@ -251,37 +273,37 @@ def _stand_value(rules: Rules, up: int, unseen: Counts, total: int) -> Fraction:
 
 
 @cache
-def _q_stand(rules: Rules, up: int, unseen: Counts, hand: Cards) -> Fraction:
-    return _stand_value(rules, up, unseen, _final(hand))
+def _q_stand(g: _Game, unseen: Counts, hand: Cards) -> Fraction:
+    return _stand_value(g, unseen, _final(hand))
 
 
 @cache
-def _q_hit(rules: Rules, up: int, unseen: Counts, hand: Cards) -> Fraction:
+def _q_hit(g: _Game, unseen: Counts, hand: Cards) -> Fraction:
     """Hit once, then play on optimally (stand or hit)."""
     ev = Fraction(0)
-    for card, p, rest in _player_draws(rules, up, unseen):
-        ev += p * _v_play_on(rules, up, rest, _with(hand, card))
+    for card, p, rest in _player_draws(g, unseen):
+        ev += p * _v_play_on(g, rest, _with(hand, card))
     return ev
 
 
 @cache
-def _q_double(rules: Rules, up: int, unseen: Counts, hand: Cards) -> Fraction:
+def _q_double(g: _Game, unseen: Counts, hand: Cards) -> Fraction:
     ev = Fraction(0)
-    for card, p, rest in _player_draws(rules, up, unseen):
-        ev += p * 2 * _stand_value(rules, up, rest, _final(_with(hand, card)))
+    for card, p, rest in _player_draws(g, unseen):
+        ev += p * 2 * _stand_value(g, rest, _final(_with(hand, card)))
     return ev
 
 
 @cache
-def _v_play_on(rules: Rules, up: int, unseen: Counts, hand: Cards) -> Fraction:
+def _v_play_on(g: _Game, unseen: Counts, hand: Cards) -> Fraction:
     """Value of a hand after a hit: the better of standing and hitting (21 stands)."""
     total = _total(hand)
     if total > 21:
         return Fraction(-1)
-    stand = _q_stand(rules, up, unseen, hand)
+    stand = _q_stand(g, unseen, hand)
     if total == 21:
         return stand
-    return max(stand, _q_hit(rules, up, unseen, hand))
+    return max(stand, _q_hit(g, unseen, hand))
 
 
 def _may_double(rules: Rules, hand: Cards) -> bool:
@@ -299,15 +321,15 @@ def _may_double(rules: Rules, hand: Cards) -> bool:
 
 
 @cache
-def _cdz_action(rules: Rules, start: Counts, up: int, hand: Cards) -> str:
+def _cdz_action(g: _Game, hand: Cards) -> str:
     """CDZ- action of a split hand holding ``hand`` (2+ cards, under 21)."""
-    unseen = _take_all(_take(start, up), hand)
-    best, action = _q_stand(rules, up, unseen, hand), "stand"
-    hit = _q_hit(rules, up, unseen, hand)
+    unseen = _take_all(_take(g.start, g.up), hand)
+    best, action = _q_stand(g, unseen, hand), "stand"
+    hit = _q_hit(g, unseen, hand)
     if hit > best:
         best, action = hit, "hit"
-    if rules.double_after_split and _may_double(rules, hand):
-        double = _q_double(rules, up, unseen, hand)
+    if g.rules.double_after_split and _may_double(g.rules, hand):
+        double = _q_double(g, unseen, hand)
         if double > best:
             action = "double"
     return action
@@ -318,38 +340,36 @@ def _may_resplit(rules: Rules, pair: int, hands: int) -> bool:
 
 
 @cache
-def _split_round(rules: Rules, start: Counts, up: int, hole: int | None, shoe: Counts,
-                 pair: int, hands: int, waiting: int, current: Cards | None,
-                 done: Finished) -> Fraction:
+def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int, waiting: int,
+                 current: Cards | None, done: Payoffs) -> Fraction:
     """Rest of a round after a split, card by card, with the hole card fixed.
 
     ``shoe``: the cards really left (less the hole card); ``hands``: hands so far;
     ``waiting``: hands to the right still holding one pair card; ``current``: the hand
-    being played (None between hands); ``done``: the finished hands.
+    being played (None between hands); ``done``: what the finished hands win against
+    each dealer outcome (all that matters of them now).
     """
     if current is None:
         if waiting == 0:
-            return _settle_table(rules, up, hole, shoe, done)
-        return _split_round(rules, start, up, hole, shoe, pair, hands, waiting - 1, (pair,), done)
+            return _settle_table(g, hole, shoe, done)
+        return _split_round(g, hole, shoe, pair, hands, waiting - 1, (pair,), done)
 
     def finish(rest: Counts, cards: Cards, bet: int) -> Fraction:
-        finished = tuple(sorted((*done, (_final(cards), bet))))
-        return _split_round(rules, start, up, hole, rest, pair, hands, waiting, None, finished)
+        finished = _payoffs(_final(cards), bet, done)
+        return _split_round(g, hole, rest, pair, hands, waiting, None, finished)
 
     ev = Fraction(0)
     if len(current) == 1:  # the hand takes its second card, or resplits
         for card, p, rest in _draws(shoe):
-            if card == pair and _may_resplit(rules, pair, hands):
-                ev += p * _split_round(rules, start, up, hole, rest, pair, hands + 1,
-                                       waiting + 1, current, done)
+            if card == pair and _may_resplit(g.rules, pair, hands):
+                ev += p * _split_round(g, hole, rest, pair, hands + 1, waiting + 1, current, done)
             else:
-                ev += p * _split_round(rules, start, up, hole, rest, pair, hands, waiting,
-                                       _with(current, card), done)
+                ev += p * _split_round(g, hole, rest, pair, hands, waiting, _with(current, card),
+                                       done)
         return ev
-    total = _total(current)
-    if total >= 21 or (pair == ACE and not rules.hit_split_aces):
+    if _total(current) >= 21 or (pair == ACE and not g.rules.hit_split_aces):
         return finish(shoe, current, 1)
-    action = _cdz_action(rules, start, up, current)
+    action = _cdz_action(g, current)
     if action == "stand":
         return finish(shoe, current, 1)
     for card, p, rest in _draws(shoe):
@@ -357,122 +377,120 @@ def _split_round(rules: Rules, start: Counts, up: int, hole: int | None, shoe: C
         if action == "double":
             ev += p * finish(rest, cards, 2)
         else:
-            ev += p * _split_round(rules, start, up, hole, rest, pair, hands, waiting, cards,
-                                   done)
+            ev += p * _split_round(g, hole, rest, pair, hands, waiting, cards, done)
     return ev
 
 
-def _split_round_start(rules: Rules, start: Counts, up: int, hole: int | None, shoe: Counts,
-                       pair: int) -> Fraction:
-    return _split_round(rules, start, up, hole, shoe, pair, 2, 1, (pair,), ())
+def _split_round_start(g: _Game, hole: int | None, shoe: Counts, pair: int) -> Fraction:
+    return _split_round(g, hole, shoe, pair, 2, 1, (pair,), NO_HANDS)
 
 
 # ---------------------------------------------------- decisions on two cards
 
 
-def _surrender_value(rules: Rules, up: int, unseen: Counts) -> Fraction:
-    """Believed surrender EV: -1/2, but -1 when an ENHC dealer then has blackjack."""
-    if rules.peeks or rules.surrender is Surrender.EARLY:
+def _surrender_value(g: _Game, unseen: Counts) -> Fraction:
+    """Believed surrender EV: -1/2, but -1 when an ENHC dealer then has blackjack (LS)."""
+    if g.rules.peeks or g.rules.surrender is Surrender.EARLY:
         return -HALF
     ev = Fraction(0)
     for card, p, _ in _draws(unseen):
-        ev += p * (-1 if _is_natural((up, card)) else -HALF)
+        ev += p * (-1 if _is_natural((g.up, card)) else -HALF)
     return ev
 
 
-def _natural_value(rules: Rules, up: int, unseen: Counts) -> Fraction:
+def _natural_value(g: _Game, unseen: Counts) -> Fraction:
     """Believed EV of a player blackjack (pushes a dealer blackjack, else paid)."""
     ev = Fraction(0)
-    for hole, w, rest in _hole_cases(rules, up, unseen):
-        dealer_cards = [(hole, Fraction(1))] if hole is not None else [
+    for hole, w, rest in _hole_cases(g, unseen):
+        seconds = [(hole, Fraction(1))] if hole is not None else [
             (card, p) for card, p, _ in _draws(rest)]
-        for second, p in dealer_cards:
-            ev += w * p * (0 if _is_natural((up, second)) else rules.blackjack_pays)
+        for second, p in seconds:
+            ev += w * p * (0 if _is_natural((g.up, second)) else g.rules.blackjack_pays)
     return ev
 
 
 @cache
-def _action_values(rules: Rules, start: Counts, up: int, hand: Cards,
-                   with_surrender: bool) -> tuple[tuple[str, Fraction], ...]:
+def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[str, Fraction],
+                                                                          ...]:
     """Believed EV of each legal action on an unsplit hand (see :func:`hand_evs`)."""
-    unseen = _take_all(_take(start, up), hand)
+    unseen = _take_all(_take(g.start, g.up), hand)
     total = _total(hand)
     if total > 21:
         raise ValueError(f"hand {hand} is already bust")
     if _is_natural(hand):
-        return (("stand", _natural_value(rules, up, unseen)),)
-    values: list[tuple[str, Fraction]] = [("stand", _q_stand(rules, up, unseen, hand))]
+        return (("stand", _natural_value(g, unseen)),)
+    values: list[tuple[str, Fraction]] = [("stand", _q_stand(g, unseen, hand))]
     if total < 21:
-        values.append(("hit", _q_hit(rules, up, unseen, hand)))
-    if _may_double(rules, hand):
-        values.append(("double", _q_double(rules, up, unseen, hand)))
-    if len(hand) == 2 and hand[0] == hand[1] and rules.max_hands > 1:
+        values.append(("hit", _q_hit(g, unseen, hand)))
+    if _may_double(g.rules, hand):
+        values.append(("double", _q_double(g, unseen, hand)))
+    if len(hand) == 2 and hand[0] == hand[1] and g.rules.max_hands > 1:
         split = Fraction(0)
-        for hole, w, rest in _hole_cases(rules, up, unseen):
-            split += w * _split_round_start(rules, start, up, hole, rest, hand[0])
+        for hole, w, rest in _hole_cases(g, unseen):
+            split += w * _split_round_start(g, hole, rest, hand[0])
         values.append(("split", split))
-    if with_surrender and len(hand) == 2 and rules.surrender is not Surrender.NONE:
-        values.append(("surrender", _surrender_value(rules, up, unseen)))
+    if with_surrender and len(hand) == 2 and g.rules.surrender is not Surrender.NONE:
+        values.append(("surrender", _surrender_value(g, unseen)))
     return tuple(values)
 
 
-def _play_on(rules: Rules, up: int, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
+def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
     """An unsplit hand after a hit, played card by card with the hole card fixed."""
     total = _total(hand)
     if total > 21:
         return Fraction(-1)
     unseen = shoe if hole is None else _put(shoe, hole)
-    if total == 21 or _q_stand(rules, up, unseen, hand) >= _q_hit(rules, up, unseen, hand):
-        return _settle_table(rules, up, hole, shoe, ((total, 1),))
-    return sum((p * _play_on(rules, up, hole, rest, _with(hand, card))
-                for card, p, rest in _draws(shoe)), Fraction(0))
+    if total == 21 or _q_stand(g, unseen, hand) >= _q_hit(g, unseen, hand):
+        return _settle_table(g, hole, shoe, _payoffs(total, 1))
+    return sum((p * _play_on(g, hole, rest, _with(hand, card)) for card, p, rest in _draws(shoe)),
+               Fraction(0))
 
 
-def _play(rules: Rules, start: Counts, up: int, hole: int | None, shoe: Counts, hand: Cards,
-          action: str) -> Fraction:
+def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) -> Fraction:
     """Play ``action`` on the two-card ``hand``, card by card with the hole card fixed."""
     if action == "stand":
-        return _settle_table(rules, up, hole, shoe, ((_total(hand), 1),))
+        return _settle_table(g, hole, shoe, _payoffs(_total(hand), 1))
     if action == "surrender":  # late; early surrender is settled before the peek
-        return _surrender_value(rules, up, shoe) if hole is None else -HALF
+        return _surrender_value(g, shoe) if hole is None else -HALF
     if action == "split":
-        return _split_round_start(rules, start, up, hole, shoe, hand[0])
+        return _split_round_start(g, hole, shoe, hand[0])
     ev = Fraction(0)
     for card, p, rest in _draws(shoe):
         cards = _with(hand, card)
         if action == "double":
-            ev += p * _settle_table(rules, up, hole, rest, ((_final(cards), 2),))
+            ev += p * _settle_table(g, hole, rest, _payoffs(_final(cards), 2))
         else:
-            ev += p * _play_on(rules, up, hole, rest, cards)
+            ev += p * _play_on(g, hole, rest, cards)
     return ev
 
 
 @cache
-def _deal_ev(rules: Rules, start: Counts, up: int, hand: Cards) -> Fraction:
+def _deal_ev(g: _Game, hand: Cards) -> Fraction:
     """Unconditional EV of the round once the upcard and the player's two cards are dealt."""
-    unseen = _take_all(_take(start, up), hand)
+    rules = g.rules
+    unseen = _take_all(_take(g.start, g.up), hand)
     natural = _is_natural(hand)
 
     def decision() -> str:  # made on what the player knows, after the peek
-        values = _action_values(rules, start, up, hand, rules.surrender is Surrender.LATE)
+        values = _action_values(g, hand, rules.surrender is Surrender.LATE)
         return max(values, key=lambda item: item[1])[0]
 
     if rules.peeks:
         ev = Fraction(0)
         action: str | None = None
         for hole, p, rest in _draws(unseen):  # the hole card, really dealt now
-            if _is_natural((up, hole)):
+            if _is_natural((g.up, hole)):
                 ev += p * (0 if natural else -1)
             elif natural:
                 ev += p * rules.blackjack_pays
             else:
                 action = action or decision()
-                ev += p * _play(rules, start, up, hole, rest, hand, action)
+                ev += p * _play(g, hole, rest, hand, action)
     elif natural:
-        ev = sum((p * (0 if _is_natural((up, card)) else rules.blackjack_pays)
+        ev = sum((p * (0 if _is_natural((g.up, card)) else rules.blackjack_pays)
                   for card, p, _ in _draws(unseen)), Fraction(0))
     else:
-        ev = _play(rules, start, up, None, unseen, hand, decision())
+        ev = _play(g, None, unseen, hand, decision())
     if rules.surrender is Surrender.EARLY and not natural:
         ev = max(ev, -HALF)
     return ev
@@ -486,10 +504,11 @@ def round_ev_by_upcard(rules: Rules, counts: Counts) -> dict[int, Fraction]:
     start = tuple(counts)
     result: dict[int, Fraction] = {}
     for up, _, after_up in _draws(start):
+        g = _game(rules, start, up)
         ev = Fraction(0)
         for first, p1, after_first in _draws(after_up):
             for second, p2, _ in _draws(after_first):
-                ev += p1 * p2 * _deal_ev(rules, start, up, tuple(sorted((first, second))))
+                ev += p1 * p2 * _deal_ev(g, tuple(sorted((first, second))))
         result[up] = ev
     return result
 
@@ -511,8 +530,8 @@ def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards) -> dict[st
     EVs are conditioned on the dealer not having blackjack (which matters with an ace
     or ten up); ENHC EVs are unconditioned.
     """
-    hand = tuple(sorted(cards))
-    return dict(_action_values(rules, tuple(counts), upcard, hand, True))
+    g = _game(rules, tuple(counts), upcard)
+    return dict(_action_values(g, tuple(sorted(cards)), True))
 
 
 def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict[str, Fraction]:
@@ -528,6 +547,6 @@ def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict
 
 def clear_caches() -> None:
     """Forget every memoised state (they are kept across calls)."""
-    for function in (_dealer, _q_stand, _q_hit, _q_double, _v_play_on, _cdz_action,
+    for function in (_game, _dealer, _q_stand, _q_hit, _q_double, _v_play_on, _cdz_action,
                      _split_round, _action_values, _deal_ev):
         function.cache_clear()
