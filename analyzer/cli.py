@@ -18,6 +18,7 @@ from analyzer import __version__
 from analyzer.cards import parse_cards, parse_value
 from analyzer.errors import AnalyzerError
 from analyzer.game import Analysis
+from analyzer.presets import PRESETS, game_rules, get_preset
 from analyzer.render import (
     dealer_json,
     dealer_text,
@@ -25,9 +26,11 @@ from analyzer.render import (
     ev_text,
     hand_json,
     hand_text,
+    preset_json,
+    preset_text,
 )
 from analyzer.reports import build
-from analyzer.rules import Rules, parse_spec
+from analyzer.rules import Rules
 from analyzer.shoe import Shoe, parse_shoe
 from analyzer.sidebets.cli import register as register_sidebet
 
@@ -41,6 +44,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default=None, help="a preset (see `bja rules list`); --rules "
+                   "tokens then apply on top of it")
     p.add_argument("--rules", default="", help='rule spec, e.g. "6D S17 DOA DAS SPL3 LS"')
     p.add_argument("--shoe", default=None, help="shoe composition, e.g. A:24,2:24,...,T:96")
     p.add_argument("--exact", action="store_true", help="exact rational arithmetic")
@@ -48,7 +53,7 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def _rules(args: argparse.Namespace) -> Rules:
-    return parse_spec(args.rules)
+    return game_rules(args.game, args.rules)
 
 
 def _shoe(args: argparse.Namespace, rules: Rules) -> Shoe:
@@ -84,6 +89,17 @@ def _cmd_build(args: argparse.Namespace) -> str:
     return "\n".join(str(p) for p in written)
 
 
+def _cmd_rules(args: argparse.Namespace) -> dict[str, Any] | str:
+    if args.action == "list":
+        if args.json:
+            return {name: p.spec for name, p in PRESETS.items()}
+        return "\n".join(f"{name:<11} {p.spec}" for name, p in PRESETS.items())
+    if not args.name:
+        raise AnalyzerError("bja rules show needs a game name")
+    return preset_json(get_preset(args.name)) if args.json else \
+        preset_text(get_preset(args.name))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="bja", description="Exact blackjack combinatorial analyzer")
     parser.add_argument("--version", action="version", version=f"bja {__version__}")
@@ -106,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("dealer", help="dealer outcome table per upcard")
     _rules_args(p)
     p.set_defaults(func=_cmd_dealer)
+
+    p = sub.add_parser("rules", help="the preset games: list, or show one in words")
+    p.add_argument("action", choices=("list", "show"))
+    p.add_argument("name", nargs="?", default=None)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_rules)
 
     p = sub.add_parser("build", help="regenerate tables/ and reports/")
     p.add_argument("--root", type=Path, default=Path("."), help="project folder (default .)")

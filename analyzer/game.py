@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.cards import format_value
+from analyzer.cards import format_value, hand_total
 from analyzer.errors import HandError, ShoeError
 from analyzer.player import (
     DOUBLE,
@@ -28,12 +28,13 @@ from analyzer.player import (
     STAND,
     SURRENDER,
     HandValues,
+    PlayRules,
     blackjack_value,
     double_allowed,
     evaluate,
     hand_space,
 )
-from analyzer.rules import HoleCard, Rules, Surrender
+from analyzer.rules import Rules, Surrender
 from analyzer.shoe import Shoe
 from analyzer.splits import SplitPlan, split_ev
 from analyzer.strategy import Strategy
@@ -87,7 +88,15 @@ class Analysis:
 
     # -- per upcard ---------------------------------------------------------
     def conditioned(self, upcard: int) -> bool:
-        return self.rules.peeks and blackjack_value(upcard) is not None
+        return self.rules.peeks_on(upcard)
+
+    def play_rules(self, upcard: int) -> PlayRules:
+        """How hands are played and paid against this upcard."""
+        r = self.rules
+        return PlayRules(charlie=r.charlie, charlie_beats_bj=r.charlie_beats_bj,
+                         stand_on_21=r.stand_on_21, push_22=r.push_22,
+                         bj_takes_all=r.unpeeked_bj_takes_all and not self.conditioned(upcard),
+                         free_hand=bool(r.free_splits))
 
     def upcard(self, upcard: int) -> UpcardAnalysis:
         """EVs of every hand against ``upcard`` (computed once, then memoized)."""
@@ -103,7 +112,7 @@ class Analysis:
                                    for c in space.comps.tolist()], dtype=np.int64)
             values = evaluate(space, base, upcard, hits_soft_17=self.rules.hits_soft_17,
                               conditioned=self.conditioned(upcard), exact=self.exact,
-                              policy=policy)
+                              policy=policy, play=self.play_rules(upcard))
             ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values, policy=policy)
             self._upcards[upcard] = ua
             ua.ev = self._round_ev(ua)
@@ -112,7 +121,7 @@ class Analysis:
     def split_value(self, ua: UpcardAnalysis, pair: int) -> Number:
         """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
         if pair not in ua.splits:
-            plan = SplitPlan.from_rules(self.rules, pair)
+            plan = SplitPlan.from_rules(self.rules, pair, ua.upcard)
             decide = hits = None
             strategy = self.strategy
             if strategy is not None:
@@ -148,13 +157,22 @@ class Analysis:
             raise HandError(f"hand {'-'.join(format_value(c) for c in cards)} is busted")
         i = ua.values.space.index[key]
         v = ua.values
+        rules = self.rules
+        if v.forced[i]:  # a Charlie, or 21 where 21 stands: no decision left
+            return {STAND: v.stand[i]}
         result: dict[int, Number] = {STAND: v.stand[i], HIT: v.hit[i]}
-        if len(cards) == 2 and can_double(self.rules, key):
-            result[DOUBLE] = v.double[i]
-        if len(cards) == 2 and cards[0] == cards[1] and self.rules.max_hands > 1:
-            result[SPLIT] = self.split_value(ua, cards[0])
-        if len(cards) == 2 and self.rules.surrender is not Surrender.NONE:
-            result[SURRENDER] = self.surrender_value(upcard, key)
+        if len(cards) == 2:
+            total, soft = hand_total(cards)
+            if not soft and total in rules.free_doubles:
+                result[DOUBLE] = v.free_double[i]
+            elif can_double(rules, key):
+                result[DOUBLE] = v.double[i]
+            if cards[0] == cards[1] and rules.max_hands > 1 and \
+                    (cards[0] != 1 or rules.split_aces):
+                result[SPLIT] = self.split_value(ua, cards[0])
+            if rules.surrender is not Surrender.NONE and \
+                    (upcard != 1 or rules.surrender_vs_ace):
+                result[SURRENDER] = self.surrender_value(upcard, key)
         return result
 
     def hand_actions(self, upcard: int, cards: tuple[int, ...], *,
@@ -194,16 +212,32 @@ class Analysis:
                     weight, p_bj = float(weight), float(p_bj)  # type: ignore[assignment]
                 player_bj = {a, b} == {1, 10}
                 value = self._hand_value(ua, a, b, p_bj, player_bj)
+                if a == b == 10 and self.rules.split_by_rank and self.rules.max_hands > 1:
+                    # Only a same-rank pair (J-J, not J-K) may split.
+                    same = self._same_rank(ua.upcard)
+                    unsplit = self._hand_value(ua, a, b, p_bj, player_bj, may_split=False)
+                    value = same * value + (1 - same) * unsplit
                 ev += weight * value
         return ev
 
+    def _same_rank(self, upcard: int) -> Number:
+        """Chance two ten-valued cards share a rank (the four ranks evenly spread)."""
+        k = Fraction(self.shoe[10], 4)
+        if upcard == 10:  # one rank is one card short: the upcard's
+            same = ((k - 1) * (k - 2) + 3 * k * (k - 1)) / ((4 * k - 1) * (4 * k - 2))
+        else:
+            same = 4 * k * (k - 1) / (4 * k * (4 * k - 1))
+        return same if self.exact else float(same)
+
     def _hand_value(self, ua: UpcardAnalysis, a: int, b: int, p_bj: Number,
-                    player_bj: bool) -> Number:
+                    player_bj: bool, may_split: bool = True) -> Number:
         rules = self.rules
         pays = rules.blackjack_pays if self.exact else float(rules.blackjack_pays)
         if player_bj:
             return (1 - p_bj) * pays
         actions = self.actions(ua.upcard, (a, b))
+        if not may_split:
+            actions.pop(SPLIT, None)
         if self.strategy is not None:
             comp = [0] * 10
             comp[a - 1] += 1
@@ -212,14 +246,14 @@ class Analysis:
             if chosen == SURRENDER:
                 return self.surrender_value(ua.upcard, tuple(comp), unconditional=True)
             value = actions[chosen]
-            return -p_bj + (1 - p_bj) * value if rules.hole_card is HoleCard.PEEK else value
+            return -p_bj + (1 - p_bj) * value if self.conditioned(ua.upcard) else value
         surrender = actions.pop(SURRENDER, None)
         best_play = max(actions.values())
         if rules.surrender is Surrender.LATE and surrender is not None:
             best_play = max(best_play, surrender)
         # With a hole card the EVs are conditioned on no dealer blackjack; without
         # one they already carry it.
-        ev = -p_bj + (1 - p_bj) * best_play if rules.peeks else best_play
+        ev = -p_bj + (1 - p_bj) * best_play if self.conditioned(ua.upcard) else best_play
         if rules.surrender is Surrender.EARLY:
             ev = max(ev, -one(self.exact) / 2)
         return ev
@@ -234,7 +268,7 @@ class Analysis:
         if self.rules.surrender is Surrender.EARLY:
             return half
         bj = blackjack_value(upcard)
-        if bj is None or not (unconditional or not self.rules.peeks):
+        if bj is None or not (unconditional or not self.conditioned(upcard)):
             return half
         rest = self.shoe.remove([upcard] + [v for v in range(1, 11) for _ in range(comp[v - 1])])
         p_bj: Number = Fraction(rest[bj], rest.total)

@@ -161,52 +161,108 @@ def payoff_matrix(push_22: bool = False) -> npt.NDArray[np.int64]:
     return pay
 
 
+@dataclass(frozen=True)
+class PlayRules:
+    """The rules that shape how one hand is played and paid (from :class:`Rules`)."""
+
+    charlie: int = 0  # N cards without busting win 1:1 (0: no Charlie)
+    charlie_beats_bj: bool = False  # ... also against a dealer blackjack nobody checked
+    stand_on_21: bool = False  # a hand of 21 may not hit
+    push_22: bool = False  # a dealer 22 pushes standing hands
+    bj_takes_all: bool = True  # an unchecked dealer blackjack takes the double too
+    free_hand: bool = False  # also value hands carrying a free bet (win 1, else 0)
+
+
 @dataclass
 class HandValues:
-    """Per-node EVs for one upcard and one shoe (per unit bet of the hand)."""
+    """Per-node EVs for one upcard and one shoe (per unit bet of the hand).
+
+    ``free_*`` are the values of a hand that carries a *free* bet (Free Bet's
+    free split hand): a win pays 1, a push or a loss costs nothing.
+    ``free_double`` is the free double's value: own bet at risk, the free one
+    only wins.
+    """
 
     space: HandSpace
     stand: Array
     hit: Array
     double: Array
     cont: Array  # value of the hand when it may only stand or hit, under the policy
+    hits: npt.NDArray[np.bool_]  # whether that continued play hits
+    forced: npt.NDArray[np.bool_]  # hands that stop: Charlie, or 21 when 21 stands
     probs: Array  # draw probabilities per node
     outcomes: Array  # dealer outcomes per node (conditioned where the dealer peeked)
+    free_double: Array
+    free_stand: Array | None = None
+    free_hit: Array | None = None
+    free_cont: Array | None = None
+
+
+def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[np.bool_],
+             bust: int, dtype: Any, policy: Array | None) -> tuple[Array, Array, Array]:
+    """Hit and continuation values, largest hands first: ``(hit, cont, hits)``."""
+    m = len(space.comps)
+    cont = np.zeros(m + 2, dtype=dtype)
+    cont[m] = bust
+    hit = np.zeros(m, dtype=dtype)
+    hits = np.zeros(m, dtype=bool)
+    for layer in space.layers:
+        h = (probs[layer] * cont[space.child[layer]]).sum(axis=1)
+        hit[layer] = h
+        s = stand[layer]
+        go = (h > s) if policy is None else (policy[layer] == HIT)
+        go = go & ~forced[layer]
+        hits[layer] = go
+        cont[layer] = np.where(go, h, s)
+    return hit, cont[:m], hits
 
 
 def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_17: bool,
-             conditioned: bool, exact: bool, policy: Array | None = None) -> HandValues:
+             conditioned: bool, exact: bool, policy: Array | None = None,
+             play: PlayRules = PlayRules(), free_policy: Array | None = None) -> HandValues:
     """Stand, hit and double EVs of every node of ``space``, shoe ``base`` minus the hand.
 
     Without ``policy`` continued play is optimal (stand or hit, whichever is
     better).  With ``policy`` (a per-node ``STAND``/``HIT`` array) the hit value
     is that of following the policy afterwards: how a fixed strategy, such as
     the pre-split strategy on split hands, is evaluated in another shoe.
+    Unconditioned, a dealer blackjack loses the hand's bet (both halves of a
+    double when ``play.bj_takes_all``).
     """
     shoes = np.array(base, dtype=np.int64)[None, :] - space.comps
     outcomes = outcome_matrix(upcard, hits_soft_17, np.maximum(shoes, 0), exact)
     if conditioned:
         outcomes = condition_outcomes(outcomes, exact)
-    pay = payoff_matrix()
-    stand = (outcomes * pay[space.total]).sum(axis=1)
-    probs = draw_probabilities(shoes, upcard, conditioned, exact)
+    pay = payoff_matrix(play.push_22)[space.total]
+    win = (outcomes * (pay == 1)).sum(axis=1)
+    lose = (outcomes * (pay == -1)).sum(axis=1)
+    stand = win - lose
     dtype = object if exact else np.float64
-    m = len(space.comps)
-    cont = np.zeros(m + 2, dtype=dtype)
-    cont[m] = -1
-    hit = np.zeros(m, dtype=dtype)
-    for layer in space.layers:
-        h = (probs[layer] * cont[space.child[layer]]).sum(axis=1)
-        hit[layer] = h
-        s = stand[layer]
-        if policy is None:
-            cont[layer] = np.where(h > s, h, s)
-        else:
-            cont[layer] = np.where(policy[layer] == HIT, h, s)
-    stand_ext = np.concatenate([stand, np.array([-1, 0], dtype=dtype)])
-    double = 2 * (probs * stand_ext[space.child]).sum(axis=1)
-    return HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont[:m],
-                      probs=probs, outcomes=outcomes)
+    forced = np.zeros(len(space.comps), dtype=bool)
+    charlie = np.zeros(len(space.comps), dtype=bool)
+    if play.charlie:
+        charlie = space.ncards >= play.charlie
+        bj = outcomes[:, BLACKJACK]
+        stand = np.where(charlie, 1 - (0 if play.charlie_beats_bj else 2) * bj, stand)
+        forced |= charlie
+    if play.stand_on_21:
+        forced |= space.total == 21
+    probs = draw_probabilities(shoes, upcard, conditioned, exact)
+    hit, cont, hits = _recurse(space, probs, stand, forced, -1, dtype, policy)
+    tail = np.array([-1, 0], dtype=dtype)
+    double = 2 * (probs * np.concatenate([stand, tail])[space.child]).sum(axis=1)
+    if not conditioned and not play.bj_takes_all:
+        double = double + outcomes[:, BLACKJACK]  # a dealer blackjack takes the original only
+    free_stand_win = np.concatenate([2 * win - lose, tail])
+    free_double = (probs * free_stand_win[space.child]).sum(axis=1)
+    values = HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont, hits=hits,
+                        forced=forced, probs=probs, outcomes=outcomes, free_double=free_double)
+    if play.free_hand:
+        bj = outcomes[:, BLACKJACK]
+        fstand = np.where(charlie, 1 - (0 if play.charlie_beats_bj else 1) * bj, win)
+        fhit, fcont, _ = _recurse(space, probs, fstand, forced, 0, dtype, free_policy)
+        values.free_stand, values.free_hit, values.free_cont = fstand, fhit, fcont
+    return values
 
 
 def sub_space(space: HandSpace, nodes: list[int]) -> HandSpace:

@@ -12,8 +12,10 @@ from analyzer import __version__
 from analyzer.cards import format_value
 from analyzer.dealer import OUTCOME_NAMES, dealer_distribution
 from analyzer.game import Analysis
+from analyzer.insurance import insurance, insurance_table
 from analyzer.player import ACTION_NAMES
-from analyzer.rules import format_spec
+from analyzer.presets import Preset
+from analyzer.rules import describe_rules, format_spec
 from analyzer.shoe import format_shoe
 
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
@@ -34,10 +36,36 @@ def _header(analysis: Analysis) -> dict[str, Any]:
             "engine": f"bja {__version__}", "exact": analysis.exact}
 
 
+def notes(analysis: Analysis) -> list[str]:
+    """Caveats every EV output must carry for these rules."""
+    rules = analysis.rules
+    out = []
+    if rules.cut_card:
+        out.append(f"the shoe is reshuffled after {rules.cut_card} cards: the cut-card RTP is "
+                   "NOT yet computed; the EV shown is the full-shoe EV (every round off a "
+                   "fresh shoe)")
+    if rules.split_by_rank:
+        out.append("pairs split by rank: two ten-valued cards split only when of the same "
+                   "rank (ten ranks taken as evenly spread); resplit odds of tens use values")
+    return out
+
+
+def insurance_json(analysis: Analysis) -> dict[str, Any]:
+    full = insurance(analysis.shoe)
+    positive = [i for i in insurance_table(analysis.shoe) if i.take]
+    return {
+        "per_unit_of_insurance_bet": True,
+        "full_shoe": {"ev": float(full.ev), "ev_exact": fraction_text(full.ev),
+                      "p_ten": float(full.p_ten), "take": full.take},
+        "after_two_cards_take": ["-".join(format_value(c) for c in i.cards) for i in positive],
+    }
+
+
 def ev_json(analysis: Analysis) -> dict[str, Any]:
     ev = analysis.ev()
     data = _header(analysis)
-    data.update({"split": "cdz", "ev": float(ev),
+    data.update({"split": "cdz", "ev": float(ev), "rtp": 1 + float(ev),
+                 "notes": notes(analysis), "insurance": insurance_json(analysis),
                  "by_upcard": {format_value(u): float(v)
                                for u, v in sorted(analysis.by_upcard().items(),
                                                   key=lambda kv: UPCARDS.index(kv[0]))}})
@@ -59,6 +87,29 @@ def ev_text(analysis: Analysis) -> str:
     lines += ["--------+----------------", f" total  | {float(ev) * 100:15.9f}"]
     if analysis.exact:
         lines.append(f"exact EV = {fraction_text(ev)}")
+    lines.append(f"RTP = {(1 + float(ev)) * 100:.9f}%")
+    ins = insurance(analysis.shoe)
+    lines.append(f"insurance (ace up, full shoe): EV {float(ins.ev) * 100:.6f}% of the "
+                 f"insurance bet: {'take' if ins.take else 'decline'}")
+    lines += [f"note: {n}" for n in notes(analysis)]
+    return "\n".join(lines)
+
+
+def preset_json(preset: Preset) -> dict[str, Any]:
+    return {"name": preset.name, "title": preset.title, "spec": format_spec(preset.rules),
+            "source": preset.source, "rules": describe_rules(preset.rules),
+            "assumptions": list(preset.assumptions), "published_rtp": preset.published_rtp}
+
+
+def preset_text(preset: Preset) -> str:
+    data = preset_json(preset)
+    lines = [f"{data['title']} ({data['name']})", f"spec: {data['spec']}",
+             f"rule text: ../shared/{data['source']}", "", "rules:"]
+    lines += [f"  - {r}" for r in data["rules"]]
+    lines += ["", "readings and assumptions (../shared/GAMES.md):"]
+    lines += [f"  - {a}" for a in data["assumptions"]]
+    if data["published_rtp"]:
+        lines.append(f"published RTP: {data['published_rtp']}")
     return "\n".join(lines)
 
 

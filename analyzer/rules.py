@@ -47,6 +47,7 @@ class HoleCard(Enum):
     """When the dealer checks the hole card for blackjack."""
 
     PEEK = "PEEK"  # American: peek with an ace or a ten up, before any decision
+    PEEK_ACE = "PEEKA"  # peek with an ace up only; a ten up is not checked
     NO_HOLE_CARD = "ENHC"  # European: the second card is dealt after the players
 
 
@@ -64,6 +65,18 @@ class Rules:
     surrender: Surrender = Surrender.NONE
     blackjack_pays: Fraction = Fraction(3, 2)
     hole_card: HoleCard = HoleCard.PEEK
+    unpeeked_bj_takes_all: bool = True  # an unchecked dealer BJ takes doubles/splits too
+    charlie: int = 0  # N-card Charlie (0: none): N cards without busting win 1:1
+    charlie_beats_bj: bool = False  # ... also against an unpeeked dealer blackjack
+    stand_on_21: bool = False  # a hand of 21 stands automatically (no hitting soft 21)
+    push_22: bool = False  # dealer 22 pushes every live hand but blackjack and Charlie
+    free_doubles: frozenset[int] = frozenset()  # two-card hard totals doubled for free
+    free_splits: frozenset[int] = frozenset()  # pair values split for free
+    split_by_rank: bool = False  # ten-valued cards split only when of the same rank
+    split_aces: bool = True
+    surrender_vs_ace: bool = True
+    insured_no_split: bool = False  # an insured hand may not be split
+    cut_card: int = 0  # cards dealt before the reshuffle (0: shuffled every round)
 
     def __post_init__(self) -> None:
         if not isinstance(self.decks, int) or self.decks < 1:
@@ -74,10 +87,30 @@ class Rules:
             raise RuleError(f"blackjack payout must be a non-negative fraction, not "
                             f"{self.blackjack_pays!r}")
 
+        if self.charlie and not 3 <= self.charlie <= 12:
+            raise RuleError(f"Charlie card count must be 3 to 12, not {self.charlie!r}")
+        if self.charlie_beats_bj and not self.charlie:
+            raise RuleError("CHBJ (Charlie beats a dealer blackjack) needs a Charlie rule (CHn)")
+        if not all(4 <= t <= 20 for t in self.free_doubles):
+            raise RuleError(
+                f"free doubles must be hard totals 4-20, not {sorted(self.free_doubles)}")
+        if not all(1 <= v <= 10 for v in self.free_splits):
+            raise RuleError(f"free splits must be pair values A-T, not {sorted(self.free_splits)}")
+        if self.free_splits and self.max_hands < 2:
+            raise RuleError("free splits need splitting allowed (not NSPL)")
+        if self.cut_card < 0:
+            raise RuleError(f"cut card must be >= 0 cards, not {self.cut_card!r}")
+
     @property
     def peeks(self) -> bool:
-        """True when a dealer blackjack is found before the players act."""
+        """True when the dealer checks for blackjack with both an ace and a ten up."""
         return self.hole_card is HoleCard.PEEK
+
+    def peeks_on(self, upcard: int) -> bool:
+        """Whether the dealer checks for blackjack before the players act, with this upcard."""
+        if self.hole_card is HoleCard.PEEK:
+            return upcard in (1, 10)
+        return self.hole_card is HoleCard.PEEK_ACE and upcard == 1
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated again)."""
@@ -106,9 +139,54 @@ _TOKENS: list[tuple[re.Pattern[str], _Setter]] = [
     (re.compile(r"LS|ES|NS"), lambda m: {"surrender": Surrender(m.group(0))}),
     (re.compile(r"BJ(\d+):(\d+)"),
      lambda m: {"blackjack_pays": _ratio(m.group(1), m.group(2))}),
-    (re.compile(r"ENHC"), lambda m: {"hole_card": HoleCard.NO_HOLE_CARD}),
-    (re.compile(r"PEEK"), lambda m: {"hole_card": HoleCard.PEEK}),
+    (re.compile(r"ENHC|PEEKA|PEEK"), lambda m: {"hole_card": HoleCard(m.group(0))}),
+    (re.compile(r"OBO"), lambda m: {"unpeeked_bj_takes_all": False}),
+    (re.compile(r"CH(\d+)"), lambda m: {"charlie": int(m.group(1))}),
+    (re.compile(r"CHBJ"), lambda m: {"charlie_beats_bj": True}),
+    (re.compile(r"A21"), lambda m: {"stand_on_21": True}),
+    (re.compile(r"P22"), lambda m: {"push_22": True}),
+    (re.compile(r"FD([\d,-]+)"), lambda m: {"free_doubles": _int_set(m.group(1), m.group(0))}),
+    (re.compile(r"FS([\dAT,-]+)"), lambda m: {"free_splits": _value_set(m.group(1), m.group(0))}),
+    (re.compile(r"SPR"), lambda m: {"split_by_rank": True}),
+    (re.compile(r"NSA"), lambda m: {"split_aces": False}),
+    (re.compile(r"SNA"), lambda m: {"surrender_vs_ace": False}),
+    (re.compile(r"INSNS"), lambda m: {"insured_no_split": True}),
+    (re.compile(r"CUT(\d+)"), lambda m: {"cut_card": int(m.group(1))}),
 ]
+
+
+def _int_set(text: str, token: str) -> frozenset[int]:
+    """``"9-11"`` or ``"9,10,11"`` as a set of integers."""
+    out: set[int] = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise RuleError(f"rule token {token!r}: {part!r} is not a number or range")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return frozenset(out)
+
+
+def _value_set(text: str, token: str) -> frozenset[int]:
+    """Pair values written with A and T, e.g. ``"A-9"`` -> {1, ..., 9}."""
+    return _int_set(text.upper().replace("A", "1").replace("T", "10"), token)
+
+
+def _format_set(values: frozenset[int], symbols: bool = False) -> str:
+    """Inverse of :func:`_int_set`: ranges where contiguous."""
+    def sym(v: int) -> str:
+        return ("A" if v == 1 else "T" if v == 10 else str(v)) if symbols else str(v)
+
+    items = sorted(values)
+    runs: list[str] = []
+    start = prev = items[0]
+    for v in [*items[1:], None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        runs.append(sym(start) if start == prev else f"{sym(start)}-{sym(prev)}")
+        if v is not None:
+            start = prev = v
+    return ",".join(runs)
 
 
 def _ratio(num: str, den: str) -> Fraction:
@@ -151,8 +229,24 @@ def format_spec(rules: Rules) -> str:
     if rules.blackjack_pays != Fraction(3, 2):
         pays = rules.blackjack_pays
         parts.append(f"BJ{pays.numerator}:{pays.denominator}")
-    if rules.hole_card is HoleCard.NO_HOLE_CARD:
-        parts.append("ENHC")
+    if rules.hole_card is not HoleCard.PEEK:
+        parts.append(rules.hole_card.value)
+    if not rules.unpeeked_bj_takes_all:
+        parts.append("OBO")
+    if rules.charlie:
+        parts.append(f"CH{rules.charlie}")
+    flags = [("CHBJ", rules.charlie_beats_bj), ("A21", rules.stand_on_21),
+             ("P22", rules.push_22)]
+    parts += [t for t, on in flags if on]
+    if rules.free_doubles:
+        parts.append("FD" + _format_set(rules.free_doubles))
+    if rules.free_splits:
+        parts.append("FS" + _format_set(rules.free_splits, symbols=True))
+    flags = [("SPR", rules.split_by_rank), ("NSA", not rules.split_aces),
+             ("SNA", not rules.surrender_vs_ace), ("INSNS", rules.insured_no_split)]
+    parts += [t for t, on in flags if on]
+    if rules.cut_card:
+        parts.append(f"CUT{rules.cut_card}")
     return " ".join(parts)
 
 
@@ -167,11 +261,42 @@ def describe_rules(rules: Rules) -> list[str]:
                  Surrender.LATE: "late surrender (after the peek), first two cards only",
                  Surrender.EARLY: "early surrender (before any dealer blackjack check)"
                  }[rules.surrender]
-    hole = ("dealer peeks for blackjack with an ace or ten up; a dealer blackjack takes "
-            "only the original bet" if rules.peeks else
-            "no hole card (ENHC): a dealer blackjack takes every bet, doubles and splits "
-            "included")
+    hole = {HoleCard.PEEK: "dealer peeks for blackjack with an ace or ten up; a peeked "
+                           "blackjack takes only the original bet",
+            HoleCard.PEEK_ACE: "dealer peeks for blackjack with an ace up only; with a ten "
+                               "up a dealer blackjack shows at the end",
+            HoleCard.NO_HOLE_CARD: "no hole card (ENHC): the dealer's second card comes "
+                                   "after the players"}[rules.hole_card]
     pays = rules.blackjack_pays
+    extra = []
+    if rules.hole_card is not HoleCard.PEEK:
+        extra.append("an unchecked dealer blackjack takes " + (
+            "all the money the player paid (doubles, splits)" if rules.unpeeked_bj_takes_all
+            else "only the original bet"))
+    if rules.charlie:
+        extra.append(f"{rules.charlie}-card Charlie wins 1:1 automatically"
+                     + (", also against an unchecked dealer blackjack"
+                        if rules.charlie_beats_bj else ""))
+    if rules.stand_on_21:
+        extra.append("a hand of 21 stands automatically (no hitting a soft 21)")
+    if rules.push_22:
+        extra.append("a dealer 22 pushes every live hand except blackjack and Charlie")
+    if rules.free_doubles:
+        extra.append("free double on two-card hard " + _format_set(rules.free_doubles)
+                     + " (the free bet wins 1:1, costs nothing otherwise)")
+    if rules.free_splits:
+        extra.append("free split of pairs " + _format_set(rules.free_splits, symbols=True)
+                     + "; the second hand carries the free bet")
+    if rules.split_by_rank:
+        extra.append("pairs split by rank only (J-K is not a pair)")
+    if not rules.split_aces:
+        extra.append("aces may not be split")
+    if not rules.surrender_vs_ace and rules.surrender is not Surrender.NONE:
+        extra.append("no surrender against an ace")
+    if rules.insured_no_split:
+        extra.append("an insured hand may not be split")
+    if rules.cut_card:
+        extra.append(f"reshuffle after {rules.cut_card} cards (cut card)")
     return [
         f"{rules.decks} deck{'s' if rules.decks > 1 else ''}",
         "dealer hits soft 17" if rules.hits_soft_17 else "dealer stands on soft 17",
@@ -183,4 +308,5 @@ def describe_rules(rules: Rules) -> list[str]:
         surrender,
         f"blackjack pays {pays.numerator}:{pays.denominator}; A+T after a split is 21",
         hole,
+        *extra,
     ]

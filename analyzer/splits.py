@@ -38,6 +38,7 @@ from analyzer.player import (
     HIT,
     STAND,
     HandValues,
+    PlayRules,
     blackjack_value,
     double_allowed,
     evaluate,
@@ -57,16 +58,25 @@ class SplitPlan:
     double_after_split: bool
     double: Double
     one_card: bool  # split aces receive one card each
-    peek: bool
+    conditioned: bool  # the dealer checked for blackjack with this upcard
+    bj_takes_all: bool  # an unchecked dealer blackjack takes every split bet
+    free: bool  # Free Bet: the second hand carries a free bet (one split only)
+    play: PlayRules
 
     @classmethod
-    def from_rules(cls, rules: Rules, pair: int) -> SplitPlan:
+    def from_rules(cls, rules: Rules, pair: int, upcard: int) -> SplitPlan:
         hands = rules.max_hands
         if pair == 1 and not rules.resplit_aces:
             hands = min(hands, 2)
+        free = pair in rules.free_splits
+        conditioned = rules.peeks_on(upcard)
+        takes_all = rules.unpeeked_bj_takes_all and not conditioned
+        play = PlayRules(charlie=rules.charlie, charlie_beats_bj=rules.charlie_beats_bj,
+                         stand_on_21=rules.stand_on_21, push_22=rules.push_22,
+                         bj_takes_all=takes_all, free_hand=free)
         return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
                    double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),
-                   peek=rules.peeks)
+                   conditioned=conditioned, bj_takes_all=takes_all, free=free, play=play)
 
 
 Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
@@ -74,6 +84,8 @@ Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split 
 
 def _policy_decision(values: HandValues, node: int, may_double: bool) -> int:
     """The pre-split optimal action of a composition (ties go to stand, then hit)."""
+    if values.forced[node]:
+        return STAND
     best, action = values.stand[node], STAND
     if values.hit[node] > best:
         best, action = values.hit[node], HIT
@@ -84,12 +96,14 @@ def _policy_decision(values: HandValues, node: int, may_double: bool) -> int:
 
 def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
                  removed: int, decide: Decide, hits: npt.NDArray[np.bool_], *,
-                 hits_soft_17: bool, exact: bool) -> tuple[Number, Number]:
-    """``(EV[X; a, 0], EV[P; a, 0])`` with ``a = removed`` extra pair cards out.
+                 hits_soft_17: bool, exact: bool) -> tuple[Number, Number, Number]:
+    """``(EV[X; a, 0], EV[P; a, 0], X_free)`` with ``a = removed`` extra pair cards out.
 
     ``X`` averages one split hand over its second card; ``P`` is the hand that
-    drew a pair card and plays it.  Unconditional (a dealer blackjack costs
-    each hand its bet; the caller gives back all but the original bet).
+    drew a pair card and plays it; ``X_free`` is ``X`` for a hand carrying a
+    free bet (Free Bet), played for its own payoff.  Unconditional (a dealer
+    blackjack costs each hand its bet, or only the original when
+    ``plan.bj_takes_all`` is off; the caller settles the rest).
     """
     space = first.space
     p = plan.pair
@@ -98,54 +112,54 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
     second_shoe = list(shoe)
     second_shoe[p - 1] -= 1
     starts: dict[int, int] = {}
+    free_starts: dict[int, int] = {}
+    free_hits = np.zeros(len(space.comps), dtype=bool)
+    if plan.free:
+        assert first.free_hit is not None and first.free_stand is not None
+        free_hits = (first.free_hit > first.free_stand) & ~first.forced
     for x in range(1, 11):
         if second_shoe[x - 1] <= 0:
             continue
-        comp = [0] * 10
-        comp[p - 1] += 1
-        comp[x - 1] += 1
-        node = space.index[tuple(comp)]
-        may_double = plan.double_after_split and double_allowed(plan.double, tuple(comp))
+        node = _start_node(space, p, x)
+        may_double = plan.double_after_split and double_allowed(plan.double, _start_key(p, x))
         starts[x] = STAND if plan.one_card else decide(node, may_double)
-    # Nodes the pre-split strategy can reach from the two-card split hands.
-    start_nodes = {_start_node(space, p, x): action for x, action in starts.items()}
+        free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
+    # Nodes the strategies can reach from the two-card split hands.
     seen: set[int] = set()
-    stack = list(start_nodes)
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        action = start_nodes.get(node)
-        expand = (action in (HIT, DOUBLE) if action is not None
-                  else hits[node])
-        if expand:
-            stack.extend(int(c) for c in space.child[node] if c < space.bust)
+    for first_actions, cont in ((starts, hits), (free_starts, free_hits)):
+        stack: list[tuple[int, int | None]] = [(_start_node(space, p, x), a)
+                                               for x, a in first_actions.items()]
+        while stack:
+            node, action = stack.pop()
+            expand = action in (HIT, DOUBLE) if action is not None else cont[node]
+            if node in seen and action is None:
+                continue
+            seen.add(node)
+            if expand:
+                stack.extend((int(c), None) for c in space.child[node] if c < space.bust)
+        if not plan.free:
+            break
     sub = sub_space(space, sorted(seen))
     nodes = [space.index[tuple(c)] for c in sub.comps.tolist()]
-    policy = np.where(hits[nodes], HIT, STAND)
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
-                    exact=exact, policy=policy)
+                    exact=exact, policy=np.where(hits[nodes], HIT, STAND), play=plan.play,
+                    free_policy=np.where(free_hits[nodes], HIT, STAND) if plan.free else None)
     total = sum(second_shoe)
-    bj = blackjack_value(upcard)
     ev_x: Number = 0
     ev_p: Number = 0
+    ev_free: Number = 0
     for x, action in starts.items():
         i = sub.index[_start_key(p, x)]
-        if action == DOUBLE:
-            value = vals.double[i]
-            if plan.peek and bj is not None:
-                rest = list(second_shoe)
-                rest[x - 1] -= 1
-                value = value + _frac(rest[bj - 1], sum(rest), exact)
-        elif action == HIT:
-            value = vals.hit[i]
-        else:
-            value = vals.stand[i]
-        ev_x = ev_x + _frac(second_shoe[x - 1], total, exact) * value
+        chosen = {DOUBLE: vals.double, HIT: vals.hit, STAND: vals.stand}[action]
+        weight = _frac(second_shoe[x - 1], total, exact)
+        ev_x = ev_x + weight * chosen[i]
         if x == p:
-            ev_p = value
-    return ev_x, ev_p
+            ev_p = chosen[i]
+        if plan.free:
+            assert vals.free_hit is not None and vals.free_stand is not None
+            free = vals.free_hit if free_starts[x] == HIT else vals.free_stand
+            ev_free = ev_free + weight * free[i]
+    return ev_x, ev_p, ev_free
 
 
 def _start_key(p: int, x: int) -> tuple[int, ...]:
@@ -177,13 +191,15 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         def decide(node: int, may_double: bool) -> int:
             return _policy_decision(first, node, may_double)
     if hits is None:
-        hits = np.asarray(first.hit > first.stand, dtype=bool)
+        hits = first.hits
     p = plan.pair
     full_pairs = base[p - 1] + (upcard == p)
     hands = min(plan.max_hands, full_pairs)
     if hands < 2 or base[p - 1] < 2:
         raise ValueError(f"a pair of {p} cannot be split from this shoe")
     max_removed = min((hands - 2) * 2, full_pairs - 2)
+    if plan.free and hands != 2:
+        raise ValueError("a free split is modelled for one split only (SPL1)")
     xs: list[Number] = []
     ps: list[Number] = []
     for removed in range(max_removed + 1):
@@ -191,8 +207,10 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
             xs.append(0)
             ps.append(0)
             continue
-        x, pp = _hand_values(first, base, upcard, plan, removed, decide, hits,
-                             hits_soft_17=hits_soft_17, exact=exact)
+        x, pp, x_free = _hand_values(first, base, upcard, plan, removed, decide, hits,
+                                     hits_soft_17=hits_soft_17, exact=exact)
+        if plan.free:  # one paid hand and one free hand
+            return _settle_blackjack(x + x_free, base, upcard, plan, 1, exact)
         xs.append(x)
         ps.append(pp)
 
@@ -243,8 +261,22 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
             total += ev_n(w * k, hands - 2, k - 1)
         total += ev_x(w * (hands - k), hands - 2, k)
 
+    return _settle_blackjack(total, base, upcard, plan, hands, exact)
+
+
+def _settle_blackjack(total: Number, base: tuple[int, ...], upcard: int, plan: SplitPlan,
+                      hands: int, exact: bool) -> Number:
+    """Give back what a dealer blackjack does not take, and condition where it was ruled out.
+
+    ``total`` counted a dealer blackjack as a loss of every split hand's bet.
+    Where only the original bet is lost (a peek, or OBO) the expected number of
+    *paid* hands less one comes back with the blackjack's probability; where
+    the dealer peeked, the result is then conditioned on no blackjack.
+    """
+    one: Number = Fraction(1) if exact else 1.0
+    p = plan.pair
     bj = blackjack_value(upcard)
-    if not (plan.peek and bj is not None):
+    if bj is None or plan.bj_takes_all:
         return total
     after_pair = list(base)
     after_pair[p - 1] -= 2
@@ -252,7 +284,6 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         return total
     n_after = sum(after_pair)
     p_bj = after_pair[bj - 1] * one / n_after
-    # Given a dealer blackjack only the original bet is lost: give back the rest.
     n = n_after - 1
     q = after_pair[p - 1] - (bj == p)
     p2 = p3 = 0 * one
@@ -265,6 +296,6 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
             p3, p4 = 1 - p2, 0 * one
     else:
         p2, p4 = one, 0 * one
-    expected_hands = 2 * p2 + 3 * p3 + 4 * p4
-    total += (expected_hands - 1) * p_bj
-    return (total + p_bj) / (1 - p_bj)
+    paid_hands = 1 if plan.free else 2 * p2 + 3 * p3 + 4 * p4
+    total += (paid_hands - 1) * p_bj
+    return (total + p_bj) / (1 - p_bj) if plan.conditioned else total

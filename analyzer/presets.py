@@ -1,0 +1,107 @@
+"""Named rule sets: the four seed games, as ``../shared/GAMES.md`` reads their rule texts.
+
+Every reading marked *assumed* there is a rule switch here, listed with the
+preset, so a user can flip it (``--game privilege --rules 8D``) and see its cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analyzer.errors import RuleError
+from analyzer.rules import Rules, parse_spec
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    title: str
+    spec: str
+    source: str  # the casino's rule text, in ../shared/seeds/
+    assumptions: tuple[str, ...]
+    published_rtp: str | None = None
+
+    @property
+    def rules(self) -> Rules:
+        return parse_spec(self.spec)
+
+
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset(
+        name="charlie7", title="Blackjack Charlie 7",
+        spec="8D S17 DOA DAS SPL1 LS CH7 A21",
+        source="seeds/charlie7.txt",
+        assumptions=(
+            "8 decks shuffled before every round, so the full-shoe EV is the RTP",
+            "a dealer blackjack (peeked with A or ten up) takes only the original bet",
+            "any two ten-valued cards are a pair (K-Q splits); one split per hand",
+            "split aces get one card each and may not double",
+            "late surrender on the first two cards, also against an ace, not after a split",
+            "a 7-card Charlie wins 1:1 automatically; no hand holds more than 7 cards",
+            "a hand of 21 stands automatically (no hitting a soft 21)",
+            "insurance is a separate decision, reported on its own",
+        ),
+        published_rtp="99.62%",
+    ),
+    Preset(
+        name="free-bet", title="Free Bet Blackjack",
+        spec="8D S17 DOA NDAS SPL1 NS PEEKA CH6 CHBJ A21 P22 FD9-11 FSA-9",
+        source="seeds/free-bet.txt",
+        assumptions=(
+            "8 decks reshuffled every round (full-shoe EV)",
+            "the dealer peeks only with an ace up; with a ten up a dealer blackjack shows at "
+            "the end and takes all the money the player paid (original bet, paid double, paid "
+            "split) - assumed; OBO ('original bet only') is the switch; free bets cost nothing",
+            "free double on two-card hard 9, 10, 11 of the unsplit hand; paid double otherwise",
+            "free split of pairs A-9 (one split only); ten-valued pairs split for a paid bet",
+            "the free split hand is played for its own payoff (win 1, else 0)",
+            "no double after split; split aces one card each",
+            "a 6-card Charlie wins 1:1, also against dealer 22 and an unpeeked blackjack",
+            "a dealer 22 pushes every live hand except blackjack (paid 3:2) and Charlie",
+            "a soft 21 stands automatically; no surrender",
+        ),
+    ),
+    Preset(
+        name="privilege", title="Privilege Blackjack",
+        spec="6D S17 DOA DAS SPL3 LS SPR NSA SNA INSNS",
+        source="seeds/privilege.txt",
+        assumptions=(
+            "number of decks not stated: 6 assumed (a switch: e.g. --rules 8D)",
+            "blackjack pays 3:2 - assumed (the text gives no payout; BJ6:5 is the switch)",
+            "pairs split only when of the same rank (two cards of the same type); "
+            "ten-valued ranks assumed evenly spread in the shoe",
+            "resplit up to 4 hands; aces cannot be split; double after splits",
+            "late surrender, first two cards only, not against an ace",
+            "an insured hand may not be split (matters only to a player who insures)",
+        ),
+    ),
+    Preset(
+        name="four-jacks", title="Four Jacks Blackjack",
+        spec="2D S17 DOA NDAS SPL2 NS SPR CUT52",
+        source="seeds/four-jacks.txt",
+        assumptions=(
+            "2 decks reshuffled after half the cards (52) are dealt: the RTP differs from "
+            "the full-shoe EV by the cut-card effect, NOT YET COMPUTED - the figures are "
+            "full-shoe EVs",
+            "the dealer peeks with an ace or a ten up - assumed (not stated)",
+            "split equal value but not mixed tens (two jacks split, J-K not); up to 3 hands",
+            "split aces one card each; resplitting aces not allowed - assumed (RSA switch)",
+            "no double after split; no surrender",
+        ),
+    ),
+)}
+
+
+def get_preset(name: str) -> Preset:
+    """The preset called ``name``; an error listing the known names otherwise."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RuleError(f"unknown game {name!r} (known: {', '.join(PRESETS)})") from None
+
+
+def game_rules(game: str | None, spec: str = "") -> Rules:
+    """Rules of a preset with ``spec`` tokens applied on top, or of ``spec`` alone."""
+    if game is None:
+        return parse_spec(spec)
+    return parse_spec(spec, base=get_preset(game).rules)
