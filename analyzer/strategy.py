@@ -42,17 +42,26 @@ class FrozenStrategy:
         ua = self._analysis.upcard(upcard)
         values = ua.values
         node = values.space.index[comp]
-        candidates = {STAND: values.stand[node], HIT: values.hit[node]}
-        if DOUBLE in options:
-            candidates[DOUBLE] = values.double[node]
-        if SPLIT in options:
-            pair = next(v for v in range(1, 11) if comp[v - 1])
-            candidates[SPLIT] = self._analysis.split_value(ua, pair)
-        if SURRENDER in options:
-            candidates[SURRENDER] = self._analysis.surrender_value(upcard, comp)
+        if values.forced[node]:
+            return STAND
+        if sum(comp) == 2:
+            cards = tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
+            candidates = self._analysis.actions(upcard, cards)
+        else:
+            candidates = {STAND: values.stand[node], HIT: values.hit[node]}
         best = STAND
         for action in PREFERENCE:
             if action in candidates and action in options and \
                     candidates[action] > candidates[best]:
                 best = action
         return best
+
+    def decide_free(self, upcard: int, comp: tuple[int, ...]) -> int:
+        """Hit or stand for a hand carrying a free bet (Free Bet's free split hand)."""
+        values = self._analysis.upcard(upcard).values
+        node = values.space.index[comp]
+        if values.free_hit is None or values.free_stand is None:
+            raise ValueError("these rules have no free split hands")
+        if values.forced[node] or not values.free_hit[node] > values.free_stand[node]:
+            return STAND
+        return HIT
