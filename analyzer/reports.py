@@ -17,8 +17,10 @@ from analyzer import __version__
 from analyzer.cards import format_value
 from analyzer.dealer import OUTCOME_NAMES, dealer_distribution
 from analyzer.game import Analysis
+from analyzer.insurance import insurance
 from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.render import UPCARDS
+from analyzer.presets import PRESETS, Preset
+from analyzer.render import UPCARDS, notes
 from analyzer.rules import Rules, describe_rules, format_spec, parse_spec
 
 # Classic rule sets analysed by `bja build` (the seed games join once their rules are modelled).
@@ -47,12 +49,13 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def game_report(name: str, analysis: Analysis) -> str:
+def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> str:
     """A Markdown report of one rule set: RTP, EV by upcard, dealer table, pair decisions."""
     rules = analysis.rules
     ev = analysis.ev()
+    title = f"{preset.title} ({name})" if preset else name
     lines = [
-        f"# {name}: exact analysis", "",
+        f"# {title}: exact analysis", "",
         f"- Engine: bja {__version__} (exact combinatorial analysis; no sampling)",
         f"- Rules: `{format_spec(rules)}`",
         f"- Shoe: {analysis.shoe.total} cards, reshuffled every round (full-shoe EV = RTP)",
@@ -63,9 +66,20 @@ def game_report(name: str, analysis: Analysis) -> str:
         "- Per-hand EVs are conditioned on no dealer blackjack where the dealer peeks",
         "", "## Rules in words", "",
         *[f"- {line}" for line in describe_rules(rules)],
+    ]
+    if preset:
+        lines += ["", f"## Readings and assumptions (rule text: `{preset.source}`)", "",
+                  *[f"- {a}" for a in preset.assumptions]]
+    ins = insurance(analysis.shoe)
+    lines += [
         "", "## Return", "",
         f"- EV per initial unit bet: {float(ev) * 100:.9f}%",
         f"- RTP: {(1 + float(ev)) * 100:.9f}%",
+        *([f"- Published RTP: {preset.published_rtp} (difference: see the README)"]
+          if preset and preset.published_rtp else []),
+        *[f"- Note: {n}" for n in notes(analysis)],
+        f"- Insurance (ace up, full shoe): {float(ins.ev) * 100:.6f}% of the insurance bet "
+        f"({'take' if ins.take else 'decline'}; p(ten) = {float(ins.p_ten):.6f})",
         "", "## EV by upcard (unconditional, % of initial bet)", "",
         "| upcard | EV |", "|---|---|",
     ]
@@ -102,11 +116,13 @@ def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Pat
     """Regenerate every committed table and report under ``root``."""
     written: list[Path] = []
     say = progress or (lambda _msg: None)
-    for name, spec in CLASSIC_GAMES.items():
-        say(f"analysing {name} ({spec})")
-        rules: Rules = parse_spec(spec)
+    games: list[tuple[str, Rules, Preset | None]] = [
+        (name, preset.rules, preset) for name, preset in PRESETS.items()]
+    games += [(name, parse_spec(spec), None) for name, spec in CLASSIC_GAMES.items()]
+    for name, rules, preset in games:
+        say(f"analysing {name} ({format_spec(rules)})")
         path = root / "reports" / f"{name}.md"
-        write_atomic(path, game_report(name, Analysis(rules)))
+        write_atomic(path, game_report(name, Analysis(rules), preset))
         written.append(path)
     from analyzer.sidebets.cli import build_sidebet_tables
 
