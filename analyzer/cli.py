@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
+from analyzer.cache import ev_report
 from analyzer.cards import parse_cards, parse_value
 from analyzer.errors import AnalyzerError
 from analyzer.game import Analysis
@@ -22,16 +23,14 @@ from analyzer.presets import PRESETS, game_rules, get_preset
 from analyzer.render import (
     dealer_json,
     dealer_text,
-    ev_json,
-    ev_text,
     hand_json,
     hand_text,
     preset_json,
     preset_text,
 )
 from analyzer.reports import build
-from analyzer.rules import Rules
-from analyzer.shoe import Shoe, parse_shoe
+from analyzer.rules import Rules, format_spec
+from analyzer.shoe import Shoe, format_shoe, parse_shoe
 from analyzer.sidebets.cli import register as register_sidebet
 
 
@@ -64,8 +63,8 @@ def _cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
     rules = _rules(args)
     if args.split != "cdz":
         raise AnalyzerError(f"split strategy {args.split!r} is not supported (use cdz)")
-    analysis = Analysis(rules, _shoe(args, rules), exact=args.exact)
-    return ev_json(analysis) if args.json else ev_text(analysis)
+    return ev_report(format_spec(rules), format_shoe(_shoe(args, rules)), exact=args.exact,
+                     as_json=args.json, use_cache=not args.no_cache)
 
 
 def _cmd_hand(args: argparse.Namespace) -> dict[str, Any] | str:
