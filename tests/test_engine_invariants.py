@@ -136,3 +136,14 @@ def test_cli_hand_says_it_is_conditioned(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     assert "conditioned on the dealer not having blackjack" in out
     assert "-54.095443902" in out  # Farmer's stand EV for T,6 vs T
+
+
+def test_cli_ev_cache_serves_the_same_bytes(capsys: pytest.CaptureFixture[str],
+                                             _private_cache: object) -> None:
+    argv = ["ev", "--rules", "1D H17 DOA NDAS SPL1 NS", "--json"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first
+    assert main([*argv, "--no-cache"]) == 0
+    assert capsys.readouterr().out == first
