@@ -13,6 +13,7 @@ conditioned EVs, on the remaining ``1 - P_BJ``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -20,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from analyzer.cards import format_value, hand_total
-from analyzer.errors import HandError, ShoeError
+from analyzer.errors import AnalyzerError, HandError, ShoeError
+from analyzer.exact_splits import exact_split_ev
 from analyzer.player import (
     DOUBLE,
     HIT,
@@ -36,10 +38,11 @@ from analyzer.player import (
 )
 from analyzer.rules import Rules, Surrender
 from analyzer.shoe import Shoe
-from analyzer.splits import SplitPlan, split_ev
+from analyzer.splits import SplitPlan, policy_decision, split_ev
 from analyzer.strategy import Strategy
 
 Number = Any
+SPLIT_MODES = ("cdz", "exact")  # Farmer's convention; exact whole-round enumeration
 
 
 def one(exact: bool) -> Number:
@@ -76,9 +79,12 @@ class Analysis:
     """
 
     def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
-                 strategy: Strategy | None = None) -> None:
+                 strategy: Strategy | None = None, split: str = "cdz") -> None:
+        if split not in SPLIT_MODES:
+            raise AnalyzerError(f"unknown split mode {split!r} (use {', '.join(SPLIT_MODES)})")
         self.rules = rules
         self.strategy = strategy
+        self.split = split
         self.shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
         self.exact = exact
         if self.shoe.total < 12:
@@ -122,22 +128,49 @@ class Analysis:
         """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
         if pair not in ua.splits:
             plan = SplitPlan.from_rules(self.rules, pair, ua.upcard)
-            decide = hits = None
+            space = ua.values.space
             strategy = self.strategy
-            if strategy is not None:
-                space = ua.values.space
 
-                def decide(node: int, may_double: bool) -> int:
-                    options = {STAND, HIT} | ({DOUBLE} if may_double else set())
-                    assert strategy is not None
-                    return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
-                                           frozenset(options))
+            def decide(node: int, may_double: bool) -> int:
+                if strategy is None:
+                    return policy_decision(ua.values, node, may_double)
+                options = {STAND, HIT} | ({DOUBLE} if may_double else set())
+                return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
+                                       frozenset(options))
 
-                hits = ua.policy == HIT
-            ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
-                                       hits_soft_17=self.rules.hits_soft_17,
-                                       exact=self.exact, decide=decide, hits=hits)
+            hits = ua.values.hits if strategy is None else ua.policy == HIT
+            if self.split == "exact":
+                ua.splits[pair] = self._exact_split(ua, plan, decide, hits)
+            else:
+                ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
+                                           hits_soft_17=self.rules.hits_soft_17,
+                                           exact=self.exact, decide=decide, hits=hits)
         return ua.splits[pair]
+
+    def _exact_split(self, ua: UpcardAnalysis, plan: SplitPlan,
+                     decide: Callable[[int, bool], int], hits: Any) -> Number:
+        """The exact EV of the whole split, every hand's cards removed (small shoes only)."""
+        r = self.rules
+        if plan.free or r.charlie or r.push_22 or r.stand_on_21:
+            raise AnalyzerError("exact splits model classic rules only (no Charlie, 21 stands, "
+                                "push 22 or free splits)")
+        index = ua.values.space.index
+
+        def choose(comp: tuple[int, ...], options: frozenset[int]) -> int:
+            node = index[comp]
+            if len(options) == 2 and sum(comp) > 2:
+                return HIT if hits[node] else STAND
+            return decide(node, DOUBLE in options)
+
+        rest = list(ua.shoe)
+        rest[plan.pair - 1] -= 2
+        return exact_split_ev(
+            tuple(rest), ua.upcard, plan.pair, max_hands=plan.max_hands,
+            one_card=plan.one_card, decide=choose,
+            double_allowed=lambda comp: plan.double_after_split and double_allowed(
+                plan.double, comp),
+            hits_soft_17=r.hits_soft_17, peek=plan.conditioned,
+            bj_loses_all=plan.bj_takes_all, exact=self.exact)
 
     def actions(self, upcard: int, cards: tuple[int, ...]) -> dict[int, Number]:
         """EV of every legal action for a hand (conditioned on no dealer BJ when peeked)."""

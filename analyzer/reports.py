@@ -61,8 +61,8 @@ def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> 
         f"- Shoe: {analysis.shoe.total} cards, reshuffled every round (full-shoe EV = RTP)",
         "- Strategy level: CDZ- (optimal composition-dependent play of every hand; split "
         "hands follow the pre-split strategy; pairs are resplit whenever allowed)",
-        "- Split convention: Farmer's algorithm (a split hand's dealer shoe omits the cards "
-        "other split hands drew beyond their second card), as in published analyzers",
+        "- Splits: Farmer's algorithm, exact for CDZ- (checked against a whole-round "
+        "enumeration on small shoes)",
         "- Per-hand EVs are conditioned on no dealer blackjack where the dealer peeks",
         "", "## Rules in words", "",
         *[f"- {line}" for line in describe_rules(rules)],

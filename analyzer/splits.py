@@ -13,10 +13,12 @@ and of the reference figures this project is tested against:
   *non-pair* cards (``b`` of them), through the exchangeability identity
   ``EV[a, b] = (EV[a, b-1] - v EV[a+1, b-1]) / (1 - v)``, ``v`` the chance of a
   pair card;
-* cards *hit* to the other split hands are not removed.  This last point makes
-  the figure an excellent approximation, not the exact EV of the round played
-  with that strategy; :mod:`analyzer.exact_splits` computes the exact one by
-  enumeration on small shoes, and the tests measure the difference.
+* cards *hit* to the other split hands need not be removed: with a strategy
+  that looks only at a hand's own cards, the symmetry of the deal makes the
+  sum of these per-hand values the *exact* EV of the whole split.
+  :mod:`analyzer.exact_splits` enumerates whole rounds card by card
+  (``Analysis(split="exact")``, small shoes) and the tests check that both
+  agree as fractions, resplits included.
 
 A pair drawn to a split hand is resplit while hands remain; once no more may be
 made, it is played like any other hand.  Values are per unit initial bet; a
@@ -82,7 +84,7 @@ class SplitPlan:
 Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
 
 
-def _policy_decision(values: HandValues, node: int, may_double: bool) -> int:
+def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
     """The pre-split optimal action of a composition (ties go to stand, then hit)."""
     if values.forced[node]:
         return STAND
@@ -189,7 +191,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     """
     if decide is None:
         def decide(node: int, may_double: bool) -> int:
-            return _policy_decision(first, node, may_double)
+            return policy_decision(first, node, may_double)
     if hits is None:
         hits = first.hits
     p = plan.pair
