@@ -32,10 +32,10 @@ def engine_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _compute_ev(spec: str, shoe: str, exact: bool, as_json: bool,
+def _compute_ev(spec: str, shoe: str, exact: bool, as_json: bool, split: str,
                 fingerprint: str) -> dict[str, Any] | str:
     del fingerprint  # only part of the key
-    analysis = Analysis(parse_spec(spec), parse_shoe(shoe), exact=exact)
+    analysis = Analysis(parse_spec(spec), parse_shoe(shoe), exact=exact, split=split)
     return ev_json(analysis) if as_json else ev_text(analysis)
 
 
@@ -45,11 +45,12 @@ def _memory() -> joblib.Memory:
     return joblib.Memory(location=folder, verbose=0)
 
 
-def ev_report(spec: str, shoe: str, *, exact: bool, as_json: bool,
-              use_cache: bool) -> dict[str, Any] | str:
+def ev_report(spec: str, shoe: str, *, exact: bool, as_json: bool, use_cache: bool,
+              split: str = "cdz") -> dict[str, Any] | str:
     """``bja ev``'s output for a canonical rule spec and shoe, memoized on disk."""
     if not use_cache:
-        return _compute_ev(spec, shoe, exact, as_json, "")
+        return _compute_ev(spec, shoe, exact, as_json, split, "")
     cached = _memory().cache(_compute_ev)
-    result: dict[str, Any] | str = cached(spec, shoe, exact, as_json, engine_fingerprint())
+    result: dict[str, Any] | str = cached(spec, shoe, exact, as_json, split,
+                                          engine_fingerprint())
     return result

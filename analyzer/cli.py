@@ -61,10 +61,8 @@ def _shoe(args: argparse.Namespace, rules: Rules) -> Shoe:
 
 def _cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
     rules = _rules(args)
-    if args.split != "cdz":
-        raise AnalyzerError(f"split strategy {args.split!r} is not supported (use cdz)")
     return ev_report(format_spec(rules), format_shoe(_shoe(args, rules)), exact=args.exact,
-                     as_json=args.json, use_cache=not args.no_cache)
+                     as_json=args.json, use_cache=not args.no_cache, split=args.split)
 
 
 def _cmd_hand(args: argparse.Namespace) -> dict[str, Any] | str:
@@ -106,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ev", help="overall EV of a round and EV by upcard")
     _rules_args(p)
-    p.add_argument("--split", default="cdz", help="post-split strategy level (cdz)")
+    p.add_argument("--split", default="cdz", help="splits: cdz (CDZ-, Farmer's algorithm) or "
+                   "exact (CDZ- by whole-round enumeration; small shoes only)")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
     p.set_defaults(func=_cmd_ev)
 

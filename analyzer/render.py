@@ -64,7 +64,7 @@ def insurance_json(analysis: Analysis) -> dict[str, Any]:
 def ev_json(analysis: Analysis) -> dict[str, Any]:
     ev = analysis.ev()
     data = _header(analysis)
-    data.update({"split": "cdz", "ev": float(ev), "rtp": 1 + float(ev),
+    data.update({"split": analysis.split, "ev": float(ev), "rtp": 1 + float(ev),
                  "notes": notes(analysis), "insurance": insurance_json(analysis),
                  "by_upcard": {format_value(u): float(v)
                                for u, v in sorted(analysis.by_upcard().items(),
