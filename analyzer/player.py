@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,7 @@ STAND, HIT, DOUBLE, SPLIT, SURRENDER = range(5)
 ACTION_NAMES = ("stand", "hit", "double", "split", "surrender")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HandSpace:
     """Every non-busted hand composition drawable from a shoe, and how they link."""
 
@@ -50,6 +50,12 @@ class HandSpace:
     soft: npt.NDArray[np.bool_]  # (m,)
     child: npt.NDArray[np.int64]  # (m, 10) node after drawing value c+1; BUST or NONE
     layers: tuple[npt.NDArray[np.int64], ...]  # node indices by card count, largest first
+
+    @cached_property
+    def children(self) -> list[list[int]]:
+        """Per node, the non-busted hands one card away (for graph walks in Python)."""
+        m = len(self.comps)
+        return [[c for c in row if c < m] for row in self.child.tolist()]
 
     @property
     def bust(self) -> int:

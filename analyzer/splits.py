@@ -127,6 +127,7 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         starts[x] = STAND if plan.one_card else decide(node, may_double)
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
     # Nodes the strategies can reach from the two-card split hands.
+    children = space.children
     seen: set[int] = set()
     for first_actions, cont in ((starts, hits), (free_starts, free_hits)):
         stack: list[tuple[int, int | None]] = [(_start_node(space, p, x), a)
@@ -138,7 +139,7 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
                 continue
             seen.add(node)
             if expand:
-                stack.extend((int(c), None) for c in space.child[node] if c < space.bust)
+                stack.extend((c, None) for c in children[node])
         if not plan.free:
             break
     sub = sub_space(space, sorted(seen))
