@@ -20,19 +20,20 @@ REFERENCE_SECONDS = 1.02  # Farmer's C++ analyzer, best of 3, same rules and mac
 CHILD = r"""
 import json, resource, sys, time
 from analyzer.game import Analysis
-from analyzer.rules import parse_spec
+from analyzer.presets import game_rules
 spec, exact = sys.argv[1], sys.argv[2] == "1"
+game = sys.argv[3] if len(sys.argv) > 3 else None
 start = time.perf_counter()
-ev = Analysis(parse_spec(spec), exact=exact).ev()
+ev = Analysis(game_rules(game, spec), exact=exact).ev()
 wall = time.perf_counter() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"wall": wall, "peak_mb": peak, "ev": float(ev)}))
 """
 
 
-def run(spec: str, exact: bool) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", CHILD, spec, "1" if exact else "0"],
-                         check=True, capture_output=True, text=True).stdout
+def run(spec: str, exact: bool, game: str | None = None) -> dict[str, float]:
+    argv = [sys.executable, "-c", CHILD, spec, "1" if exact else "0", *([game] if game else [])]
+    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     result: dict[str, float] = json.loads(out)
     return result
 
@@ -41,16 +42,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="6D S17 DOA DAS SPL3 LS")
     parser.add_argument("--skip-exact", action="store_true")
+    parser.add_argument("--presets", action="store_true",
+                        help="also time each seed preset (float) against the classic analysis")
     args = parser.parse_args()
     print(f"rules: {args.rules}")
+    classic = None
     for exact in (False, True):
         if exact and args.skip_exact:
             continue
         r = run(args.rules, exact)
+        if not exact:
+            classic = r["wall"]
         mode = "exact" if exact else "float"
         print(f"{mode:5}: {r['wall']:8.2f} s  peak {r['peak_mb']:7.1f} MB  "
               f"ratio to C++ reference {r['wall'] / REFERENCE_SECONDS:6.1f}x  "
               f"EV {r['ev'] * 100:.9f}%")
+    if args.presets and classic:
+        from analyzer.presets import PRESETS
+
+        for name in PRESETS:
+            r = run("", False, name)
+            print(f"{name:11}: {r['wall']:8.2f} s  peak {r['peak_mb']:7.1f} MB  "
+                  f"{r['wall'] / classic:4.2f}x the classic analysis  "
+                  f"RTP {(1 + r['ev']) * 100:.6f}%")
 
 
 if __name__ == "__main__":
