@@ -17,6 +17,7 @@ from typing import Any
 from analyzer import __version__
 from analyzer.cache import ev_report
 from analyzer.cards import parse_cards, parse_value
+from analyzer.charts.cli import register as register_charts
 from analyzer.errors import AnalyzerError
 from analyzer.game import Analysis
 from analyzer.presets import PRESETS, game_rules, get_preset
@@ -132,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_build)
 
     register_sidebet(sub)
+    register_charts(sub)
     return parser
 
 

@@ -139,12 +139,18 @@ class Analysis:
                                        frozenset(options))
 
             hits = ua.values.hits if strategy is None else ua.policy == HIT
+            free_hits = None
+            decide_free = getattr(strategy, "decide_free", None)
+            if plan.free and decide_free is not None:
+                free_hits = np.array([decide_free(ua.upcard, tuple(c)) == HIT
+                                      for c in space.comps.tolist()], dtype=bool)
             if self.split == "exact":
                 ua.splits[pair] = self._exact_split(ua, plan, decide, hits)
             else:
                 ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
                                            hits_soft_17=self.rules.hits_soft_17,
-                                           exact=self.exact, decide=decide, hits=hits)
+                                           exact=self.exact, decide=decide, hits=hits,
+                                           free_hits=free_hits)
         return ua.splits[pair]
 
     def _exact_split(self, ua: UpcardAnalysis, plan: SplitPlan,

@@ -92,6 +92,18 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
 )}
 
 
+# Common casino rule sets analysed beside the seed games (reports, charts).
+CLASSIC_GAMES: dict[str, str] = {
+    "6d-s17-das-ls": "6D S17 DOA DAS SPL3 LS",
+    "6d-h17-das": "6D H17 DOA DAS SPL3 NS",
+    "8d-s17-das": "8D S17 DOA DAS SPL3 NS",
+    "2d-h17-das": "2D H17 DOA DAS SPL3 NS",
+    "1d-h17-ndas": "1D H17 DOA NDAS SPL1 NS",
+    "1d-h17-bj65": "1D H17 DOA NDAS SPL1 NS BJ6:5",
+    "6d-s17-enhc": "6D S17 DOA DAS SPL3 NS ENHC",
+}
+
+
 def get_preset(name: str) -> Preset:
     """The preset called ``name``; an error listing the known names otherwise."""
     try:

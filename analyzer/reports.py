@@ -8,8 +8,6 @@ atomically: to a temporary file in the same folder, then renamed.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,35 +16,13 @@ from analyzer.cards import format_value
 from analyzer.dealer import OUTCOME_NAMES, dealer_distribution
 from analyzer.game import Analysis
 from analyzer.insurance import insurance
+from analyzer.output import write_atomic
 from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.presets import PRESETS, Preset
+from analyzer.presets import CLASSIC_GAMES, PRESETS, Preset
 from analyzer.render import UPCARDS, notes
 from analyzer.rules import Rules, describe_rules, format_spec, parse_spec
 
-# Classic rule sets analysed by `bja build` (the seed games join once their rules are modelled).
-CLASSIC_GAMES: dict[str, str] = {
-    "6d-s17-das-ls": "6D S17 DOA DAS SPL3 LS",
-    "6d-h17-das": "6D H17 DOA DAS SPL3 NS",
-    "8d-s17-das": "8D S17 DOA DAS SPL3 NS",
-    "2d-h17-das": "2D H17 DOA DAS SPL3 NS",
-    "1d-h17-ndas": "1D H17 DOA NDAS SPL1 NS",
-    "1d-h17-bj65": "1D H17 DOA NDAS SPL1 NS BJ6:5",
-    "6d-s17-enhc": "6D S17 DOA DAS SPL3 NS ENHC",
-}
 ACTION_CODES = {STAND: "S", HIT: "H", DOUBLE: "D", SPLIT: "P", SURRENDER: "R"}
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> str:
@@ -124,8 +100,10 @@ def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Pat
         path = root / "reports" / f"{name}.md"
         write_atomic(path, game_report(name, Analysis(rules), preset))
         written.append(path)
+    from analyzer.charts.cli import build_chart_tables
     from analyzer.sidebets.cli import build_sidebet_tables
 
+    written += build_chart_tables(root, progress=say)
     say("side-bet tables")
     written += build_sidebet_tables(root)
     return written

@@ -98,7 +98,8 @@ def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
 
 def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
                  removed: int, decide: Decide, hits: npt.NDArray[np.bool_], *,
-                 hits_soft_17: bool, exact: bool) -> tuple[Number, Number, Number]:
+                 hits_soft_17: bool, exact: bool,
+                 free_hits: npt.NDArray[np.bool_] | None) -> tuple[Number, Number, Number]:
     """``(EV[X; a, 0], EV[P; a, 0], X_free)`` with ``a = removed`` extra pair cards out.
 
     ``X`` averages one split hand over its second card; ``P`` is the hand that
@@ -115,8 +116,9 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
     second_shoe[p - 1] -= 1
     starts: dict[int, int] = {}
     free_starts: dict[int, int] = {}
-    free_hits = np.zeros(len(space.comps), dtype=bool)
-    if plan.free:
+    if not plan.free:
+        free_hits = np.zeros(len(space.comps), dtype=bool)
+    elif free_hits is None:  # the free hand's own optimum
         assert first.free_hit is not None and first.free_stand is not None
         free_hits = (first.free_hit > first.free_stand) & ~first.forced
     for x in range(1, 11):
@@ -182,13 +184,15 @@ def _frac(num: int, den: int, exact: bool) -> Number:
 
 def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
              hits_soft_17: bool, exact: bool, decide: Decide | None = None,
-             hits: npt.NDArray[np.bool_] | None = None) -> Number:
+             hits: npt.NDArray[np.bool_] | None = None,
+             free_hits: npt.NDArray[np.bool_] | None = None) -> Number:
     """EV of splitting the pair, conditioned on no dealer blackjack where the dealer peeked.
 
     ``first`` are the pre-split EVs of every hand against ``upcard`` from
     ``base`` (the shoe less the upcard); they fix the CDZ- decisions.  A fixed
     strategy instead gives ``decide`` (two-card split hands) and ``hits`` (per
-    node of ``first.space``: whether a hand reached by hitting hits again).
+    node of ``first.space``: whether a hand reached by hitting hits again), and
+    ``free_hits`` the same for a hand carrying a free bet.
     """
     if decide is None:
         def decide(node: int, may_double: bool) -> int:
@@ -211,7 +215,8 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
             ps.append(0)
             continue
         x, pp, x_free = _hand_values(first, base, upcard, plan, removed, decide, hits,
-                                     hits_soft_17=hits_soft_17, exact=exact)
+                                     hits_soft_17=hits_soft_17, exact=exact,
+                                     free_hits=free_hits)
         if plan.free:  # one paid hand and one free hand
             return _settle_blackjack(x + x_free, base, upcard, plan, 1, exact)
         xs.append(x)

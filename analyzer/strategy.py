@@ -21,7 +21,12 @@ PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)  # order that breaks exact t
 
 
 class Strategy(Protocol):
-    """Anything that picks one of ``options`` for a hand composition against an upcard."""
+    """Anything that picks one of ``options`` for a hand composition against an upcard.
+
+    A strategy for games with free split hands (Free Bet) may also define
+    ``decide_free(upcard, comp) -> HIT | STAND`` for the hand carrying the free
+    bet; without it that hand plays its own optimum.
+    """
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
         """The action for hand ``comp`` (counts of A..T) among the legal ``options``."""

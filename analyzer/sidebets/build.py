@@ -8,10 +8,9 @@ rebuild that changes nothing changes no byte.
 from __future__ import annotations
 
 import dataclasses
-import os
-import tempfile
 from pathlib import Path
 
+from analyzer.output import write_atomic
 from analyzer.sidebets.bets import BETS, BetOptions, SideBet
 from analyzer.sidebets.bustit import READINGS
 from analyzer.sidebets.outcomes import Outcomes
@@ -35,18 +34,6 @@ def report(
                     table, sheet.shoe)
     note = f"other reading ({READINGS[other]}): RTP {percent(alt.rtp)}"
     return dataclasses.replace(sheet, notes=(*sheet.notes, note))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file in the same directory, then rename over ``path``."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def build_sidebet_tables(root: Path) -> list[Path]:

@@ -1,0 +1,51 @@
+"""What a rule set changes about reading and deriving a chart, in one place.
+
+The classic rule sets need none of this; the seed games do (a 7-card Charlie, a
+hand of 21 that stands automatically, Free Bet's free doubles and splits).  The
+hooks read optional attributes of :class:`~analyzer.rules.Rules`, so when the
+engine models those rules the charts follow without a change here:
+
+* ``rules.charlie``: a hand of that many cards stops and wins (0: no Charlie);
+* ``rules.stand_on_21``: a hand totalling 21 stands automatically;
+* ``rules.free_doubles`` / ``rules.free_splits``: Free Bet's free doubles (two-card
+  hard totals) and free splits (pair values).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analyzer.rules import Rules
+
+
+@dataclass(frozen=True)
+class ChartContext:
+    """The chart-relevant switches of one rule set."""
+
+    charlie: int | None = None
+    twenty_one_stands: bool = False
+    free_doubles: frozenset[int] = frozenset()  # two-card hard totals doubled for free
+    free_splits: frozenset[int] = frozenset()  # pair values split for free
+
+    @classmethod
+    def from_rules(cls, rules: Rules) -> ChartContext:
+        charlie = getattr(rules, "charlie", 0)
+        return cls(charlie=int(charlie) if charlie else None,
+                   twenty_one_stands=bool(getattr(rules, "stand_on_21", False)),
+                   free_doubles=frozenset(getattr(rules, "free_doubles", ())),
+                   free_splits=frozenset(getattr(rules, "free_splits", ())))
+
+    @property
+    def free_bet(self) -> bool:
+        return bool(self.free_doubles or self.free_splits)
+
+    def forced_stand(self, total: int, ncards: int) -> bool:
+        """Whether the hand has no decision left: 21 standing, or a Charlie."""
+        if self.twenty_one_stands and total == 21:
+            return True
+        return self.charlie is not None and ncards >= self.charlie
+
+    @property
+    def by_cards(self) -> bool:
+        """Whether the card count can change the play enough to print qualified rows."""
+        return self.charlie is not None

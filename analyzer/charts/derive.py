@@ -1,0 +1,286 @@
+"""Derive the total-dependent (TD) chart of a rule set from the engine's exact EVs.
+
+Each code maximises the EV of its row's hands, weighted by how often a chart
+player meets them (:mod:`analyzer.charts.rows`): two-card hands by their
+chance of being dealt against the upcard (a pair that may be split belongs to
+its pair row), larger hands by their chance of being reached by hitting under
+the chart itself.  Reach depends on the chart, so the derivation starts from
+CDZ- play and repeats until the chart is stable.  Pair rows compare the
+pair's own EVs: split (CDZ-, or the chart's own split EV once the chart has
+been evaluated), stand, hit (under the chart), double, surrender.  Split
+hands' own use of the rows is not weighted: they are a small share.
+
+Free Bet adds a section for the free-bet hand after a free split: hit or stand
+only, valued by the engine's free-hand EVs (a win pays 1, anything else 0),
+weighted by how often the main chart's free splits deal each such hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+import numpy as np
+
+from analyzer.charts.context import ChartContext
+from analyzer.charts.model import UPCARDS, RowKey, Section, standard_rows
+from analyzer.charts.rows import (
+    FALLBACK,
+    ActionValues,
+    Array,
+    RowProblem,
+    UpcardData,
+    prepare,
+    reach,
+    solve_rows,
+)
+from analyzer.charts.strategy import FREE_SECTION, ChartStrategy
+from analyzer.game import Analysis
+from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+
+MAX_ROUNDS = 8
+SplitValues = Mapping[tuple[int, int], float]
+Columns = dict[int, dict[RowKey, str]]
+
+
+class Deriver:
+    """Solves the TD chart of one (CDZ-) analysis; reusable for refinement rounds."""
+
+    def __init__(self, analysis: Analysis, context: ChartContext | None = None, *,
+                 by_cards: bool | None = None) -> None:
+        self.analysis = analysis
+        self.rules = analysis.rules
+        self.context = context or ChartContext.from_rules(self.rules)
+        self.by_cards = self.context.by_cards if by_cards is None else by_cards
+        self.upcards = [u for u in UPCARDS if analysis.shoe[u]]
+        self._data = {u: prepare(analysis, u) for u in self.upcards}
+        self._ndas: dict[tuple[int, int], float] = {}
+
+    def upcard_data(self, upcard: int) -> UpcardData:
+        return self._data[upcard]
+
+    def _forced(self, d: UpcardData) -> Array:
+        space = d.ua.values.space
+        return np.array([self.context.forced_stand(int(t), int(n))
+                         for t, n in zip(space.total, space.ncards, strict=True)], dtype=bool)
+
+    def met(self, upcard: int, strategy: ChartStrategy) -> Array:
+        """Per hand: chance a chart player meets it against ``upcard`` (times no dealer BJ)."""
+        d = self._data[upcard]
+        start = np.where(d.two, d.deal * d.keep, 0.0)
+        result: Array = np.where(d.two, start, reach(d, start, self._hits(d, strategy, {})))
+        return result
+
+    def first_values(self, d: UpcardData, hit: Array,
+                     split_values: SplitValues | None = None) -> ActionValues:
+        """Unconditional EV of every first action of every two-card hand (NaN: not allowed).
+
+        Hitting is valued by ``hit`` (the chart's continuation); a split by the
+        chart's own split EV where ``split_values`` has it, else by CDZ-.
+        """
+        out = {a: values.copy() for a, values in d.first.items()}
+        out[HIT] = np.where(d.two, d.unconditional(hit), np.nan)
+        for i in np.flatnonzero(d.pair):
+            value = (split_values or {}).get((d.upcard, int(d.pair[i])))
+            if value is not None:
+                out[SPLIT][i] = d.keep[i] * value - d.p_bj[i]
+        return out
+
+    def _hits(self, d: UpcardData, strategy: ChartStrategy | None,
+              split_values: SplitValues) -> Array:
+        """Per hand: whether the chart (or, without one, CDZ- play) hits it."""
+        v = d.ua.values
+        space = v.space
+        m = len(d.comps)
+        if strategy is None:
+            first = self.first_values(d, v.hit, split_values)
+            stacked = np.vstack([np.nan_to_num(first[a], nan=-np.inf) if a in first
+                                 else np.full(m, -np.inf) for a in range(5)])
+            result: Array = np.where(space.ncards == 2, np.argmax(stacked, axis=0) == HIT,
+                                     v.hit > v.stand)
+            return result & ~self._forced(d)
+        hits = np.zeros(m, dtype=bool)
+        both = frozenset((STAND, HIT))
+        for i, comp in enumerate(d.comps):
+            n = int(space.ncards[i])
+            if n >= 3 or i in d.options:
+                options = d.options[i] if n == 2 else both
+                hits[i] = strategy.decide(d.upcard, comp, options) == HIT
+        return hits
+
+    def hit_values(self, section: Section, upcard: int) -> Array:
+        """EV of hitting each hand when the chart plays on (the engine's policy hit EVs)."""
+        strategy = ChartStrategy(section, self.rules, context=self.context)
+        return self._solve_upcard(self._data[upcard], strategy, {})[2]
+
+    # -- the main chart -------------------------------------------------------
+    def derive(self, split_values: SplitValues | None = None,
+               start: Section | None = None) -> Section:
+        """Repeat solve -> reach under the new chart until the chart is stable."""
+        section = start
+        for _ in range(MAX_ROUNDS):
+            new = self._solve(section, split_values or {})
+            if section is not None and new.rows == section.rows:
+                break
+            section = new
+        assert section is not None
+        return section
+
+    def _solve(self, previous: Section | None, split_values: SplitValues) -> Section:
+        strategy = (ChartStrategy(previous, self.rules, context=self.context)
+                    if previous is not None else None)
+        columns: Columns = {}
+        evs: dict[tuple[RowKey, int], dict[str, float]] = {}
+        for u in self.upcards:
+            d = self._data[u]
+            columns[u], cell_evs, _ = self._solve_upcard(d, strategy, split_values)
+            evs.update({(key, u): values for key, values in cell_evs.items()})
+        return Section(name="main", title="chart", rows=_assemble(columns), evs=evs)
+
+    def _solve_upcard(self, d: UpcardData, strategy: ChartStrategy | None,
+                      split_values: SplitValues
+                      ) -> tuple[dict[RowKey, str], dict[RowKey, dict[str, float]], Array]:
+        start = np.where(d.two, d.deal * d.keep, 0.0)
+        met = reach(d, start, self._hits(d, strategy, split_values))
+
+        def first_values(two: Array, hit: Array) -> ActionValues:
+            out = {STAND: d.first[STAND][two], HIT: d.unconditional(hit[two], two)}
+            for action in (DOUBLE, SURRENDER):
+                out[action] = d.first[action][two]
+            return out
+
+        problem = RowProblem(d=d, stand=d.ua.values.stand, bust=-1.0,
+                             first_weight=np.where(d.two & (d.pair == 0), d.deal, 0.0),
+                             met=met, first_values=first_values, forced=self._forced(d),
+                             by_cards=self.by_cards)
+        codes, evs, hit = solve_rows(problem)
+        if d.pair.any():
+            first = self.first_values(d, hit, split_values)
+            for i in map(int, np.flatnonzero(d.pair)):
+                p = int(d.pair[i])
+                codes[RowKey("P", p)], evs[RowKey("P", p)] = self._pair_code(d, p, i, first)
+        return codes, evs, hit
+
+    def _pair_code(self, d: UpcardData, p: int, i: int,
+                   first: ActionValues) -> tuple[str, dict[str, float]]:
+        """The pair row's code: the pair's best play, with the fallback its code implies."""
+        values = {a: float(first[a][i]) for a in first if not np.isnan(first[a][i])}
+        best = STAND
+        for action in (STAND, HIT, DOUBLE, SPLIT, SURRENDER):
+            if action in values and values[action] > values[best]:
+                best = action
+        shown = {"S": values[STAND], "H": values[HIT]}
+        for action, code in ((DOUBLE, "D"), (SPLIT, "P"), (SURRENDER, "R")):
+            if action in values:
+                shown[code] = values[action]
+        if best == DOUBLE:
+            return ("Ds" if values[STAND] > values[HIT] else "D"), shown
+        if best == SURRENDER:
+            rest = {a: values[a] for a in (HIT, STAND, SPLIT) if a in values}
+            alt = max(rest, key=lambda a: (rest[a], -a))
+            return {HIT: "R", STAND: "Rs", SPLIT: "Rp"}[alt], shown
+        if best == SPLIT:
+            return self._split_code(d, p, i, values), shown
+        return ("H" if best == HIT else "S"), shown
+
+    def _split_code(self, d: UpcardData, p: int, i: int, values: dict[int, float]) -> str:
+        """P, or Ph where the split is worth it only because doubling after it is allowed."""
+        if not self.rules.double_after_split:
+            return "P"
+        alt = max((a for a in (STAND, HIT, DOUBLE) if a in values), key=lambda a: values[a])
+        if alt != HIT:
+            return "P"
+        key = (d.upcard, p)
+        if key not in self._ndas:  # CDZ- split EV of the same rules without DAS
+            ndas = Analysis(self.rules.replace(double_after_split=False), self.analysis.shoe)
+            self._ndas[key] = float(ndas.split_value(dataclasses.replace(d.ua, splits={}), p))
+        without_das = d.keep[i] * self._ndas[key] - d.p_bj[i]
+        return "Ph" if without_das < values[HIT] else "P"
+
+    # -- Free Bet: the free-bet hand after a free split -----------------------
+    def derive_free(self, main: Section) -> Section | None:
+        """The free-bet hand's hit/stand chart, or None when the rules have no free splits."""
+        if not self.context.free_splits or any(
+                self._data[u].ua.values.free_stand is None for u in self.upcards):
+            return None
+        strategy = ChartStrategy(main, self.rules, context=self.context)
+        starts = {u: self._free_starts(self._data[u], strategy) for u in self.upcards}
+        section: Section | None = None
+        for _ in range(MAX_ROUNDS):
+            previous = (ChartStrategy(section, self.rules, context=self.context)
+                        if section is not None else None)
+            columns: Columns = {}
+            evs: dict[tuple[RowKey, int], dict[str, float]] = {}
+            for u in self.upcards:
+                columns[u], cell_evs = self._solve_free(self._data[u], starts[u], previous)
+                evs.update({(key, u): values for key, values in cell_evs.items()})
+            new = Section(name=FREE_SECTION, title="free-bet hand after a free split",
+                          rows=_assemble(columns), evs=evs)
+            if section is not None and new.rows == section.rows:
+                break
+            section = new
+        return section
+
+    def _free_starts(self, d: UpcardData, main: ChartStrategy) -> Array:
+        """Weight of each two-card free-bet hand: pair dealt, split by the chart, card drawn."""
+        start = np.zeros(len(d.comps))
+        index = d.ua.values.space.index
+        for i in map(int, np.flatnonzero(d.pair)):
+            p = int(d.pair[i])
+            one_card = p == 1 and not self.rules.hit_split_aces
+            if p not in self.context.free_splits or one_card or \
+                    main.decide(d.upcard, d.comps[i], d.options[i]) != SPLIT:
+                continue
+            shoe = list(d.ua.shoe)
+            shoe[p - 1] -= 2
+            for x in range(1, 11):
+                comp = [0] * 10
+                comp[p - 1] += 1
+                comp[x - 1] += 1
+                if shoe[x - 1] > 0 and tuple(comp) in index:
+                    start[index[tuple(comp)]] += d.deal[i] * d.keep[i] * shoe[x - 1] / sum(shoe)
+        return start
+
+    def _solve_free(self, d: UpcardData, start: Array, previous: ChartStrategy | None
+                    ) -> tuple[dict[RowKey, str], dict[RowKey, dict[str, float]]]:
+        v = d.ua.values
+        assert v.free_stand is not None and v.free_hit is not None
+        free_stand, forced = v.free_stand, self._forced(d)
+        if previous is None:
+            hits = (v.free_hit > free_stand) & ~forced
+        else:
+            both = frozenset((STAND, HIT))
+            hits = np.array([sum(c) >= 2 and previous.decide(d.upcard, c, both) == HIT
+                             for c in d.comps], dtype=bool)
+
+        def first_values(two: Array, hit: Array) -> ActionValues:
+            return {STAND: free_stand[two], HIT: hit[two]}
+
+        problem = RowProblem(d=d, stand=free_stand, bust=0.0, first_weight=start,
+                             met=reach(d, start, hits), first_values=first_values,
+                             forced=forced, by_cards=self.by_cards)
+        codes, evs, _ = solve_rows(problem)
+        return codes, evs
+
+
+def _assemble(columns: Columns) -> dict[RowKey, tuple[str, ...]]:
+    """Rows from per-upcard codes; cells an upcard did not decide get the play they imply."""
+    keys = set(standard_rows(pairs=False))
+    for codes in columns.values():
+        keys.update(codes)
+    rows: dict[RowKey, tuple[str, ...]] = {}
+    for key in sorted(keys, key=RowKey.sort_key):
+        cells = []
+        for u in UPCARDS:
+            codes = columns.get(u, {})
+            code = codes.get(key)
+            if code is None and key.cards is not None:  # the base row's play on many cards
+                code = FALLBACK.get(codes.get(key.base, "H"), "S")
+            elif code is None and key.kind == "P":  # a pair not split here: its total's row
+                total = RowKey("S", 12) if key.total == 1 else RowKey("H", 2 * key.total)
+                code = codes.get(total, "H")
+            elif code is None:
+                code = "S" if key.total >= 17 else "H"
+            cells.append(code)
+        rows[key] = tuple(cells)
+    return rows

@@ -1,0 +1,233 @@
+"""Solving the hard and soft rows of one upcard: one code per row, from exact EVs.
+
+A row holds many compositions; its code maximises the EV of the row's hands,
+each weighted by how often a chart player meets it (two-card hands as dealt,
+larger ones as reached by hitting under the chart).  The rows are solved from
+the top down (hard 21..11, soft 21..12, hard 10..4): every child of a row's
+hands lies in an earlier row, so each hit is valued by the chart's own later
+decisions (policy evaluation, as the engine does it), not the optimal ones.
+A code's value counts its fallback on the hands that cannot take its first
+action (D on three cards hits, Ds stands).  The same solver serves the
+ordinary hand and Free Bet's free-bet hand (own stand values, a bust costs 0).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.charts.model import RowKey
+from analyzer.charts.strategy import comp_cards
+from analyzer.game import Analysis, UpcardAnalysis
+from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER, blackjack_value
+
+Array = npt.NDArray[Any]
+ActionValues = dict[int, Array]
+FirstValues = Callable[[Array, Array], ActionValues]  # (two-card nodes, hit) -> EVs
+
+# Row order of the top-down solution: every child of a row's hands is in an earlier row.
+SOLVE_ORDER = ([RowKey("H", t) for t in range(21, 10, -1)]
+               + [RowKey("S", t) for t in range(21, 11, -1)]
+               + [RowKey("H", t) for t in range(10, 3, -1)])
+TOTAL_CODES = ("S", "H", "D", "Ds", "R", "Rs")
+FALLBACK = {"S": "S", "H": "H", "D": "H", "Ds": "S", "R": "H", "Rs": "S"}
+PRIMARY = {"S": STAND, "H": HIT, "D": DOUBLE, "Ds": DOUBLE, "R": SURRENDER, "Rs": SURRENDER}
+# A card-count row is printed only where it changes the round EV (given the upcard) this much.
+MIN_IMPACT = 1e-8
+
+
+@dataclass
+class UpcardData:
+    """Everything about one upcard the derivation reuses across rounds."""
+
+    upcard: int
+    ua: UpcardAnalysis
+    comps: list[tuple[int, ...]]
+    two: Array  # bool: a two-card hand that is a decision (not a blackjack)
+    deal: Array  # chance of being dealt (two-card hands), 0 elsewhere
+    p_bj: Array  # dealer blackjack chance given the hand where EVs are conditioned, else 0
+    keep: Array  # 1 - p_bj
+    options: dict[int, frozenset[int]]  # node -> the engine's first options
+    first: ActionValues  # unconditional EVs of stand, double, split, surrender (NaN: none)
+    pair: Array  # pair value where splitting is an option, else 0
+    rows: dict[RowKey, Array]  # node indices (two or more cards) of each row
+
+    def unconditional(self, values: Array, nodes: Array | None = None) -> Array:
+        """Per-hand EVs conditioned on no dealer blackjack -> unconditional (two-card hands)."""
+        if nodes is None:
+            result: Array = self.keep * values - self.p_bj
+        else:
+            result = self.keep[nodes] * values - self.p_bj[nodes]
+        return result
+
+
+def prepare(analysis: Analysis, upcard: int) -> UpcardData:
+    """Deal chances and the engine's first-action EVs of every two-card hand."""
+    ua = analysis.upcard(upcard)
+    space = ua.values.space
+    comps = [tuple(c) for c in space.comps.tolist()]
+    m = len(comps)
+    shoe = ua.shoe
+    n_total = sum(shoe)
+    bj = blackjack_value(upcard)
+    conditioned = analysis.conditioned(upcard)
+    deal, p_bj = np.zeros(m), np.zeros(m)
+    two = np.zeros(m, dtype=bool)
+    pair = np.zeros(m, dtype=np.int64)
+    first = {a: np.full(m, np.nan) for a in (STAND, DOUBLE, SPLIT, SURRENDER)}
+    options: dict[int, frozenset[int]] = {}
+    for i, comp in enumerate(comps):
+        if sum(comp) != 2 or (comp[0] == 1 and comp[9] == 1):
+            continue
+        a, b = comp_cards(comp)
+        ways = shoe[a - 1] * (shoe[b - 1] - (a == b)) * (1 if a == b else 2)
+        if ways <= 0:
+            continue
+        two[i] = True
+        deal[i] = ways / (n_total * (n_total - 1))
+        if conditioned and bj is not None:
+            p_bj[i] = (shoe[bj - 1] - comp[bj - 1]) / (n_total - 2)
+        actions = analysis.actions(upcard, (a, b))
+        options[i] = frozenset(actions)
+        for action, value in actions.items():
+            if action == SURRENDER:
+                value = analysis.surrender_value(upcard, comp, unconditional=True)
+            elif action != HIT:
+                value = (1 - p_bj[i]) * value - p_bj[i]
+            if action != HIT:
+                first[action][i] = float(value)
+        if SPLIT in actions:
+            pair[i] = a
+    rows: dict[RowKey, Array] = {}
+    multi = space.ncards >= 2
+    for key in SOLVE_ORDER:
+        mask = multi & (space.total == key.total) & (space.soft == (key.kind == "S"))
+        rows[key] = np.flatnonzero(mask & ~((space.ncards == 2) & (space.total == 21)))
+    return UpcardData(upcard, ua, comps, two, deal, p_bj, 1 - p_bj, options, first, pair, rows)
+
+
+def dealt_probability(comp: tuple[int, ...], shoe: tuple[int, ...]) -> float:
+    """Chance that the first cards drawn from ``shoe`` are exactly ``comp``."""
+    k = sum(comp)
+    num = math.prod(math.comb(n, c) for n, c in zip(shoe, comp, strict=True))
+    return num / math.comb(sum(shoe), k)
+
+
+def reach(d: UpcardData, start: Array, hits: Array) -> Array:
+    """Chance of reaching each hand of three or more cards by hitting from ``start``.
+
+    ``start``: weight of each two-card hand; ``hits``: per hand, whether it hits.
+    """
+    space = d.ua.values.space
+    m = len(d.comps)
+    out = np.zeros(m + 2)
+    out[:m] = start
+    for layer in reversed(space.layers):
+        if int(space.ncards[layer[0]]) < 2:
+            continue
+        flow = np.where(hits[layer], out[layer], 0.0)
+        np.add.at(out, space.child[layer], flow[:, None] * d.ua.values.probs[layer])
+    result: Array = np.where(space.ncards >= 3, out[:m], 0.0)
+    return result
+
+
+@dataclass
+class RowProblem:
+    """One hand type's rows against one upcard: what is paid and who is met how often."""
+
+    d: UpcardData
+    stand: Array  # EV of standing, per hand
+    bust: float  # value of a bust (-1; 0 for a free bet)
+    first_weight: Array  # weight of each two-card hand as a first decision (0: none)
+    met: Array  # weight of each larger hand (reached by hitting under the chart)
+    first_values: FirstValues  # EVs of the first actions of two-card hands
+    forced: Array  # bool: hands with no decision (Charlie, 21 standing)
+    by_cards: bool
+
+
+Solution = tuple[dict[RowKey, str], dict[RowKey, dict[str, float]], Array]
+
+
+def solve_rows(problem: RowProblem) -> Solution:
+    """Codes of every hard/soft row (plus card-count rows), each candidate's EV, hit EVs."""
+    d = problem.d
+    space = d.ua.values.space
+    probs = d.ua.values.probs
+    m = len(d.comps)
+    cont = np.zeros(m + 2)
+    cont[m] = problem.bust
+    hit = np.zeros(m)
+    codes: dict[RowKey, str] = {}
+    evs: dict[RowKey, dict[str, float]] = {}
+    for key in SOLVE_ORDER:
+        nodes = d.rows[key]
+        if len(nodes) == 0:
+            continue
+        hit[nodes] = (probs[nodes] * cont[space.child[nodes]]).sum(axis=1)
+        code, qualified, values = _choose(problem, key, nodes, hit)
+        codes[key] = code
+        codes.update(qualified)
+        evs[key] = values
+        decision = np.full(len(nodes), FALLBACK[code] == "H")
+        for qkey, qcode in qualified.items():
+            decision[space.ncards[nodes] == qkey.cards] = qcode == "H"
+        decision &= ~problem.forced[nodes]
+        cont[nodes] = np.where(decision, hit[nodes], problem.stand[nodes])
+    return codes, evs, hit
+
+
+def _choose(problem: RowProblem, key: RowKey, nodes: Array,
+            hit: Array) -> tuple[str, dict[RowKey, str], dict[str, float]]:
+    """Best code of a row, its card-count rows, and each candidate's average EV."""
+    d = problem.d
+    stand = problem.stand
+    ncards = d.ua.values.space.ncards[nodes]
+    two = nodes[problem.first_weight[nodes] > 0]
+    multi = nodes[(ncards >= 3) & ~problem.forced[nodes]]
+    w2, wm = problem.first_weight[two], problem.met[multi]
+    if w2.sum() + wm.sum() <= 0:  # no chart player meets this row: weight by the deal
+        two = nodes[d.two[nodes]]
+        w2 = d.deal[two]
+        wm = np.array([dealt_probability(d.comps[i], d.ua.shoe) for i in multi])
+    first = problem.first_values(two, hit)
+    h_multi, s_multi = hit[multi], stand[multi]
+    multi_value = {"H": float(wm @ h_multi), "S": float(wm @ s_multi)}
+    groups: dict[int, str] = {}
+    agree = {"H": 0.0, "S": 0.0}
+    if problem.by_cards:  # each card count plays its own best where that matters
+        sizes = d.ua.values.space.ncards[multi]
+        best = np.maximum(h_multi, s_multi)
+        for n in sorted(set(sizes.tolist())):
+            sel = sizes == n
+            h, s = float(wm[sel] @ h_multi[sel]), float(wm[sel] @ s_multi[sel])
+            if abs(h - s) >= MIN_IMPACT:
+                groups[n] = "H" if h > s else "S"
+        own = np.isin(sizes, list(groups))
+        fixed = float(wm[own] @ best[own])
+        for n, g in groups.items():  # ties: prefer the code most card counts agree with
+            agree[g] += float(wm[sizes == n].sum())
+        multi_value = {"H": fixed + float(wm[~own] @ h_multi[~own]),
+                       "S": fixed + float(wm[~own] @ s_multi[~own])}
+    weight = float(w2.sum() + wm.sum()) or 1.0
+    best_code, best_score = "S", (-math.inf, -math.inf, -math.inf)
+    values: dict[str, float] = {}
+    for code in TOTAL_CODES:
+        primary = PRIMARY[code]
+        if primary not in (STAND, HIT) and (
+                primary not in first or np.isnan(first[primary]).all()):
+            continue
+        fb = STAND if FALLBACK[code] == "S" else HIT
+        two_values = np.where(np.isnan(first[primary]), first[fb], first[primary])
+        total = float(w2 @ two_values) + multi_value[FALLBACK[code]]
+        score = (total, float(w2 @ first[fb]), agree[FALLBACK[code]])
+        values[code] = total / weight
+        if score > best_score:
+            best_code, best_score = code, score
+    fallback = FALLBACK[best_code]
+    qualified = {RowKey(key.kind, key.total, n): g for n, g in groups.items() if g != fallback}
+    return best_code, qualified, values

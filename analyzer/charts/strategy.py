@@ -1,0 +1,127 @@
+"""A chart as a :class:`~analyzer.strategy.Strategy`: the documented lookup rules, in code.
+
+Passing :class:`ChartStrategy` to :class:`~analyzer.game.Analysis` evaluates the
+chart as written, exactly (policy evaluation): the first two cards, hands
+reached by hitting and split hands all read their decision off the chart.
+The lookup rules (also :data:`analyzer.charts.model.LOOKUP_RULES`):
+
+1. a hand of 21 stands where the rules stand it; a Charlie hand stops;
+2. the pair row is used only for a two-card pair that may be split right now
+   (``SPLIT`` among the options), and its code is the decision;
+3. otherwise the hard/soft row of the total, or its card-count row (``H16/5``);
+4. D/Ds fall back to hit/stand where doubling is not an option; R/Rs/Rp to
+   hit/stand/split where surrender is not; Ph splits only under DAS;
+5. missing H4 uses H5, missing S12 hits, missing H21/S21 stand.
+"""
+
+from __future__ import annotations
+
+from analyzer.charts.context import ChartContext
+from analyzer.charts.model import UPCARDS, Chart, RowKey, Section, validate_rows
+from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.rules import Rules
+
+FREE_SECTION = "free-bet-hand"
+# Primary action of each code, and the fallback when that action is not an option.
+_ACTIONS: dict[str, tuple[int, int]] = {
+    "H": (HIT, HIT), "S": (STAND, STAND), "D": (DOUBLE, HIT), "Ds": (DOUBLE, STAND),
+    "P": (SPLIT, HIT), "Ph": (SPLIT, HIT), "R": (SURRENDER, HIT), "Rs": (SURRENDER, STAND),
+    "Rp": (SURRENDER, SPLIT),
+}
+
+
+def hand_shape(comp: tuple[int, ...]) -> tuple[int, bool, int]:
+    """Best total, softness and number of cards of a composition (counts of A..T)."""
+    hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
+    soft = comp[0] > 0 and hard + 10 <= 21
+    return (hard + 10 if soft else hard), soft, sum(comp)
+
+
+def pair_value(comp: tuple[int, ...]) -> int | None:
+    """The card value of a two-card pair, else None."""
+    if sum(comp) != 2:
+        return None
+    for v in range(1, 11):
+        if comp[v - 1] == 2:
+            return v
+    return None
+
+
+def resolve(code: str, options: frozenset[int], rules: Rules) -> int:
+    """The action a code stands for, given the options the rules leave this hand."""
+    primary, fallback = _ACTIONS[code]
+    if code == "Ph" and not rules.double_after_split:
+        primary = HIT
+    if primary in options:
+        return primary
+    if code == "Rp" and fallback not in options:
+        fallback = HIT
+    return fallback if fallback in options else STAND
+
+
+class ChartStrategy:
+    """Play a chart section by the lookup rules (``section``: by name, default the main one).
+
+    A Free Bet chart's ``free-bet-hand`` section plays the hand carrying the
+    free bet after a free split (:meth:`decide_free`); ``free_calls`` counts
+    how often the engine asked for it.
+    """
+
+    def __init__(self, chart: Chart | Section, rules: Rules, *,
+                 context: ChartContext | None = None, section: str | None = None) -> None:
+        free: ChartStrategy | None = None
+        if isinstance(chart, Chart):
+            names = [s.name for s in chart.sections]
+            if section is None and FREE_SECTION in names:
+                free = ChartStrategy(chart.section(FREE_SECTION), rules, context=context)
+            chart = chart.section(section) if section else chart.main
+        validate_rows(chart.rows, f"chart section {chart.name!r}")
+        self.section = chart
+        self.rules = rules
+        self.context = context or ChartContext.from_rules(rules)
+        self._rows = {key: codes for key, codes in chart.rows.items()}
+        self._free = free
+        self.free_calls = 0
+
+    def row_for(self, comp: tuple[int, ...], options: frozenset[int]) -> RowKey | None:
+        """The row a hand reads (None: no decision, or a missing row with a fixed play)."""
+        total, soft, ncards = hand_shape(comp)
+        if ncards < 2 or self.context.forced_stand(total, ncards):
+            return None
+        pair = pair_value(comp)
+        if pair is not None and SPLIT in options and RowKey("P", pair) in self._rows:
+            return RowKey("P", pair)
+        kind = "S" if soft else "H"
+        qualified = RowKey(kind, total, ncards)
+        if qualified in self._rows:
+            return qualified
+        key = RowKey(kind, total)
+        if key not in self._rows and key == RowKey("H", 4):
+            key = RowKey("H", 5)
+        return key if key in self._rows else None
+
+    def code_for(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> str:
+        """The chart code that governs this hand (after the missing-row rules)."""
+        total, soft, ncards = hand_shape(comp)
+        if ncards < 2:
+            return "H"  # the one-card start of a split hand draws its second card
+        key = self.row_for(comp, options)
+        if key is None:  # forced stand, missing S12 (hits), missing H21/S21 (stand)
+            forced = self.context.forced_stand(total, ncards)
+            return "H" if soft and total == 12 and not forced else "S"
+        return self._rows[key][UPCARDS.index(upcard)]
+
+    def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
+        return resolve(self.code_for(upcard, comp, options), options, self.rules)
+
+    def decide_free(self, upcard: int, comp: tuple[int, ...]) -> int:
+        """Hit or stand for the hand carrying a free bet (the free-bet-hand section)."""
+        self.free_calls += 1
+        player = self._free or self
+        return player.decide(upcard, comp, frozenset((STAND, HIT)))
+
+
+def comp_cards(comp: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards of a composition, lowest first."""
+    return tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
+
