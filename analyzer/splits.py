@@ -81,12 +81,21 @@ class SplitPlan:
                    conditioned=conditioned, bj_takes_all=takes_all, free=free, play=play)
 
 
-Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
+Decide = Callable[[int, bool], int]
+
+
+def is_natural(comp: Any) -> bool:
+    """Whether a composition is exactly one ace and one ten."""
+    return bool(comp[0] == 1 and comp[9] == 1 and sum(comp) == 2)  # (node, may double) -> action for a split hand
 
 
 def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
-    """The pre-split optimal action of a composition (ties go to stand, then hit)."""
-    if values.forced[node]:
+    """The pre-split optimal action of a composition (ties go to stand, then hit).
+
+    An ace and a ten stand: unsplit they are a blackjack, whose only "play" is to
+    stand (Farmer's analyzer compares the blackjack payoff here, so it stands).
+    """
+    if values.forced[node] or is_natural(values.space.comps[node]):
         return STAND
     best, action = values.stand[node], STAND
     if values.hit[node] > best:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.splits import is_natural
 
 if TYPE_CHECKING:
     from analyzer.game import Analysis
@@ -47,8 +48,8 @@ class FrozenStrategy:
         ua = self._analysis.upcard(upcard)
         values = ua.values
         node = values.space.index[comp]
-        if values.forced[node]:
-            return STAND
+        if values.forced[node] or is_natural(comp):
+            return STAND  # an ace and a ten (after a split) stand, as a blackjack would
         if sum(comp) == 2:
             cards = tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
             candidates = self._analysis.actions(upcard, cards)

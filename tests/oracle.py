@@ -15,9 +15,13 @@ replacement, from what really remains of the shoe, and all arithmetic is exact
 One round:
 
 * Deal the upcard and the player's two cards (the deal order is immaterial by
-  exchangeability).  In PEEK games the hole card is then drawn explicitly from
-  the rest of the shoe.  Early surrender (ES) is offered now, before the peek,
-  for -1/2.
+  exchangeability).  In PEEK games with an ace or a ten up the hole card is then
+  drawn explicitly from the rest of the shoe, and the player's cards come from
+  what is left after it.  (With any other upcard it cannot matter before the
+  dealer plays, so it is drawn as his second card when he does -- the same
+  distribution by exchangeability; ``literal_hole=True`` draws it right after the
+  deal for every upcard, and the self-check confirms identical results.)  Early
+  surrender (ES) is offered now, before the peek, for -1/2.
 * PEEK: with an ace or a ten up, a dealer blackjack ends the round at once:
   the player loses 1, or pushes with his own blackjack.  A player blackjack
   (ace + ten as the first two cards, never after a split) wins
@@ -39,7 +43,7 @@ One round:
   blackjack.  Given what the player has seen, the unseen cards are in random
   order, so the hole card is distributed in proportion to the unseen counts of
   the values it may have; the player's next card is drawn from the unseen cards
-  less that hole card.
+  less that hole card.  Decisions never look at the hole card itself.
 * Split play is CDZ-: after a split, each hand holding cards ``h`` takes the
   action that maximises the EV of an UNSPLIT hand of the same composition ``h``,
   computed from the shoe ``initial counts - upcard - h`` with the same
@@ -69,6 +73,15 @@ Modelling decisions not fixed by the brief (see also the function docstrings):
 * ``hand_evs`` and ``round_ev`` take the shoe BEFORE the deal (it still holds
   the upcard and the player's cards); ``dealer_distribution`` takes a shoe that
   no longer holds the upcard.
+* A player blackjack is settled at once: ``hand_evs`` gives it only "stand".
+  Early surrender is -1/2 in ENHC too; ``hand_evs`` reports "surrender" under
+  either surrender rule, but a round offers ES only before the peek and LS after.
+* Doubling split aces needs ``hit_split_aces`` and ``double_after_split``.
+
+Speed and memory: every state is memoised (``clear_caches`` forgets them); the
+split states are dropped after each upcard of ``round_ev_by_upcard``.  A
+16-card shoe with 4 hands takes about 10 s, a 20-card one about a minute and
+1 GB; without splitting a few seconds.
 
 Two separate computations meet in the round EV: decisions use "information"
 EVs (the hole card averaged over what the player may believe), while
@@ -78,6 +91,7 @@ agreement is checked in ``tests/test_oracle_selfcheck.py``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -105,18 +119,21 @@ class ShoeExhausted(Exception):
 class _Game:
     """A rule set, the shoe before the deal and the upcard.
 
-    Hashed by identity (one object per triple, from :func:`_game`) so that it is a
-    cheap memo key.
+    ``hole_first``: the hole card is drawn right after the deal (PEEK games with an ace
+    or a ten up, or every PEEK game when asked for), instead of after the player's
+    hands.  Hashed by identity (one object each, from :func:`_game`): a cheap memo key.
     """
 
     rules: Rules
     start: Counts
     up: int
+    hole_first: bool
 
 
 @cache
-def _game(rules: Rules, start: Counts, up: int) -> _Game:
-    return _Game(rules, start, up)
+def _game(rules: Rules, start: Counts, up: int, literal_hole: bool) -> _Game:
+    hole_first = rules.peeks and (literal_hole or up in (ACE, TEN))
+    return _Game(rules, start, up, hole_first)
 
 
 # --------------------------------------------------------------------- cards
@@ -142,13 +159,14 @@ def _put(counts: Counts, card: int) -> Counts:
     return tuple(c)
 
 
-def _draws(counts: Counts) -> list[tuple[int, Fraction, Counts]]:
+@cache
+def _draws(counts: Counts) -> tuple[tuple[int, Fraction, Counts], ...]:
     """Each card that can be drawn, with its probability and the shoe left after it."""
     n = sum(counts)
     if n == 0:
         raise ShoeExhausted("a card must be drawn from an empty shoe")
-    return [(v, Fraction(counts[v - 1], n), _take(counts, v)) for v in VALUES
-            if counts[v - 1] > 0]
+    return tuple((v, Fraction(counts[v - 1], n), _take(counts, v)) for v in VALUES
+                 if counts[v - 1] > 0)
 
 
 def _with(cards: Cards, card: int) -> Cards:
@@ -218,10 +236,16 @@ def _settle_table(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) ->
     if len(set(payoffs)) == 1:
         return Fraction(payoffs[0])
     cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
-    ev = Fraction(0)
-    for outcome, p in _dealer(shoe, cards, g.rules.hits_soft_17):
-        ev += p * payoffs[OUTCOMES.index(outcome)]
-    return ev
+    numerators, denominator = _dealer_odds(shoe, cards, g.rules.hits_soft_17)
+    return Fraction(sum(n * w for n, w in zip(numerators, payoffs, strict=True)), denominator)
+
+
+@cache
+def _dealer_odds(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[int, ...], int]:
+    """:func:`_dealer` as numerators over one denominator, in OUTCOMES order (for speed)."""
+    probs = dict(_dealer(shoe, cards, hits_soft_17))
+    denominator = math.lcm(*(p.denominator for p in probs.values()))
+    return tuple(int(probs.get(o, 0) * denominator) for o in OUTCOMES), denominator
 
 
 # ------------------------------------------------------- the player's beliefs
@@ -240,9 +264,10 @@ def _hole_cases(g: _Game, unseen: Counts) -> list[tuple[int | None, Fraction, Co
     """Where the hole card may be, as the player sees it: (hole, probability, shoe less it).
 
     PEEK: the hole card is one of the ``unseen`` cards, in proportion to their counts
-    among the values a completed peek allows.  ENHC: there is no hole card yet (None).
+    among the values a completed peek allows.  Otherwise (ENHC, or no ``hole_first``)
+    there is no hole card yet (None).
     """
-    if not g.rules.peeks:
+    if not g.hole_first:
         return [(None, Fraction(1), unseen)]
     blocked = _blocked_holes(g)
     weight = sum(unseen[v - 1] for v in VALUES if v not in blocked)
@@ -341,25 +366,23 @@ def _may_resplit(rules: Rules, pair: int, hands: int) -> bool:
 
 @cache
 def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int, waiting: int,
-                 current: Cards | None, done: Payoffs) -> Fraction:
+                 current: Cards, done: Payoffs) -> Fraction:
     """Rest of a round after a split, card by card, with the hole card fixed.
 
     ``shoe``: the cards really left (less the hole card); ``hands``: hands so far;
-    ``waiting``: hands to the right still holding one pair card; ``current``: the hand
-    being played (None between hands); ``done``: what the finished hands win against
-    each dealer outcome (all that matters of them now).
+    ``waiting``: hands to the right of ``current`` still holding one pair card;
+    ``current``: the cards of the hand being played; ``done``: what the finished hands
+    win against each dealer outcome (all that matters of them now).
     """
-    if current is None:
-        if waiting == 0:
-            return _settle_table(g, hole, shoe, done)
-        return _split_round(g, hole, shoe, pair, hands, waiting - 1, (pair,), done)
 
     def finish(rest: Counts, cards: Cards, bet: int) -> Fraction:
         finished = _payoffs(_final(cards), bet, done)
-        return _split_round(g, hole, rest, pair, hands, waiting, None, finished)
+        if waiting == 0:
+            return _settle_table(g, hole, rest, finished)
+        return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
 
-    ev = Fraction(0)
     if len(current) == 1:  # the hand takes its second card, or resplits
+        ev = Fraction(0)
         for card, p, rest in _draws(shoe):
             if card == pair and _may_resplit(g.rules, pair, hands):
                 ev += p * _split_round(g, hole, rest, pair, hands + 1, waiting + 1, current, done)
@@ -372,6 +395,7 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     action = _cdz_action(g, current)
     if action == "stand":
         return finish(shoe, current, 1)
+    ev = Fraction(0)
     for card, p, rest in _draws(shoe):
         cards = _with(current, card)
         if action == "double":
@@ -475,7 +499,7 @@ def _deal_ev(g: _Game, hand: Cards) -> Fraction:
         values = _action_values(g, hand, rules.surrender is Surrender.LATE)
         return max(values, key=lambda item: item[1])[0]
 
-    if rules.peeks:
+    if g.hole_first:
         ev = Fraction(0)
         action: str | None = None
         for hole, p, rest in _draws(unseen):  # the hole card, really dealt now
@@ -499,27 +523,34 @@ def _deal_ev(g: _Game, hand: Cards) -> Fraction:
 # -------------------------------------------------------------------- public
 
 
-def round_ev_by_upcard(rules: Rules, counts: Counts) -> dict[int, Fraction]:
-    """EV of the round given each upcard present in the shoe ``counts`` (before the deal)."""
+def round_ev_by_upcard(rules: Rules, counts: Counts, *,
+                       literal_hole: bool = False) -> dict[int, Fraction]:
+    """EV of the round given each upcard present in the shoe ``counts`` (before the deal).
+
+    ``literal_hole``: in PEEK games draw the hole card right after the deal for every
+    upcard, not only for an ace or a ten (slower; the result is the same).
+    """
     start = tuple(counts)
     result: dict[int, Fraction] = {}
     for up, _, after_up in _draws(start):
-        g = _game(rules, start, up)
+        g = _game(rules, start, up, literal_hole)
         ev = Fraction(0)
         for first, p1, after_first in _draws(after_up):
             for second, p2, _ in _draws(after_first):
                 ev += p1 * p2 * _deal_ev(g, tuple(sorted((first, second))))
         result[up] = ev
+        _split_round.cache_clear()  # its states serve one upcard only: free the memory
     return result
 
 
-def round_ev(rules: Rules, counts: Counts) -> Fraction:
-    """EV of one round off the top of the shoe ``counts``."""
-    by_up = round_ev_by_upcard(rules, counts)
+def round_ev(rules: Rules, counts: Counts, *, literal_hole: bool = False) -> Fraction:
+    """EV of one round off the top of the shoe ``counts`` (``literal_hole``: as above)."""
+    by_up = round_ev_by_upcard(rules, counts, literal_hole=literal_hole)
     return sum((p * by_up[up] for up, p, _ in _draws(tuple(counts))), Fraction(0))
 
 
-def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards) -> dict[str, Fraction]:
+def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards, *,
+             literal_hole: bool = False) -> dict[str, Fraction]:
     """EV of each legal action on an unsplit hand ``cards`` against ``upcard``.
 
     ``counts`` is the shoe before the deal: it still holds the upcard and ``cards``.
@@ -528,9 +559,10 @@ def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards) -> dict[st
     "surrender" (two cards, LS or ES: -1/2; LS in ENHC: -1 when the dealer then has
     blackjack).  A player blackjack only has "stand" (its payout).  In PEEK games the
     EVs are conditioned on the dealer not having blackjack (which matters with an ace
-    or ten up); ENHC EVs are unconditioned.
+    or ten up); ENHC EVs are unconditioned.  ``literal_hole``: as in
+    :func:`round_ev_by_upcard`.
     """
-    g = _game(rules, tuple(counts), upcard)
+    g = _game(rules, tuple(counts), upcard, literal_hole)
     return dict(_action_values(g, tuple(sorted(cards)), True))
 
 
@@ -547,6 +579,6 @@ def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict
 
 def clear_caches() -> None:
     """Forget every memoised state (they are kept across calls)."""
-    for function in (_game, _dealer, _q_stand, _q_hit, _q_double, _v_play_on, _cdz_action,
-                     _split_round, _action_values, _deal_ev):
+    for function in (_game, _draws, _dealer, _dealer_odds, _q_stand, _q_hit, _q_double,
+                     _v_play_on, _cdz_action, _split_round, _action_values, _deal_ev):
         function.cache_clear()

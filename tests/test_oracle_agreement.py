@@ -6,12 +6,9 @@ rules without splitting the engine must agree with it *exactly*: dealer
 distributions, the EV of every action of every two-card hand, the EV by upcard
 and the EV of the round.
 
-With splitting the oracle gives the exact EV of a round played with the CDZ-
-strategy; the engine (like the published analyzers it matches to 1e-9 percent)
-uses Farmer's convention, which does not remove the cards other split hands drew
-by hitting.  On small shoes that convention visibly differs from the exact round,
-so for splits the test pins what the engine reproduces exactly: the no-resplit
-split EV on a hand whose split hands cannot hit (split aces).
+With splitting, the oracle plays every split hand by the pre-split (CDZ-)
+strategy and removes every card really dealt; the engine's Farmer algorithm must
+give the same fractions, resplits included.
 """
 
 from __future__ import annotations
@@ -105,3 +102,22 @@ def test_split_aces_one_card_no_resplit_is_exact() -> None:
         theirs = oracle.hand_evs(rules, counts, up, (1, 1))["split"]
         assert isinstance(theirs, Fraction)
         assert mine == theirs, up
+
+
+SPLIT_SHOE = (1, 1, 1, 1, 1, 1, 1, 1, 2, 6)  # 16 cards, rich in tens: no round runs dry
+
+
+@pytest.mark.parametrize("spec", ["1D S17 DOA DAS SPL3 NS",
+                                  pytest.param("1D H17 DOA NDAS SPL2 LS", marks=pytest.mark.slow),
+                                  pytest.param("1D S17 DOA DAS SPL3 NS ENHC",
+                                               marks=pytest.mark.slow)])
+def test_round_ev_with_splits_and_resplits(spec: str) -> None:
+    """Farmer's split algorithm, as the engine runs it, equals the whole-round truth."""
+    rules = parse_spec(spec)
+    analysis = Analysis(rules, Shoe(SPLIT_SHOE), exact=True)
+    assert analysis.by_upcard() == oracle.round_ev_by_upcard(rules, SPLIT_SHOE)
+    assert analysis.ev() == oracle.round_ev(rules, SPLIT_SHOE)
+    for up in (1, 7, 10):
+        for pair in (9, 10):
+            mine = analysis.actions(up, (pair, pair))[SPLIT]
+            assert mine == oracle.hand_evs(rules, SPLIT_SHOE, up, (pair, pair))["split"]
