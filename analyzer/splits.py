@@ -81,12 +81,12 @@ class SplitPlan:
                    conditioned=conditioned, bj_takes_all=takes_all, free=free, play=play)
 
 
-Decide = Callable[[int, bool], int]
+Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
 
 
 def is_natural(comp: Any) -> bool:
     """Whether a composition is exactly one ace and one ten."""
-    return bool(comp[0] == 1 and comp[9] == 1 and sum(comp) == 2)  # (node, may double) -> action for a split hand
+    return bool(comp[0] == 1 and comp[9] == 1 and sum(comp) == 2)
 
 
 def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
