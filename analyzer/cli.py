@@ -33,6 +33,7 @@ from analyzer.reports import build
 from analyzer.rules import Rules, format_spec
 from analyzer.shoe import Shoe, format_shoe, parse_shoe
 from analyzer.sidebets.cli import register as register_sidebet
+from analyzer.simulate_cli import register as register_simulate
 
 
 class _Parser(argparse.ArgumentParser):
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_sidebet(sub)
     register_charts(sub)
+    register_simulate(sub)
     return parser
 
 

@@ -13,10 +13,26 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from analyzer.cards import Value, format_value, parse_value
 from analyzer.errors import AnalyzerError, HandError, ShoeError
+
+
+def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tuple[int, ...]:
+    """``counts`` as a tuple, or a :class:`ShoeError` naming the bad count.
+
+    ``names`` labels each position (card values or card identities).
+    """
+    c = tuple(counts)
+    if len(c) != len(names):
+        raise ShoeError(f"a {what} needs {len(names)} counts, got {len(c)}")
+    for name, n in zip(names, c, strict=True):
+        if not isinstance(n, int) or n < 0:
+            raise ShoeError(f"count of {name} must be a whole number >= 0, not {n!r}")
+    if sum(c) == 0:
+        raise ShoeError("the shoe is empty")
+    return c
 
 
 class Shoe:
@@ -25,15 +41,7 @@ class Shoe:
     __slots__ = ("_counts", "_hash")
 
     def __init__(self, counts: Iterable[int]) -> None:
-        c = tuple(counts)
-        if len(c) != 10:
-            raise ShoeError(f"a shoe needs 10 counts (A, 2-9, T), got {len(c)}")
-        for value, n in zip(Value, c, strict=True):
-            if not isinstance(n, int) or n < 0:
-                raise ShoeError(f"count of {format_value(value)} must be a whole number >= 0, "
-                                f"not {n!r}")
-        if sum(c) == 0:
-            raise ShoeError("the shoe is empty")
+        c = checked_counts(counts, [format_value(v) for v in Value], "shoe (A, 2-9, T)")
         self._counts = c
         self._hash = hash(c)
 

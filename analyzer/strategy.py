@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from analyzer.errors import AnalyzerError
 from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.rules import Surrender
 from analyzer.splits import is_natural
 
 if TYPE_CHECKING:
@@ -42,6 +44,11 @@ class FrozenStrategy:
     """
 
     def __init__(self, analysis: Analysis) -> None:
+        rules = analysis.rules
+        if rules.free_doubles and rules.double_after_split:
+            # A two-card split hand would be judged by the free double's EV.
+            raise AnalyzerError("a frozen strategy does not model free doubles together with "
+                                "double after split (FD with DAS)")
         self._analysis = analysis
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
@@ -53,6 +60,12 @@ class FrozenStrategy:
         if sum(comp) == 2:
             cards = tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
             candidates = self._analysis.actions(upcard, cards)
+            if SURRENDER in options and self._early_surrender_before_peek(upcard):
+                # Early surrender is decided before the peek: weigh the other plays
+                # with the dealer's blackjack put back in, as the surrender is.
+                candidates = self._analysis.hand_actions(upcard, cards, unconditioned=True)
+                candidates[SURRENDER] = self._analysis.surrender_value(upcard, comp,
+                                                                        unconditional=True)
         else:
             candidates = {STAND: values.stand[node], HIT: values.hit[node]}
         best = STAND
@@ -61,6 +74,10 @@ class FrozenStrategy:
                     candidates[action] > candidates[best]:
                 best = action
         return best
+
+    def _early_surrender_before_peek(self, upcard: int) -> bool:
+        a = self._analysis
+        return a.rules.surrender is Surrender.EARLY and a.conditioned(upcard)
 
     def decide_free(self, upcard: int, comp: tuple[int, ...]) -> int:
         """Hit or stand for a hand carrying a free bet (Free Bet's free split hand)."""

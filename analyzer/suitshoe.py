@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from analyzer.errors import ShoeError
+from analyzer.shoe import checked_counts
 
 Card = tuple[int, int]  # (rank 1..13, suit 0..3)
 
@@ -66,16 +67,7 @@ class SuitShoe:
     __slots__ = ("_counts",)
 
     def __init__(self, counts: Iterable[int]) -> None:
-        c = tuple(counts)
-        if len(c) != 52:
-            raise ShoeError(f"a suit shoe needs 52 counts, got {len(c)}")
-        for card, n in zip(CARDS, c, strict=True):
-            if not isinstance(n, int) or n < 0:
-                raise ShoeError(f"count of {format_card(card)} must be a whole number >= 0, "
-                                f"not {n!r}")
-        if sum(c) == 0:
-            raise ShoeError("the shoe is empty")
-        self._counts = c
+        self._counts = checked_counts(counts, [format_card(c) for c in CARDS], "suit shoe")
 
     @classmethod
     def decks(cls, n: int) -> SuitShoe:

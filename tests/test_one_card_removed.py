@@ -29,7 +29,7 @@ def averaged(spec: str) -> tuple[float, float, float]:
 
 
 @pytest.mark.parametrize("spec", ["1D S17 DOA NDAS NSPL LS", "1D H17 DOA DAS SPL1 NS",
-                                  "1D H17 D10 NDAS NSPL ES ENHC"])
+                                  "1D H17 D10 NDAS NSPL ES ENHC", "1D S17 D10 NDAS SPL1 ES"])
 def test_one_card_removed_identity(spec: str) -> None:
     optimal, full, avg = averaged(spec)
     assert full == optimal  # the frozen strategy is the optimal one on the full shoe
