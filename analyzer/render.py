@@ -132,8 +132,12 @@ def hand_json(analysis: Analysis, up: int, cards: tuple[int, ...], *,
 def hand_text(analysis: Analysis, up: int, cards: tuple[int, ...], *,
               unconditioned: bool) -> str:
     data = hand_json(analysis, up, cards, unconditioned=unconditioned)
-    cond = ("conditioned on the dealer not having blackjack"
-            if data["conditioned_on_no_dealer_blackjack"] else "unconditioned")
+    if up not in (1, 10):
+        cond = "no dealer blackjack possible"
+    elif data["conditioned_on_no_dealer_blackjack"]:
+        cond = "conditioned on the dealer not having blackjack"
+    else:
+        cond = "unconditioned: a dealer blackjack is possible"
     lines = [f"rules: {data['rules']}",
              f"hand {'-'.join(data['cards'])} vs {data['upcard']}  (EV % of initial bet, {cond})"]
     for name, v in data["actions"].items():

@@ -1,9 +1,10 @@
 """Brute-force whole-round blackjack oracle, written apart from the engine to check it.
 
 Nothing is shared with the engine's computational modules (``analyzer.dealer``,
-``analyzer.player``, ``analyzer.splits``, ``analyzer.game``): only the
-:class:`analyzer.rules.Rules` value object is read.  The code is written for
-clarity, not speed; it is meant for small shoes (up to about 20 cards).
+``analyzer.player``, ``analyzer.splits``, ``analyzer.game``,
+``analyzer.exact_splits``): only the :class:`analyzer.rules.Rules` value object is
+read.  The code is written for clarity, not speed; it is meant for small shoes (up
+to about 20 cards).
 
 Model
 -----
@@ -15,31 +16,59 @@ replacement, from what really remains of the shoe, and all arithmetic is exact
 One round:
 
 * Deal the upcard and the player's two cards (the deal order is immaterial by
-  exchangeability).  In PEEK games with an ace or a ten up the hole card is then
-  drawn explicitly from the rest of the shoe, and the player's cards come from
-  what is left after it.  (With any other upcard it cannot matter before the
-  dealer plays, so it is drawn as his second card when he does -- the same
-  distribution by exchangeability; ``literal_hole=True`` draws it right after the
-  deal for every upcard, and the self-check confirms identical results.)  Early
-  surrender (ES) is offered now, before the peek, for -1/2.
-* PEEK: with an ace or a ten up, a dealer blackjack ends the round at once:
-  the player loses 1, or pushes with his own blackjack.  A player blackjack
-  (ace + ten as the first two cards, never after a split) wins
-  ``blackjack_pays`` when the dealer has none.
-* ENHC (``HoleCard.NO_HOLE_CARD``): the dealer's second card is drawn from the
-  remaining shoe after all the player's hands are finished.  A dealer blackjack
-  then takes every bet on the table (doubles and split hands included); a player
-  blackjack pushes against it.  Late surrender (LS) in ENHC gives -1/2, or -1
-  when the dealer then turns out to have a blackjack.
+  exchangeability).  When the dealer peeks with this upcard (``PEEK``: an ace or
+  a ten up; ``PEEK_ACE``: an ace up) the hole card is then drawn explicitly from
+  the rest of the shoe, and the player's cards come from what is left after it.
+  (Otherwise it cannot be seen before the dealer plays, so it is drawn as his
+  second card when he does -- the same distribution by exchangeability;
+  ``literal_hole=True`` draws it right after the deal for every upcard, in every
+  game, and the self-check confirms identical results.)  Early surrender (ES) is
+  offered now, before the peek, for -1/2.
+* A PEEKED dealer blackjack ends the round at once: the player loses 1, or
+  pushes with his own blackjack.  A player blackjack (ace + ten as the first two
+  cards, never after a split) wins ``blackjack_pays`` when the dealer has none.
+* An UNCHECKED dealer blackjack (ENHC, or a ten up in ``PEEK_ACE`` games) shows
+  when the dealer plays, after all the player's hands.  A player blackjack
+  pushes it.  Otherwise, with ``unpeeked_bj_takes_all`` (the default) it takes
+  all the money the player paid: the original bet, paid doubles, paid split
+  hands (busted ones too); free bets cost nothing.  Without it ("OBO") it takes
+  only the original bet: the round loses ``min(1, money paid)`` in total, over
+  every hand but a Charlie that beats it.  A Charlie hand (below) beats it with
+  ``charlie_beats_bj`` (winning as against any other dealer hand), else it loses
+  to it like any hand.  Late surrender against it: -1 (-1/2 otherwise).
 * The player may stand, hit, double (one card, bet 2) on two cards when
   ``rules.double`` allows the total (``ANY``; ``NINE_TO_ELEVEN``: 9-11;
   ``TEN_ELEVEN``: 10-11 -- a soft hand never totals 9-11), split a pair of equal
-  values (any two tens are a pair) while ``max_hands > 1``, and surrender (LS
-  after the peek, ES before it).  The dealer draws to 17, hitting soft 17 when
-  ``hits_soft_17``.
+  values (any two tens are a pair; aces only with ``split_aces``) while
+  ``max_hands > 1``, and surrender (LS after the peek, ES before it; not with an
+  ace up unless ``surrender_vs_ace``).  The dealer draws to 17, hitting soft 17
+  when ``hits_soft_17``.
+* ``charlie`` = N > 0: a hand (split hands too, counting the hand's own cards)
+  that reaches N cards without busting stops and wins 1:1 on its bet (2 units if
+  it was a paid double, own + free bet on a free double) against every dealer
+  hand -- 21 and 22 included -- except an unchecked blackjack (see above).
+* ``stand_on_21``: a hand of 21 may not hit.  Without it any 21 may hit (a hard
+  21 surely busts; a soft 21 may gain, e.g. towards a Charlie); a 21 is never
+  doubled.
+* ``push_22``: a dealer finishing on exactly 22 pushes every non-busted player
+  hand except a Charlie, which wins (a player blackjack is settled at once).
+* ``free_doubles``: on the unsplit first two cards with a HARD total in the set,
+  the double is free (it replaces the paid double there, whatever ``double``
+  says): one card; the own bet settles normally and the free bet wins 1 when the
+  hand wins, else nothing.  Other two-card hands double under ``double``.
+* ``free_splits``: splitting a pair in the set is free and is one split only (no
+  resplit; ``max_hands > 2`` with free splits is not modelled): the first hand
+  carries the original bet, the second the free bet (+1 if it wins, 0 on a push,
+  a loss, a bust or a dealer blackjack).  The first hand is played by the CDZ-
+  split strategy below; the second by the composition-only rule for its own
+  payoff: stand or hit (never double or split), whichever maximises the free
+  payoff -- the win probability, played on likewise -- of an UNSPLIT hand of
+  that composition from ``initial counts - upcard - composition``, with the same
+  no-blackjack conditioning; hit only when strictly better.  Other pairs split
+  for a paid bet as usual.
 * Unsplit play is optimal composition-dependent: each decision maximises the EV
-  given everything the player knows -- his cards, the upcard and, in PEEK games
-  with an ace or ten up, that the hole card does not complete a dealer
+  given everything the player knows -- his cards, the upcard and, when the dealer
+  peeked with that upcard, that the hole card does not complete a dealer
   blackjack.  Given what the player has seen, the unseen cards are in random
   order, so the hole card is distributed in proportion to the unseen counts of
   the values it may have; the player's next card is drawn from the unseen cards
@@ -49,34 +78,42 @@ One round:
   computed from the shoe ``initial counts - upcard - h`` with the same
   knowledge (the same no-blackjack conditioning), restricted to what a split
   hand may do: stand, hit, and double on two cards only with
-  ``double_after_split`` (and the double rule allowing the total); never
-  surrender.  Ties go stand > hit > double: hit only when strictly better than
-  stand, double only when strictly better than both.  A pair card drawn to a
-  split hand is always resplit while there are fewer than ``max_hands`` hands
-  (aces only with ``resplit_aces``); after that a pair is an ordinary hand played
-  by that same CDZ- decision.  Split aces without ``hit_split_aces`` take exactly
-  one card each and stand (with it they are played like any split hand).  An
-  ace + ten after a split is a plain 21.  Hands are played left to right: the
-  first hand takes its second card (a resplit puts the new one-card hand
-  immediately to its right) and is played out before the next hand takes its
-  second card.  Every hand carries one unit (two when doubled).  The player
-  splits the initial pair when the exact EV of doing so (under that play) beats
-  the other options.
+  ``double_after_split`` (and the double rule allowing the total; a paid
+  double); never surrender.  Ties go stand > hit > double: hit only when
+  strictly better than stand, double only when strictly better than both.  A
+  pair card drawn to a split hand is always resplit while there are fewer than
+  ``max_hands`` hands (aces only with ``resplit_aces``; never after a free
+  split); after that a pair is an ordinary hand played by that same CDZ-
+  decision.  Split aces without ``hit_split_aces`` take exactly one card each
+  and stand (with it they are played like any split hand).  An ace + ten after
+  a split is a plain 21.  Hands are played left to right: the first hand takes
+  its second card (a resplit puts the new one-card hand immediately to its
+  right) and is played out before the next hand takes its second card.  Every
+  paid hand carries one unit (two when doubled).  The player splits the initial
+  pair when the exact EV of doing so (under that play) beats the other options.
 
 Modelling decisions not fixed by the brief (see also the function docstrings):
 
-* A hand totalling 21 always stands (no hitting or doubling a 21).
+* A hand totalling 21 is never doubled.
 * A hand or dealer that must draw from an empty shoe raises
   :class:`ShoeExhausted`; this includes the hits of actions that are only being
   evaluated for a decision.  Use shoes with enough high cards.
-* When all the player's hands have busted the dealer does not draw.
+* When every hand's result is settled whatever the dealer does (e.g. all busted
+  under "takes all") the dealer does not draw.
 * ``hand_evs`` and ``round_ev`` take the shoe BEFORE the deal (it still holds
   the upcard and the player's cards); ``dealer_distribution`` takes a shoe that
   no longer holds the upcard.
-* A player blackjack is settled at once: ``hand_evs`` gives it only "stand".
+* A player blackjack is settled at once: ``hand_evs`` gives it only "stand"; so
+  does a hand that may not act (a Charlie, or 21 under ``stand_on_21``).
   Early surrender is -1/2 in ENHC too; ``hand_evs`` reports "surrender" under
   either surrender rule, but a round offers ES only before the peek and LS after.
+  ``hand_evs`` reports a free double under "double" and a free split under
+  "split".
 * Doubling split aces needs ``hit_split_aces`` and ``double_after_split``.
+* Not modelled: ``split_by_rank`` (the oracle works on card values: it raises
+  :class:`NotImplementedError`), free splits with ``max_hands > 2`` (likewise),
+  insurance (so ``insured_no_split`` is moot) and ``cut_card`` (every round is
+  off the given shoe).
 
 Speed and memory: every state is memoised (``clear_caches`` forgets them); the
 split states are dropped after each upcard of ``round_ev_by_upcard``.  A
@@ -100,15 +137,24 @@ from analyzer.rules import Double, Rules, Surrender
 
 Counts = tuple[int, ...]  # 10 counts, index value - 1
 Cards = tuple[int, ...]  # the cards of one hand, sorted
-Payoffs = tuple[int, ...]  # what some finished hands win against each dealer outcome
+Bet = tuple[int, int]  # what a hand wins when it wins, and loses when it loses
+# Payoffs: what some finished hands win against each dealer outcome but a blackjack
+# (OUTCOMES[:-1] order), then against an unchecked dealer blackjack: what Charlies
+# win, and the money paid by every other hand (the money that blackjack takes).
+Payoffs = tuple[int, ...]
 
 ACE = 1
 TEN = 10
 VALUES = range(1, 11)
 BUST = 0  # the final "total" of a busted hand
-OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
-NO_HANDS: Payoffs = (0,) * len(OUTCOMES)
+CHARLIE = 99  # the final "total" of a Charlie hand
+OUTCOMES = ("17", "18", "19", "20", "21", "22", "bust", "blackjack")  # "bust": 23 or more
+NO_HANDS: Payoffs = (0,) * (len(OUTCOMES) + 1)
 HALF = Fraction(1, 2)
+PAID: Bet = (1, 1)
+FREE: Bet = (1, 0)
+PAID_DOUBLE: Bet = (2, 2)
+FREE_DOUBLE: Bet = (2, 1)  # own bet at risk, free bet wins only
 
 
 class ShoeExhausted(Exception):
@@ -119,21 +165,27 @@ class ShoeExhausted(Exception):
 class _Game:
     """A rule set, the shoe before the deal and the upcard.
 
-    ``hole_first``: the hole card is drawn right after the deal (PEEK games with an ace
-    or a ten up, or every PEEK game when asked for), instead of after the player's
-    hands.  Hashed by identity (one object each, from :func:`_game`): a cheap memo key.
+    ``peeked``: the dealer checks for blackjack with this upcard before the player acts.
+    ``hole_first``: the hole card is drawn right after the deal (when peeked, or always
+    when asked for), instead of after the player's hands.  Hashed by identity (one
+    object each, from :func:`_game`): a cheap memo key.
     """
 
     rules: Rules
     start: Counts
     up: int
+    peeked: bool
     hole_first: bool
 
 
 @cache
 def _game(rules: Rules, start: Counts, up: int, literal_hole: bool) -> _Game:
-    hole_first = rules.peeks and (literal_hole or up in (ACE, TEN))
-    return _Game(rules, start, up, hole_first)
+    if rules.split_by_rank:
+        raise NotImplementedError("split_by_rank: the oracle works on card values only")
+    if rules.free_splits and rules.max_hands > 2:
+        raise NotImplementedError("free splits with resplits (max_hands > 2) are not modelled")
+    peeked = rules.peeks_on(up)
+    return _Game(rules, start, up, peeked, peeked or literal_hole)
 
 
 # --------------------------------------------------------------------- cards
@@ -187,9 +239,20 @@ def _is_natural(cards: Cards) -> bool:
     return len(cards) == 2 and ACE in cards and TEN in cards
 
 
-def _final(cards: Cards) -> int:
+def _final(rules: Rules, cards: Cards) -> int:
+    """How a finished hand is settled: BUST, CHARLIE, or its total."""
     total = _total(cards)
-    return BUST if total > 21 else total
+    if total > 21:
+        return BUST
+    if rules.charlie and len(cards) >= rules.charlie:
+        return CHARLIE
+    return total
+
+
+def _forced(rules: Rules, cards: Cards) -> bool:
+    """The hand may not act any more: bust, a Charlie, or 21 under ``stand_on_21``."""
+    final = _final(rules, cards)
+    return final in (BUST, CHARLIE) or (final == 21 and rules.stand_on_21)
 
 
 # -------------------------------------------------------------------- dealer
@@ -202,7 +265,7 @@ def _dealer(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[str, 
     if len(cards) == 2 and total == 21:
         return (("blackjack", Fraction(1)),)
     if total > 21:
-        return (("bust", Fraction(1)),)
+        return (("22" if total == 22 else "bust", Fraction(1)),)
     if total > 17 or (total == 17 and not (hits_soft_17 and _is_soft(cards))):
         return ((str(total), Fraction(1)),)
     result: dict[str, Fraction] = {}
@@ -212,32 +275,49 @@ def _dealer(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[str, 
     return tuple(result.items())
 
 
-def _settle(total: int, bet: int, outcome: str) -> int:
-    """Win (+) or loss (-) of a finished non-blackjack hand against a dealer outcome."""
-    if total == BUST or outcome == "blackjack":
-        return -bet
-    if outcome == "bust":
-        return bet
+def _settle(rules: Rules, final: int, bet: Bet, outcome: str) -> int:
+    """Win (+) or loss (-) of a finished non-blackjack hand against a dealer outcome
+    other than a blackjack."""
+    win, lose = bet
+    if final == BUST:
+        return -lose
+    if final == CHARLIE or outcome == "bust":
+        return win
+    if outcome == "22":
+        return 0 if rules.push_22 else win
     dealer = int(outcome)
-    return bet if total > dealer else -bet if total < dealer else 0
+    return win if final > dealer else -lose if final < dealer else 0
 
 
-def _payoffs(total: int, bet: int, earlier: Payoffs = NO_HANDS) -> Payoffs:
-    """``earlier`` plus what a hand with ``total`` and ``bet`` wins against each outcome."""
-    return tuple(e + _settle(total, bet, outcome) for e, outcome in zip(earlier, OUTCOMES,
-                                                                          strict=True))
+def _payoffs(rules: Rules, final: int, bet: Bet, earlier: Payoffs = NO_HANDS) -> Payoffs:
+    """``earlier`` plus a finished hand ``final`` carrying ``bet`` (see :data:`Payoffs`)."""
+    ordinary = tuple(_settle(rules, final, bet, outcome) for outcome in OUTCOMES[:-1])
+    against_bj = (bet[0], 0) if final == CHARLIE and rules.charlie_beats_bj else (0, bet[1])
+    return tuple(e + x for e, x in zip(earlier, ordinary + against_bj, strict=True))
+
+
+def _outcome_values(rules: Rules, payoffs: Payoffs) -> tuple[int, ...]:
+    """What the round's finished hands win against each dealer outcome, in OUTCOMES order.
+
+    An unchecked dealer blackjack takes all the money paid, or with OBO the original bet
+    at most (``min(1, paid)``); Charlies beating it are paid on top.
+    """
+    charlie_wins, paid = payoffs[-2:]
+    taken = paid if rules.unpeeked_bj_takes_all else min(1, paid)
+    return (*payoffs[:-2], charlie_wins - taken)
 
 
 def _settle_table(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> Fraction:
     """The dealer plays from ``shoe``, holding the upcard and ``hole`` (drawn if None).
 
-    He does not draw when the outcome cannot matter (every hand busted).
+    He does not draw when the outcome cannot matter (every result already settled).
     """
-    if len(set(payoffs)) == 1:
-        return Fraction(payoffs[0])
+    values = _outcome_values(g.rules, payoffs)
+    if len(set(values)) == 1:
+        return Fraction(values[0])
     cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
     numerators, denominator = _dealer_odds(shoe, cards, g.rules.hits_soft_17)
-    return Fraction(sum(n * w for n, w in zip(numerators, payoffs, strict=True)), denominator)
+    return Fraction(sum(n * w for n, w in zip(numerators, values, strict=True)), denominator)
 
 
 @cache
@@ -253,9 +333,9 @@ def _dealer_odds(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[
 
 def _blocked_holes(g: _Game) -> tuple[int, ...]:
     """Hole values ruled out by a peek that found no blackjack."""
-    if g.rules.peeks and g.up == ACE:
+    if g.peeked and g.up == ACE:
         return (TEN,)
-    if g.rules.peeks and g.up == TEN:
+    if g.peeked and g.up == TEN:
         return (ACE,)
     return ()
 
@@ -263,9 +343,9 @@ def _blocked_holes(g: _Game) -> tuple[int, ...]:
 def _hole_cases(g: _Game, unseen: Counts) -> list[tuple[int | None, Fraction, Counts]]:
     """Where the hole card may be, as the player sees it: (hole, probability, shoe less it).
 
-    PEEK: the hole card is one of the ``unseen`` cards, in proportion to their counts
-    among the values a completed peek allows.  Otherwise (ENHC, or no ``hole_first``)
-    there is no hole card yet (None).
+    With ``hole_first`` the hole card is one of the ``unseen`` cards, in proportion to
+    their counts among the values a completed peek allows.  Otherwise there is no hole
+    card yet (None).
     """
     if not g.hole_first:
         return [(None, Fraction(1), unseen)]
@@ -286,52 +366,53 @@ def _player_draws(g: _Game, unseen: Counts) -> list[tuple[int, Fraction, Counts]
     return [(card, p, _take(unseen, card)) for card, p in sorted(probs.items())]
 
 
-def _stand_value(g: _Game, unseen: Counts, total: int) -> Fraction:
-    """Believed EV per unit of a finished non-blackjack hand with ``total`` (BUST allowed)."""
+def _stand_value(g: _Game, unseen: Counts, final: int, bet: Bet) -> Fraction:
+    """Believed EV of one finished non-blackjack hand ``final`` carrying ``bet``."""
     ev = Fraction(0)
     for hole, w, rest in _hole_cases(g, unseen):
-        ev += w * _settle_table(g, hole, rest, _payoffs(total, 1))
+        ev += w * _settle_table(g, hole, rest, _payoffs(g.rules, final, bet))
     return ev
 
 
 # ------------------------------------------------- unsplit hands, optimal play
+#
+# ``bet`` PAID: the hand's EV; FREE: the free split hand's payoff (its win probability).
 
 
 @cache
-def _q_stand(g: _Game, unseen: Counts, hand: Cards) -> Fraction:
-    return _stand_value(g, unseen, _final(hand))
+def _q_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
+    return _stand_value(g, unseen, _final(g.rules, hand), bet)
 
 
 @cache
-def _q_hit(g: _Game, unseen: Counts, hand: Cards) -> Fraction:
-    """Hit once, then play on optimally (stand or hit)."""
+def _q_hit(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
+    """Hit once, then play on optimally (stand or hit) for the same payoff."""
     ev = Fraction(0)
     for card, p, rest in _player_draws(g, unseen):
-        ev += p * _v_play_on(g, rest, _with(hand, card))
+        ev += p * _v_play_on(g, rest, _with(hand, card), bet)
     return ev
 
 
 @cache
-def _q_double(g: _Game, unseen: Counts, hand: Cards) -> Fraction:
+def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
+    """One card, then stand, with ``bet`` (PAID_DOUBLE or FREE_DOUBLE)."""
     ev = Fraction(0)
     for card, p, rest in _player_draws(g, unseen):
-        ev += p * 2 * _stand_value(g, rest, _final(_with(hand, card)))
+        ev += p * _stand_value(g, rest, _final(g.rules, _with(hand, card)), bet)
     return ev
 
 
 @cache
-def _v_play_on(g: _Game, unseen: Counts, hand: Cards) -> Fraction:
-    """Value of a hand after a hit: the better of standing and hitting (21 stands)."""
-    total = _total(hand)
-    if total > 21:
-        return Fraction(-1)
-    stand = _q_stand(g, unseen, hand)
-    if total == 21:
+def _v_play_on(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
+    """Value of a hand after a hit: the better of standing and hitting (unless forced)."""
+    stand = _q_stand(g, unseen, hand, bet)
+    if _forced(g.rules, hand):
         return stand
-    return max(stand, _q_hit(g, unseen, hand))
+    return max(stand, _q_hit(g, unseen, hand, bet))
 
 
 def _may_double(rules: Rules, hand: Cards) -> bool:
+    """A paid double under ``rules.double`` (any two cards under 21 it allows)."""
     total = _total(hand)
     if len(hand) != 2 or total >= 21:
         return False
@@ -342,26 +423,52 @@ def _may_double(rules: Rules, hand: Cards) -> bool:
     return 10 <= total <= 11
 
 
+def _free_double(rules: Rules, hand: Cards) -> bool:
+    """An unsplit two-card hard total that doubles for free."""
+    return len(hand) == 2 and not _is_soft(hand) and sum(hand) in rules.free_doubles
+
+
+def _double_bet(rules: Rules, hand: Cards) -> Bet | None:
+    """The double offered on the unsplit two-card ``hand``: free, paid, or None."""
+    if _free_double(rules, hand):
+        return FREE_DOUBLE
+    return PAID_DOUBLE if _may_double(rules, hand) else None
+
+
+def _may_split(rules: Rules, hand: Cards) -> bool:
+    return (len(hand) == 2 and hand[0] == hand[1] and rules.max_hands > 1
+            and (hand[0] != ACE or rules.split_aces))
+
+
 # ------------------------------------------------------------- split hands
 
 
 @cache
 def _cdz_action(g: _Game, hand: Cards) -> str:
-    """CDZ- action of a split hand holding ``hand`` (2+ cards, under 21)."""
+    """CDZ- action of a paid split hand holding ``hand`` (2+ cards, not forced)."""
     unseen = _take_all(_take(g.start, g.up), hand)
-    best, action = _q_stand(g, unseen, hand), "stand"
-    hit = _q_hit(g, unseen, hand)
+    best, action = _q_stand(g, unseen, hand, PAID), "stand"
+    hit = _q_hit(g, unseen, hand, PAID)
     if hit > best:
         best, action = hit, "hit"
     if g.rules.double_after_split and _may_double(g.rules, hand):
-        double = _q_double(g, unseen, hand)
+        double = _q_double(g, unseen, hand, PAID_DOUBLE)
         if double > best:
             action = "double"
     return action
 
 
+@cache
+def _free_action(g: _Game, hand: Cards) -> str:
+    """Action of the free split hand holding ``hand`` (2+ cards, not forced): the better
+    for the free payoff of an unsplit hand ``hand``; hit only when strictly better."""
+    unseen = _take_all(_take(g.start, g.up), hand)
+    return "hit" if _q_hit(g, unseen, hand, FREE) > _q_stand(g, unseen, hand, FREE) else "stand"
+
+
 def _may_resplit(rules: Rules, pair: int, hands: int) -> bool:
-    return hands < rules.max_hands and (pair != ACE or rules.resplit_aces)
+    return (pair not in rules.free_splits and hands < rules.max_hands
+            and (pair != ACE or rules.resplit_aces))
 
 
 @cache
@@ -372,11 +479,15 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     ``shoe``: the cards really left (less the hole card); ``hands``: hands so far;
     ``waiting``: hands to the right of ``current`` still holding one pair card;
     ``current``: the cards of the hand being played; ``done``: what the finished hands
-    win against each dealer outcome (all that matters of them now).
+    win against each dealer outcome (all that matters of them now).  After a free
+    split (two hands, no resplit) the second hand, played when ``waiting`` is 0,
+    carries the free bet.
     """
+    rules = g.rules
+    free_hand = pair in rules.free_splits and waiting == 0
 
-    def finish(rest: Counts, cards: Cards, bet: int) -> Fraction:
-        finished = _payoffs(_final(cards), bet, done)
+    def finish(rest: Counts, cards: Cards, bet: Bet) -> Fraction:
+        finished = _payoffs(rules, _final(rules, cards), bet, done)
         if waiting == 0:
             return _settle_table(g, hole, rest, finished)
         return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
@@ -384,22 +495,23 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     if len(current) == 1:  # the hand takes its second card, or resplits
         ev = Fraction(0)
         for card, p, rest in _draws(shoe):
-            if card == pair and _may_resplit(g.rules, pair, hands):
+            if card == pair and _may_resplit(rules, pair, hands):
                 ev += p * _split_round(g, hole, rest, pair, hands + 1, waiting + 1, current, done)
             else:
                 ev += p * _split_round(g, hole, rest, pair, hands, waiting, _with(current, card),
                                        done)
         return ev
-    if _total(current) >= 21 or (pair == ACE and not g.rules.hit_split_aces):
-        return finish(shoe, current, 1)
-    action = _cdz_action(g, current)
+    bet = FREE if free_hand else PAID
+    if _forced(rules, current) or (pair == ACE and not rules.hit_split_aces):
+        return finish(shoe, current, bet)
+    action = _free_action(g, current) if free_hand else _cdz_action(g, current)
     if action == "stand":
-        return finish(shoe, current, 1)
+        return finish(shoe, current, bet)
     ev = Fraction(0)
     for card, p, rest in _draws(shoe):
         cards = _with(current, card)
         if action == "double":
-            ev += p * finish(rest, cards, 2)
+            ev += p * finish(rest, cards, PAID_DOUBLE)
         else:
             ev += p * _split_round(g, hole, rest, pair, hands, waiting, cards, done)
     return ev
@@ -412,9 +524,15 @@ def _split_round_start(g: _Game, hole: int | None, shoe: Counts, pair: int) -> F
 # ---------------------------------------------------- decisions on two cards
 
 
+def _may_surrender(g: _Game, hand: Cards) -> bool:
+    return (len(hand) == 2 and g.rules.surrender is not Surrender.NONE
+            and (g.up != ACE or g.rules.surrender_vs_ace))
+
+
 def _surrender_value(g: _Game, unseen: Counts) -> Fraction:
-    """Believed surrender EV: -1/2, but -1 when an ENHC dealer then has blackjack (LS)."""
-    if g.rules.peeks or g.rules.surrender is Surrender.EARLY:
+    """Believed surrender EV: -1/2, but -1 when an unchecked dealer blackjack then shows
+    (late surrender without a peek)."""
+    if g.peeked or g.rules.surrender is Surrender.EARLY:
         return -HALF
     ev = Fraction(0)
     for card, p, _ in _draws(unseen):
@@ -437,52 +555,57 @@ def _natural_value(g: _Game, unseen: Counts) -> Fraction:
 def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[str, Fraction],
                                                                           ...]:
     """Believed EV of each legal action on an unsplit hand (see :func:`hand_evs`)."""
+    rules = g.rules
     unseen = _take_all(_take(g.start, g.up), hand)
-    total = _total(hand)
-    if total > 21:
+    if _total(hand) > 21:
         raise ValueError(f"hand {hand} is already bust")
     if _is_natural(hand):
         return (("stand", _natural_value(g, unseen)),)
-    values: list[tuple[str, Fraction]] = [("stand", _q_stand(g, unseen, hand))]
-    if total < 21:
-        values.append(("hit", _q_hit(g, unseen, hand)))
-    if _may_double(g.rules, hand):
-        values.append(("double", _q_double(g, unseen, hand)))
-    if len(hand) == 2 and hand[0] == hand[1] and g.rules.max_hands > 1:
+    values: list[tuple[str, Fraction]] = [("stand", _q_stand(g, unseen, hand, PAID))]
+    if _forced(rules, hand):
+        return tuple(values)
+    values.append(("hit", _q_hit(g, unseen, hand, PAID)))
+    double = _double_bet(rules, hand)
+    if double is not None:
+        values.append(("double", _q_double(g, unseen, hand, double)))
+    if _may_split(rules, hand):
         split = Fraction(0)
         for hole, w, rest in _hole_cases(g, unseen):
             split += w * _split_round_start(g, hole, rest, hand[0])
         values.append(("split", split))
-    if with_surrender and len(hand) == 2 and g.rules.surrender is not Surrender.NONE:
+    if with_surrender and _may_surrender(g, hand):
         values.append(("surrender", _surrender_value(g, unseen)))
     return tuple(values)
 
 
 def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
     """An unsplit hand after a hit, played card by card with the hole card fixed."""
-    total = _total(hand)
-    if total > 21:
-        return Fraction(-1)
+    rules = g.rules
     unseen = shoe if hole is None else _put(shoe, hole)
-    if total == 21 or _q_stand(g, unseen, hand) >= _q_hit(g, unseen, hand):
-        return _settle_table(g, hole, shoe, _payoffs(total, 1))
+    if _forced(rules, hand) or _q_stand(g, unseen, hand, PAID) >= _q_hit(g, unseen, hand, PAID):
+        return _settle_table(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
     return sum((p * _play_on(g, hole, rest, _with(hand, card)) for card, p, rest in _draws(shoe)),
                Fraction(0))
 
 
 def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) -> Fraction:
     """Play ``action`` on the two-card ``hand``, card by card with the hole card fixed."""
+    rules = g.rules
     if action == "stand":
-        return _settle_table(g, hole, shoe, _payoffs(_total(hand), 1))
+        return _settle_table(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
     if action == "surrender":  # late; early surrender is settled before the peek
-        return _surrender_value(g, shoe) if hole is None else -HALF
+        if hole is None:
+            return _surrender_value(g, shoe)
+        return -1 if not g.peeked and _is_natural((g.up, hole)) else -HALF
     if action == "split":
         return _split_round_start(g, hole, shoe, hand[0])
+    double = _double_bet(rules, hand)
     ev = Fraction(0)
     for card, p, rest in _draws(shoe):
         cards = _with(hand, card)
         if action == "double":
-            ev += p * _settle_table(g, hole, rest, _payoffs(_final(cards), 2))
+            assert double is not None
+            ev += p * _settle_table(g, hole, rest, _payoffs(rules, _final(rules, cards), double))
         else:
             ev += p * _play_on(g, hole, rest, cards)
     return ev
@@ -503,10 +626,11 @@ def _deal_ev(g: _Game, hand: Cards) -> Fraction:
         ev = Fraction(0)
         action: str | None = None
         for hole, p, rest in _draws(unseen):  # the hole card, really dealt now
-            if _is_natural((g.up, hole)):
+            dealer_bj = _is_natural((g.up, hole))
+            if g.peeked and dealer_bj:
                 ev += p * (0 if natural else -1)
             elif natural:
-                ev += p * rules.blackjack_pays
+                ev += p * (0 if dealer_bj else rules.blackjack_pays)
             else:
                 action = action or decision()
                 ev += p * _play(g, hole, rest, hand, action)
@@ -515,7 +639,7 @@ def _deal_ev(g: _Game, hand: Cards) -> Fraction:
                   for card, p, _ in _draws(unseen)), Fraction(0))
     else:
         ev = _play(g, None, unseen, hand, decision())
-    if rules.surrender is Surrender.EARLY and not natural:
+    if rules.surrender is Surrender.EARLY and not natural and _may_surrender(g, hand):
         ev = max(ev, -HALF)
     return ev
 
@@ -527,8 +651,8 @@ def round_ev_by_upcard(rules: Rules, counts: Counts, *,
                        literal_hole: bool = False) -> dict[int, Fraction]:
     """EV of the round given each upcard present in the shoe ``counts`` (before the deal).
 
-    ``literal_hole``: in PEEK games draw the hole card right after the deal for every
-    upcard, not only for an ace or a ten (slower; the result is the same).
+    ``literal_hole``: draw the hole card right after the deal for every upcard, not only
+    when the dealer peeks (slower; the result is the same).
     """
     start = tuple(counts)
     result: dict[int, Fraction] = {}
@@ -554,12 +678,14 @@ def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards, *,
     """EV of each legal action on an unsplit hand ``cards`` against ``upcard``.
 
     ``counts`` is the shoe before the deal: it still holds the upcard and ``cards``.
-    Actions: "stand", "hit" (then play on optimally; not on 21), "double" (two cards, as
-    the double rule allows), "split" (pairs, ``max_hands > 1``, CDZ- play),
-    "surrender" (two cards, LS or ES: -1/2; LS in ENHC: -1 when the dealer then has
-    blackjack).  A player blackjack only has "stand" (its payout).  In PEEK games the
-    EVs are conditioned on the dealer not having blackjack (which matters with an ace
-    or ten up); ENHC EVs are unconditioned.  ``literal_hole``: as in
+    Actions: "stand", "hit" (then play on optimally; not on 21 under ``stand_on_21``),
+    "double" (two cards: the free double on its hard totals, else as the double rule
+    allows), "split" (pairs, ``max_hands > 1``, CDZ- play; free for ``free_splits``),
+    "surrender" (two cards, LS or ES, not against an ace without ``surrender_vs_ace``:
+    -1/2; LS against an unchecked blackjack: -1).  A player blackjack, a Charlie and a
+    21 under ``stand_on_21`` only have "stand".  Where the dealer peeked with this
+    upcard the EVs are conditioned on his not having blackjack; otherwise (ENHC, a ten
+    up under ``PEEK_ACE``) they are unconditioned.  ``literal_hole``: as in
     :func:`round_ev_by_upcard`.
     """
     g = _game(rules, tuple(counts), upcard, literal_hole)
@@ -570,15 +696,17 @@ def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict
     """The dealer's final outcome probabilities, unconditioned.
 
     ``counts`` no longer holds the upcard; the second card is drawn from it.
-    Keys: "17" .. "21", "blackjack", "bust".
+    Keys: "17" .. "21", "blackjack", "bust" (22 included).
     """
-    result = dict.fromkeys(OUTCOMES, Fraction(0))
-    result.update(_dealer(tuple(counts), (upcard,), hits_soft_17))
+    result = dict.fromkeys(("17", "18", "19", "20", "21", "blackjack", "bust"), Fraction(0))
+    for outcome, p in _dealer(tuple(counts), (upcard,), hits_soft_17):
+        result["bust" if outcome == "22" else outcome] += p
     return result
 
 
 def clear_caches() -> None:
     """Forget every memoised state (they are kept across calls)."""
     for function in (_game, _draws, _dealer, _dealer_odds, _q_stand, _q_hit, _q_double,
-                     _v_play_on, _cdz_action, _split_round, _action_values, _deal_ev):
+                     _v_play_on, _cdz_action, _free_action, _split_round, _action_values,
+                     _deal_ev):
         function.cache_clear()
