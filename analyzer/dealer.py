@@ -123,22 +123,28 @@ class _Factored:
 
     low: npt.NDArray[np.int64]  # (n1, 5) distinct low halves
     high: npt.NDArray[np.int64]  # (n2, 6) distinct high halves + cards drawn
-    low_of: npt.NDArray[np.int64]  # (c,) index into low
+    low_of: npt.NDArray[np.int64]  # (c,) index into low, compositions sorted by outcome
     high_of: npt.NDArray[np.int64]  # (c,) index into high
-    by_outcome: tuple[tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]], ...]
+    by_outcome: tuple[tuple[int, slice, npt.NDArray[np.int64]], ...]  # (outcome, run, mult)
     kmax: int
 
 
 @lru_cache(maxsize=64)
 def _factored(upcard: int, hits_soft_17: bool, short: bool) -> _Factored:
     table = _short_table(upcard, hits_soft_17) if short else draw_table(upcard, hits_soft_17)
-    low, low_of = np.unique(table.comps[:, :5], axis=0, return_inverse=True)
-    high_keys = np.concatenate([table.comps[:, 5:], table.drawn[:, None]], axis=1)
+    order = np.argsort(table.outcome, kind="stable")  # each outcome one contiguous run
+    comps, drawn, outcome = table.comps[order], table.drawn[order], table.outcome[order]
+    mult = table.mult[order]
+    low, low_of = np.unique(comps[:, :5], axis=0, return_inverse=True)
+    high_keys = np.concatenate([comps[:, 5:], drawn[:, None]], axis=1)
     high, high_of = np.unique(high_keys, axis=0, return_inverse=True)
-    groups = tuple((o, np.flatnonzero(table.outcome == o), table.mult[table.outcome == o])
-                   for o in range(N_OUTCOMES) if (table.outcome == o).any())
+    groups = []
+    for o in range(N_OUTCOMES):
+        run = np.flatnonzero(outcome == o)
+        if len(run):
+            groups.append((o, slice(int(run[0]), int(run[-1]) + 1), mult[run]))
     return _Factored(low=low, high=high, low_of=low_of.ravel(), high_of=high_of.ravel(),
-                     by_outcome=groups, kmax=int(table.drawn.max()))
+                     by_outcome=tuple(groups), kmax=int(table.drawn.max()))
 
 
 def _outcome_sums(
@@ -171,10 +177,11 @@ def _outcome_sums(
         tail = 1.0 / np.where(fn == 0, 1.0, fn)
         denom = np.ones(m)
     high = high * tail[:, f.high[:, 5]]
-    weights = low[:, f.low_of] * high[:, f.high_of]
+    weights = low[:, f.low_of]
+    weights *= high[:, f.high_of]
     sums = np.zeros((m, N_OUTCOMES), dtype=object if exact else np.float64)
-    for o, idx, mult in f.by_outcome:
-        sums[:, o] = weights[:, idx].dot(mult.astype(object) if exact else mult.astype(float))
+    for o, run, mult in f.by_outcome:
+        sums[:, o] = weights[:, run].dot(mult.astype(object) if exact else mult.astype(float))
     return sums, denom
 
 
