@@ -99,7 +99,8 @@ class Analysis:
     def play_rules(self, upcard: int) -> PlayRules:
         """How hands are played and paid against this upcard."""
         r = self.rules
-        return PlayRules(charlie=r.charlie, charlie_beats_bj=r.charlie_beats_bj,
+        return PlayRules(charlie=r.charlie,
+                         charlie_beats_bj=r.charlie_beats_bj and not self.conditioned(upcard),
                          stand_on_21=r.stand_on_21, push_22=r.push_22,
                          bj_takes_all=r.unpeeked_bj_takes_all and not self.conditioned(upcard),
                          free_hand=bool(r.free_splits))
@@ -293,7 +294,7 @@ class Analysis:
         # With a hole card the EVs are conditioned on no dealer blackjack; without
         # one they already carry it.
         ev = -p_bj + (1 - p_bj) * best_play if self.conditioned(ua.upcard) else best_play
-        if rules.surrender is Surrender.EARLY:
+        if rules.surrender is Surrender.EARLY and (ua.upcard != 1 or rules.surrender_vs_ace):
             ev = max(ev, -one(self.exact) / 2)
         return ev
 

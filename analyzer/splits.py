@@ -73,7 +73,9 @@ class SplitPlan:
         free = pair in rules.free_splits
         conditioned = rules.peeks_on(upcard)
         takes_all = rules.unpeeked_bj_takes_all and not conditioned
-        play = PlayRules(charlie=rules.charlie, charlie_beats_bj=rules.charlie_beats_bj,
+        # A peeked blackjack ends the round before any Charlie: CHBJ cannot apply.
+        play = PlayRules(charlie=rules.charlie,
+                         charlie_beats_bj=rules.charlie_beats_bj and not conditioned,
                          stand_on_21=rules.stand_on_21, push_22=rules.push_22,
                          bj_takes_all=takes_all, free_hand=free)
         return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
@@ -141,16 +143,20 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
     children = space.children
     seen: set[int] = set()
     for first_actions, cont in ((starts, hits), (free_starts, free_hits)):
+        # Each hand's walk has its own visited set: a node one hand only stands on
+        # may be one the other hand hits.
+        visited: set[int] = set()
         stack: list[tuple[int, int | None]] = [(_start_node(space, p, x), a)
                                                for x, a in first_actions.items()]
         while stack:
             node, action = stack.pop()
             expand = action in (HIT, DOUBLE) if action is not None else cont[node]
-            if node in seen and action is None:
+            if node in visited and action is None:
                 continue
-            seen.add(node)
+            visited.add(node)
             if expand:
                 stack.extend((c, None) for c in children[node])
+        seen |= visited
         if not plan.free:
             break
     sub = sub_space(space, sorted(seen))

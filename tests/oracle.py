@@ -596,7 +596,7 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
     if action == "surrender":  # late; early surrender is settled before the peek
         if hole is None:
             return _surrender_value(g, shoe)
-        return -1 if not g.peeked and _is_natural((g.up, hole)) else -HALF
+        return Fraction(-1) if not g.peeked and _is_natural((g.up, hole)) else -HALF
     if action == "split":
         return _split_round_start(g, hole, shoe, hand[0])
     double = _double_bet(rules, hand)
