@@ -98,12 +98,7 @@ class Analysis:
 
     def play_rules(self, upcard: int) -> PlayRules:
         """How hands are played and paid against this upcard."""
-        r = self.rules
-        return PlayRules(charlie=r.charlie,
-                         charlie_beats_bj=r.charlie_beats_bj and not self.conditioned(upcard),
-                         stand_on_21=r.stand_on_21, push_22=r.push_22,
-                         bj_takes_all=r.unpeeked_bj_takes_all and not self.conditioned(upcard),
-                         free_hand=bool(r.free_splits))
+        return PlayRules.from_rules(self.rules, upcard, free_hand=bool(self.rules.free_splits))
 
     def upcard(self, upcard: int) -> UpcardAnalysis:
         """EVs of every hand against ``upcard`` (computed once, then memoized)."""

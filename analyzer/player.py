@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.dealer import BLACKJACK, BUST22, BUST23, N_OUTCOMES, outcome_matrix
-from analyzer.rules import Double
+from analyzer.rules import Double, Rules
 
 Array = npt.NDArray[Any]
 
@@ -177,6 +177,20 @@ class PlayRules:
     push_22: bool = False  # a dealer 22 pushes standing hands
     bj_takes_all: bool = True  # an unchecked dealer blackjack takes the double too
     free_hand: bool = False  # also value hands carrying a free bet (win 1, else 0)
+
+
+    @classmethod
+    def from_rules(cls, rules: Rules, upcard: int, free_hand: bool) -> PlayRules:
+        """The play rules against ``upcard``: what a blackjack the dealer did not check takes.
+
+        A peeked blackjack ends the round before anyone plays, so against a peeked
+        upcard neither CHBJ nor "takes all" can apply.
+        """
+        unchecked = not rules.peeks_on(upcard)
+        return cls(charlie=rules.charlie,
+                   charlie_beats_bj=rules.charlie_beats_bj and unchecked,
+                   stand_on_21=rules.stand_on_21, push_22=rules.push_22,
+                   bj_takes_all=rules.unpeeked_bj_takes_all and unchecked, free_hand=free_hand)
 
 
 @dataclass

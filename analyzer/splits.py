@@ -71,16 +71,11 @@ class SplitPlan:
         if pair == 1 and not rules.resplit_aces:
             hands = min(hands, 2)
         free = pair in rules.free_splits
-        conditioned = rules.peeks_on(upcard)
-        takes_all = rules.unpeeked_bj_takes_all and not conditioned
-        # A peeked blackjack ends the round before any Charlie: CHBJ cannot apply.
-        play = PlayRules(charlie=rules.charlie,
-                         charlie_beats_bj=rules.charlie_beats_bj and not conditioned,
-                         stand_on_21=rules.stand_on_21, push_22=rules.push_22,
-                         bj_takes_all=takes_all, free_hand=free)
+        play = PlayRules.from_rules(rules, upcard, free_hand=free)
         return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
                    double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),
-                   conditioned=conditioned, bj_takes_all=takes_all, free=free, play=play)
+                   conditioned=rules.peeks_on(upcard), bj_takes_all=play.bj_takes_all,
+                   free=free, play=play)
 
 
 Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
