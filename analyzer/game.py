@@ -82,6 +82,10 @@ class Analysis:
                  strategy: Strategy | None = None, split: str = "cdz") -> None:
         if split not in SPLIT_MODES:
             raise AnalyzerError(f"unknown split mode {split!r} (use {', '.join(SPLIT_MODES)})")
+        if rules.charlie_beats_bj and not rules.unpeeked_bj_takes_all and rules.max_hands > 1:
+            raise AnalyzerError("OBO with CHBJ and splitting is not modelled: which hand pays "
+                                "the original bet when a split Charlie beats the blackjack is "
+                                "unsettled")
         self.rules = rules
         self.strategy = strategy
         self.split = split

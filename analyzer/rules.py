@@ -89,9 +89,6 @@ class Rules:
 
         if self.charlie and not 3 <= self.charlie <= 12:
             raise RuleError(f"Charlie card count must be 3 to 12, not {self.charlie!r}")
-        if self.charlie_beats_bj and not self.unpeeked_bj_takes_all and self.max_hands > 1:
-            raise RuleError("OBO with CHBJ and splitting is not modelled: which hand pays the "
-                            "original bet when a split Charlie beats the blackjack is unsettled")
         if self.charlie_beats_bj and not self.charlie:
             raise RuleError("CHBJ (Charlie beats a dealer blackjack) needs a Charlie rule (CHn)")
         if not all(4 <= t <= 20 for t in self.free_doubles):

@@ -95,3 +95,12 @@ def test_cut_card_is_said_to_be_not_computed(capsys: pytest.CaptureFixture[str])
     data = json.loads(capsys.readouterr().out)
     assert any("cut-card RTP is NOT yet computed" in n for n in data["notes"])
     assert data["insurance"]["full_shoe"]["take"] is False
+
+
+def test_obo_with_chbj_and_splits_is_refused_not_guessed() -> None:
+    from analyzer.errors import AnalyzerError
+
+    rules = parse_spec("2D S17 SPL1 ENHC OBO CH5 CHBJ")
+    with pytest.raises(AnalyzerError, match="OBO with CHBJ"):
+        Analysis(rules)
+    assert main(["ev", "--rules", "2D S17 SPL1 ENHC OBO CH5 CHBJ"]) == 2
