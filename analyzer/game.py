@@ -49,6 +49,14 @@ def one(exact: bool) -> Number:
     return Fraction(1) if exact else 1.0
 
 
+def composition(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Counts of each value A..T in ``cards``."""
+    comp = [0] * 10
+    for c in cards:
+        comp[c - 1] += 1
+    return tuple(comp)
+
+
 @dataclass
 class UpcardAnalysis:
     """All EVs against one upcard (per unit of the initial bet)."""
@@ -59,11 +67,6 @@ class UpcardAnalysis:
     policy: Any = None  # per node STAND/HIT of a fixed strategy (None: optimal play)
     splits: dict[int, Number] = field(default_factory=dict)  # pair value -> split EV
     ev: Number = 0
-
-
-def can_double(rules: Rules, comp: tuple[int, ...]) -> bool:
-    """Whether the rules allow doubling this two-card hand (before any split)."""
-    return double_allowed(rules.double, comp)
 
 
 class Analysis:
@@ -180,10 +183,7 @@ class Analysis:
 
     def actions(self, upcard: int, cards: tuple[int, ...]) -> dict[int, Number]:
         """EV of every legal action for a hand (conditioned on no dealer BJ when peeked)."""
-        comp = [0] * 10
-        for c in cards:
-            comp[c - 1] += 1
-        key = tuple(comp)
+        key = composition(cards)
         try:
             self.shoe.remove([upcard, *cards])
         except HandError as err:
@@ -204,7 +204,7 @@ class Analysis:
             total, soft = hand_total(cards)
             if not soft and total in rules.free_doubles:
                 result[DOUBLE] = v.free_double[i]
-            elif can_double(rules, key):
+            elif double_allowed(rules.double, key):
                 result[DOUBLE] = v.double[i]
             if cards[0] == cards[1] and rules.max_hands > 1 and \
                     (cards[0] != 1 or rules.split_aces):
@@ -220,35 +220,31 @@ class Analysis:
         actions = self.actions(upcard, cards)
         if not (unconditioned and self.conditioned(upcard)):
             return actions
-        rest = self.shoe.remove([upcard, *cards])
-        bj = blackjack_value(upcard)
-        assert bj is not None
-        p_bj: Number = Fraction(rest[bj], rest.total)
-        if not self.exact:
-            p_bj = float(p_bj)
+        p_bj = self.p_blackjack(upcard, cards)
         return {a: -p_bj + (1 - p_bj) * v for a, v in actions.items()}
+
+    def p_blackjack(self, upcard: int, cards: tuple[int, ...]) -> Number:
+        """Chance the hole card completes a blackjack, seen the upcard and ``cards``."""
+        bj = blackjack_value(upcard)
+        if bj is None:
+            return 0 * one(self.exact)
+        rest = self.shoe.remove([upcard, *cards])
+        p = Fraction(rest[bj], rest.total)
+        return p if self.exact else float(p)
 
     def _round_ev(self, ua: UpcardAnalysis) -> Number:
         """EV of a round given the upcard: sum over the player's first two cards."""
         n = ua.shoe
         total = sum(n)
-        exact = self.exact
-        bj_val = blackjack_value(ua.upcard)
-        ev = 0 * one(exact)
+        ev = 0 * one(self.exact)
         for a in range(1, 11):
             for b in range(a, 11):
                 ways = n[a - 1] * (n[b - 1] - (a == b))
                 if ways <= 0:
                     continue
-                weight = Fraction(ways * (1 if a == b else 2), total * (total - 1))
-                rest = list(n)
-                rest[a - 1] -= 1
-                rest[b - 1] -= 1
-                left = total - 2
-                p_bj = (Fraction(rest[bj_val - 1], left) if bj_val is not None
-                        else Fraction(0))
-                if not exact:
-                    weight, p_bj = float(weight), float(p_bj)  # type: ignore[assignment]
+                exact_weight = Fraction(ways * (1 if a == b else 2), total * (total - 1))
+                weight: Number = exact_weight if self.exact else float(exact_weight)
+                p_bj = self.p_blackjack(ua.upcard, (a, b))
                 player_bj = {a, b} == {1, 10}
                 value = self._hand_value(ua, a, b, p_bj, player_bj)
                 if a == b == 10 and self.rules.split_by_rank and self.rules.max_hands > 1:
@@ -265,7 +261,7 @@ class Analysis:
         if upcard == 10:  # one rank is one card short: the upcard's
             same = ((k - 1) * (k - 2) + 3 * k * (k - 1)) / ((4 * k - 1) * (4 * k - 2))
         else:
-            same = 4 * k * (k - 1) / (4 * k * (4 * k - 1))
+            same = (k - 1) / (4 * k - 1)
         return same if self.exact else float(same)
 
     def _hand_value(self, ua: UpcardAnalysis, a: int, b: int, p_bj: Number,
@@ -278,12 +274,10 @@ class Analysis:
         if not may_split:
             actions.pop(SPLIT, None)
         if self.strategy is not None:
-            comp = [0] * 10
-            comp[a - 1] += 1
-            comp[b - 1] += 1
-            chosen = self.strategy.decide(ua.upcard, tuple(comp), frozenset(actions))
+            comp = composition((a, b))
+            chosen = self.strategy.decide(ua.upcard, comp, frozenset(actions))
             if chosen == SURRENDER:
-                return self.surrender_value(ua.upcard, tuple(comp), unconditional=True)
+                return self.surrender_value(ua.upcard, comp, unconditional=True)
             value = actions[chosen]
             return -p_bj + (1 - p_bj) * value if self.conditioned(ua.upcard) else value
         surrender = actions.pop(SURRENDER, None)
@@ -306,13 +300,10 @@ class Analysis:
         half = -one(self.exact) / 2
         if self.rules.surrender is Surrender.EARLY:
             return half
-        bj = blackjack_value(upcard)
-        if bj is None or not (unconditional or not self.conditioned(upcard)):
+        if self.conditioned(upcard) and not unconditional:
             return half
-        rest = self.shoe.remove([upcard] + [v for v in range(1, 11) for _ in range(comp[v - 1])])
-        p_bj: Number = Fraction(rest[bj], rest.total)
-        if not self.exact:
-            p_bj = float(p_bj)
+        cards = tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
+        p_bj = self.p_blackjack(upcard, cards)
         return -p_bj + (1 - p_bj) * half
 
     def ev(self) -> Number:
@@ -329,4 +320,4 @@ class Analysis:
         return {u: self.upcard(u).ev for u in range(1, 11) if self.shoe[u]}
 
 
-__all__ = ["Analysis", "UpcardAnalysis", "can_double"]
+__all__ = ["Analysis", "UpcardAnalysis", "composition"]
