@@ -71,3 +71,15 @@ def hand_total(cards: tuple[int, ...] | list[int]) -> tuple[int, bool]:
     if 1 in cards and total + 10 <= 21:
         return total + 10, True
     return total, False
+
+
+def composition(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """Counts of each value A..T in ``cards``: the key of a hand in every table.
+
+    >>> composition((10, 6))
+    (0, 0, 0, 0, 0, 1, 0, 0, 0, 1)
+    """
+    comp = [0] * 10
+    for c in cards:
+        comp[c - 1] += 1
+    return tuple(comp)

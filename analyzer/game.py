@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.cards import format_value, hand_total
+from analyzer.cards import composition, format_value, hand_total
 from analyzer.errors import AnalyzerError, HandError, ShoeError
 from analyzer.exact_splits import exact_split_ev
 from analyzer.player import (
@@ -47,14 +47,6 @@ SPLIT_MODES = ("cdz", "exact")  # Farmer's convention; exact whole-round enumera
 
 def one(exact: bool) -> Number:
     return Fraction(1) if exact else 1.0
-
-
-def composition(cards: tuple[int, ...]) -> tuple[int, ...]:
-    """Counts of each value A..T in ``cards``."""
-    comp = [0] * 10
-    for c in cards:
-        comp[c - 1] += 1
-    return tuple(comp)
 
 
 @dataclass
@@ -320,4 +312,4 @@ class Analysis:
         return {u: self.upcard(u).ev for u in range(1, 11) if self.shoe[u]}
 
 
-__all__ = ["Analysis", "UpcardAnalysis", "composition"]
+__all__ = ["Analysis", "UpcardAnalysis"]

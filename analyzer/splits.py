@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.cards import composition
 from analyzer.player import (
     DOUBLE,
     HIT,
@@ -178,10 +179,7 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
 
 
 def _start_key(p: int, x: int) -> tuple[int, ...]:
-    comp = [0] * 10
-    comp[p - 1] += 1
-    comp[x - 1] += 1
-    return tuple(comp)
+    return composition((p, x))
 
 
 def _start_node(space: Any, p: int, x: int) -> int:
