@@ -1,5 +1,5 @@
 """``python -m analyzer`` runs the ``bja`` command line."""
 
-from analyzer.cli import main
+from analyzer.cli.main import main
 
 raise SystemExit(main())

@@ -19,8 +19,8 @@ REFERENCE_SECONDS = 1.02  # Farmer's C++ analyzer, best of 3, same rules and mac
 
 CHILD = r"""
 import json, resource, sys, time
-from analyzer.game import Analysis
-from analyzer.presets import game_rules
+from analyzer.engine.analysis import Analysis
+from analyzer.core.presets import game_rules
 spec, exact = sys.argv[1], sys.argv[2] == "1"
 game = sys.argv[3] if len(sys.argv) > 3 else None
 start = time.perf_counter()
@@ -58,7 +58,7 @@ def main() -> None:
               f"ratio to C++ reference {r['wall'] / REFERENCE_SECONDS:6.1f}x  "
               f"EV {r['ev'] * 100:.9f}%")
     if args.presets and classic:
-        from analyzer.presets import PRESETS
+        from analyzer.core.presets import PRESETS
 
         for name in PRESETS:
             r = run("", False, name)

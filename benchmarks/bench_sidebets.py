@@ -12,7 +12,7 @@ import time
 from analyzer.sidebets.bets import BETS, BetOptions
 from analyzer.sidebets.build import report
 from analyzer.sidebets.paytable import preset
-from analyzer.suitshoe import SuitShoe
+from analyzer.sidebets.suitshoe import SuitShoe
 
 
 def _once(name: str, shoe: SuitShoe) -> float:

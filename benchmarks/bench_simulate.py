@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from analyzer.presets import PRESETS, get_preset
-from analyzer.simulate import engine_strategy, simulate
+from analyzer.core.presets import PRESETS, get_preset
+from analyzer.crosscheck.simulate import engine_strategy, simulate
 
 
 def main() -> None:

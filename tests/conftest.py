@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import cache
+from analyzer.report import cache
 
 
 @pytest.fixture(autouse=True)

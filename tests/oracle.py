@@ -1,8 +1,8 @@
 """Brute-force whole-round blackjack oracle, written apart from the engine to check it.
 
-Nothing is shared with the engine's computational modules (``analyzer.dealer``,
-``analyzer.player``, ``analyzer.splits``, ``analyzer.game``,
-``analyzer.exact_splits``): only the :class:`analyzer.rules.Rules` value object is
+Nothing is shared with the engine's computational modules (``analyzer.engine.dealer``,
+``analyzer.engine.hands``, ``analyzer.engine.splits``, ``analyzer.engine.analysis``,
+``analyzer.crosscheck.exact_splits``): only the :class:`analyzer.core.rules.Rules` value object is
 read.  The code is written for clarity, not speed; it is meant for small shoes (up
 to about 20 cards).
 
@@ -133,7 +133,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from analyzer.rules import Double, Rules, Surrender
+from analyzer.core.rules import Double, Rules, Surrender
 
 Counts = tuple[int, ...]  # 10 counts, index value - 1
 Cards = tuple[int, ...]  # the cards of one hand, sorted

@@ -9,10 +9,13 @@ from typing import Any
 
 import pytest
 
-from analyzer.charts.cli import build_chart_tables, chart_games, register, resolve_rules
-from analyzer.cli import _Parser
-from analyzer.errors import AnalyzerError, ChartError, RuleError
-from analyzer.rules import format_spec, parse_spec
+from analyzer.charts.build import build_chart_tables
+from analyzer.cli.chart import register
+from analyzer.cli.main import _Parser
+from analyzer.core.errors import AnalyzerError, ChartError, RuleError
+from analyzer.core.presets import all_games as chart_games
+from analyzer.core.presets import resolve_game as resolve_rules
+from analyzer.core.rules import format_spec, parse_spec
 
 SPEC_1D = "1D H17 DOA NDAS SPL1 NS"
 

@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.charts.cli import register
 from analyzer.charts.evaluate import ChartRun, make_chart
 from analyzer.charts.exceptions import contribution, find_exceptions
 from analyzer.charts.model import UPCARDS, Chart
 from analyzer.charts.strategy import ChartStrategy, hand_shape
-from analyzer.cli import _Parser
-from analyzer.game import Analysis
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.rules import parse_spec
+from analyzer.cli.chart import register
+from analyzer.cli.main import _Parser
+from analyzer.core.rules import parse_spec
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from tests.farmer_reference import REFERENCE_DIR
 
 SPEC_6D = "6D S17 DOA DAS SPL3 LS"

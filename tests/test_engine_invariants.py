@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.cli import main
-from analyzer.dealer import dealer_distribution, outcome_matrix
-from analyzer.errors import HandError, RuleError, ShoeError
-from analyzer.game import Analysis
-from analyzer.rules import Double, Rules, Surrender, format_spec, parse_spec
-from analyzer.shoe import Shoe, parse_shoe
+from analyzer.cli.main import main
+from analyzer.core.errors import HandError, RuleError, ShoeError
+from analyzer.core.rules import Double, Rules, Surrender, format_spec, parse_spec
+from analyzer.core.shoe import Shoe, parse_shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.dealer import dealer_distribution, outcome_matrix
 
 
 @pytest.mark.parametrize("h17", [False, True])

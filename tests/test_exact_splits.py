@@ -1,4 +1,4 @@
-"""The exact whole-round split EV (analyzer.exact_splits) on hand-checkable shoes.
+"""The exact whole-round split EV (analyzer.crosscheck.exact_splits) on hand-checkable shoes.
 
 Forced shoes (every card a ten, every card an eight, ...) have one outcome that
 can be worked out by hand; on small mixed shoes the result is compared with
@@ -15,9 +15,9 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.cards import hand_total
-from analyzer.errors import ShoeError
-from analyzer.exact_splits import (
+from analyzer.core.cards import hand_total
+from analyzer.core.errors import ShoeError
+from analyzer.crosscheck.exact_splits import (
     DOUBLE,
     HIT,
     STAND,

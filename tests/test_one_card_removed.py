@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.game import Analysis
-from analyzer.rules import parse_spec
-from analyzer.strategy import FrozenStrategy
+from analyzer.core.rules import parse_spec
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.frozen import FrozenStrategy
 
 
 def averaged(spec: str) -> tuple[float, float, float]:

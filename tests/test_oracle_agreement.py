@@ -17,11 +17,11 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.dealer import dealer_distribution
-from analyzer.game import Analysis
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.rules import parse_spec
-from analyzer.shoe import Shoe
+from analyzer.core.rules import parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.dealer import dealer_distribution
+from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from tests import oracle
 
 SHOES = {

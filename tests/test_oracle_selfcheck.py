@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.rules import Double, HoleCard, Rules, Surrender, parse_spec
+from analyzer.core.rules import Double, HoleCard, Rules, Surrender, parse_spec
 from tests import oracle
 
 F = Fraction

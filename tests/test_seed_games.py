@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.cli import main
-from analyzer.game import Analysis
-from analyzer.player import DOUBLE, SPLIT
-from analyzer.presets import PRESETS, game_rules, get_preset
-from analyzer.rules import format_spec, parse_spec
+from analyzer.cli.main import main
+from analyzer.core.presets import PRESETS, game_rules, get_preset
+from analyzer.core.rules import format_spec, parse_spec
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.hands import DOUBLE, SPLIT
 
 BASES = ["2D S17 DOA DAS SPL1 NS", "1D H17 DOA NDAS NSPL LS ENHC"]
 
@@ -98,7 +98,7 @@ def test_cut_card_is_said_to_be_not_computed(capsys: pytest.CaptureFixture[str])
 
 
 def test_obo_with_chbj_and_splits_is_refused_not_guessed() -> None:
-    from analyzer.errors import AnalyzerError
+    from analyzer.core.errors import AnalyzerError
 
     rules = parse_spec("2D S17 SPL1 ENHC OBO CH5 CHBJ")
     with pytest.raises(AnalyzerError, match="OBO with CHBJ"):

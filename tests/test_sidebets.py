@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.errors import PayTableError, RuleError, ShoeError
+from analyzer.core.errors import PayTableError, RuleError, ShoeError
 from analyzer.sidebets.bets import BETS, BetOptions, get_bet
 from analyzer.sidebets.bustit import dealer_bust_profile
 from analyzer.sidebets.paytable import PayTable, override, preset
 from analyzer.sidebets.solve import parse_target, solve_pay
 from analyzer.sidebets.stats import par_sheet, rtp_interval, volatility_index, z_score
-from analyzer.suitshoe import SuitShoe, format_suit_shoe, parse_card, parse_suit_shoe
+from analyzer.sidebets.suitshoe import SuitShoe, format_suit_shoe, parse_card, parse_suit_shoe
 
 
 def _counts(bet: str, decks: int, **options: object) -> dict[str, int]:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.errors import AnalyzerError, PayTableError, ShoeError
+from analyzer.cli.sidebet import register
+from analyzer.core.errors import AnalyzerError, PayTableError, ShoeError
 from analyzer.sidebets.bets import get_bet
-from analyzer.sidebets.cli import build_sidebet_tables, register
+from analyzer.sidebets.build import build_sidebet_tables
 from analyzer.sidebets.paytable import load_paytable
 
 

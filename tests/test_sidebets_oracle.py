@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from analyzer.sidebets.bets import BetOptions, get_bet
 from analyzer.sidebets.paytable import preset
 from analyzer.sidebets.stats import par_sheet
-from analyzer.suitshoe import SuitShoe, parse_suit_shoe
+from analyzer.sidebets.suitshoe import SuitShoe, parse_suit_shoe
 from tests import sidebet_oracle as oracle
 
 DEPLETED = "1deck-AS-KS-QS-JS-TS-7H-7D-5C-5D-2C-2H-9S"

@@ -9,27 +9,25 @@ within 4 standard errors.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from analyzer import cli
-from analyzer.game import Analysis
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.presets import PRESETS, get_preset
-from analyzer.rules import parse_spec
-from analyzer.simulate import (
+from analyzer.cli import main as cli
+from analyzer.core.presets import PRESETS, get_preset
+from analyzer.core.rules import parse_spec
+from analyzer.crosscheck.simulate import (
     Decisions,
     SimulationError,
     make_round,
     shoe_codes,
     simulate,
 )
-from analyzer.simulate_cli import register
-from analyzer.strategy import FrozenStrategy
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.frozen import FrozenStrategy
+from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 CLASSIC = "6D S17 DOA DAS SPL3 LS"
 J, Q, K = 11, 12, 13  # card codes of the face cards when pairs split by rank
@@ -246,18 +244,7 @@ def test_bad_arguments_raise_simulation_error(kwargs: dict[str, Any], match: str
 
 # -- the command ----------------------------------------------------------------------
 def _main(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
-    """``bja`` with ``simulate`` registered, whether or not cli.py wires it yet."""
-    build = cli.build_parser
-
-    def with_simulate() -> argparse.ArgumentParser:
-        parser = build()
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction) and \
-                    "simulate" not in action.choices:
-                register(action)
-        return parser
-
-    monkeypatch.setattr(cli, "build_parser", with_simulate)
+    del monkeypatch
     return cli.main(argv)
 
 

@@ -1,7 +1,7 @@
 """Farmer's split algorithm equals the exact whole-round EV of the CDZ- strategy.
 
-:mod:`analyzer.splits` (the default, fast, used for full shoes) and
-:mod:`analyzer.exact_splits` (every card sequence of the round enumerated, every
+:mod:`analyzer.engine.splits` (the default, fast, used for full shoes) and
+:mod:`analyzer.crosscheck.exact_splits` (every card sequence of the round enumerated, every
 split hand's cards removed) are independent computations.  On small shoes they
 must agree as exact fractions for every pair, upcard and split rule.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.errors import ShoeError
-from analyzer.game import Analysis
-from analyzer.player import SPLIT
-from analyzer.rules import parse_spec
-from analyzer.shoe import Shoe
+from analyzer.core.errors import ShoeError
+from analyzer.core.rules import parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.hands import SPLIT
 
 SHOE = Shoe((1, 2, 1, 2, 1, 2, 1, 2, 2, 6))  # 20 cards, rich in tens so it cannot run dry
 RULES = ["1D S17 DOA DAS SPL3 NS", "1D H17 D10 NDAS SPL2 LS RSA",

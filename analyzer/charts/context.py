@@ -2,7 +2,7 @@
 
 The classic rule sets need none of this; the seed games do (a 7-card Charlie, a
 hand of 21 that stands automatically, Free Bet's free doubles and splits).  The
-hooks read optional attributes of :class:`~analyzer.rules.Rules`, so when the
+hooks read optional attributes of :class:`~analyzer.core.rules.Rules`, so when the
 engine models those rules the charts follow without a change here:
 
 * ``rules.charlie``: a hand of that many cards stops and wins (0: no Charlie);
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,8 @@ from analyzer.charts.rows import (
     solve_rows,
 )
 from analyzer.charts.strategy import FREE_SECTION, ChartStrategy
-from analyzer.game import Analysis
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 MAX_ROUNDS = 8
 SplitValues = Mapping[tuple[int, int], float]

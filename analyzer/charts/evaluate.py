@@ -1,7 +1,7 @@
 """From a rule set to a finished chart: derive, evaluate exactly, refine, annotate.
 
 The chart's EV is a policy evaluation of the chart as written
-(:class:`~analyzer.game.Analysis` with a :class:`ChartStrategy`), shown beside
+(:class:`~analyzer.engine.analysis.Analysis` with a :class:`ChartStrategy`), shown beside
 the CDZ- optimum of the same rules.  After the first evaluation the pair rows
 are derived once more with the chart's *own* split EVs (split hands play the
 chart, not CDZ-); the refined chart is kept only if its exact EV is higher.
@@ -18,9 +18,9 @@ from analyzer.charts.context import ChartContext
 from analyzer.charts.derive import Deriver
 from analyzer.charts.model import UPCARDS, Chart, Evaluation, RowKey, Section
 from analyzer.charts.strategy import ChartStrategy
-from analyzer.game import Analysis
-from analyzer.rules import Rules
-from analyzer.shoe import Shoe
+from analyzer.core.rules import Rules
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
 
 NOTES = (
     "Derived from exact EVs: each code maximises the EV of its row's hands, two-card hands "

@@ -3,7 +3,7 @@
 A total-dependent chart gives one play per total; the best play of a hand
 depends on its cards.  An exception is a hand, met by a chart player (dealt
 two cards, or reached by hitting as the chart says), whose CDZ- optimal play
-(:class:`~analyzer.game.Analysis` without a strategy) differs from the chart's
+(:class:`~analyzer.engine.analysis.Analysis` without a strategy) differs from the chart's
 decision, e.g. "hard 16 vs T, 3+ cards: chart hit; stand with 4-6-6, ...".
 Split hands are not listed: they play the same rows.
 """
@@ -16,13 +16,13 @@ from itertools import groupby
 
 import numpy as np
 
-from analyzer.cards import format_value
 from analyzer.charts.derive import Deriver
 from analyzer.charts.model import UPCARDS, Chart, RowKey
 from analyzer.charts.strategy import ChartStrategy, comp_cards
-from analyzer.game import Analysis
-from analyzer.player import ACTION_NAMES, HIT, STAND
-from analyzer.rules import format_spec
+from analyzer.core.cards import format_value
+from analyzer.core.rules import format_spec
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.hands import ACTION_NAMES, HIT, STAND
 
 MIN_GAIN = 1e-12  # below this the two plays tie (float noise)
 

@@ -32,8 +32,8 @@ from analyzer.charts.model import (
     parse_label,
     validate_rows,
 )
-from analyzer.errors import ChartError
-from analyzer.rules import Rules, format_spec
+from analyzer.core.errors import ChartError
+from analyzer.core.rules import Rules, format_spec
 
 _SEPARATORS = re.compile(r"[,\s]+")
 _SECTION = re.compile(r"\[\s*([A-Za-z0-9_-]+)\s*\]")

@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from analyzer.cards import format_value
-from analyzer.errors import ChartError
-from analyzer.rules import Rules
+from analyzer.core.cards import format_value
+from analyzer.core.errors import ChartError
+from analyzer.core.rules import Rules
 
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # chart column order: 2..9, T, A
 UPCARD_LABELS = tuple(format_value(u) for u in UPCARDS)

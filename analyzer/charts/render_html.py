@@ -12,7 +12,7 @@ from html import escape
 
 from analyzer.charts.model import COLOURS, LEGEND, LOOKUP_RULES, UPCARD_LABELS, UPCARDS, Chart
 from analyzer.charts.render_text import blocks, figures, free_note, row_name
-from analyzer.rules import describe_rules, format_spec
+from analyzer.core.rules import describe_rules, format_spec
 
 _STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #222; }

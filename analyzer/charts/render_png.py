@@ -17,7 +17,7 @@ from matplotlib.patches import Rectangle
 
 from analyzer.charts.model import COLOURS, LEGEND, UPCARD_LABELS, UPCARDS, Chart, Section
 from analyzer.charts.render_text import blocks, figures, free_note, row_name
-from analyzer.rules import describe_rules, format_spec
+from analyzer.core.rules import describe_rules, format_spec
 
 DPI = 100
 UNIT = 0.3  # inches per cell

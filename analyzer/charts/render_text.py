@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import textwrap
 
-from analyzer.cards import format_value
 from analyzer.charts.model import (
     LEGEND,
     LOOKUP_RULES,
@@ -19,7 +18,8 @@ from analyzer.charts.model import (
     RowKey,
     Section,
 )
-from analyzer.rules import describe_rules, format_spec
+from analyzer.core.cards import format_value
+from analyzer.core.rules import describe_rules, format_spec
 
 BLOCKS = (("H", "Hard totals"), ("S", "Soft totals"), ("P", "Pairs"))
 FREE_MARK = "*"

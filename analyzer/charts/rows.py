@@ -23,8 +23,8 @@ import numpy.typing as npt
 
 from analyzer.charts.model import RowKey
 from analyzer.charts.strategy import comp_cards
-from analyzer.game import Analysis, UpcardAnalysis
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER, blackjack_value
+from analyzer.engine.analysis import Analysis, UpcardAnalysis
+from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER, blackjack_value
 
 Array = npt.NDArray[Any]
 ActionValues = dict[int, Array]

@@ -1,6 +1,6 @@
-"""A chart as a :class:`~analyzer.strategy.Strategy`: the documented lookup rules, in code.
+"""A chart as a :class:`~analyzer.engine.strategy.Strategy`: the documented lookup rules, in code.
 
-Passing :class:`ChartStrategy` to :class:`~analyzer.game.Analysis` evaluates the
+Passing :class:`ChartStrategy` to :class:`~analyzer.engine.analysis.Analysis` evaluates the
 chart as written, exactly (policy evaluation): the first two cards, hands
 reached by hitting and split hands all read their decision off the chart.
 The lookup rules (also :data:`analyzer.charts.model.LOOKUP_RULES`):
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from analyzer.charts.context import ChartContext
 from analyzer.charts.model import UPCARDS, Chart, RowKey, Section, validate_rows
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
+from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 FREE_SECTION = "free-bet-hand"
 # Primary action of each code, and the fallback when that action is not an option.

@@ -12,9 +12,9 @@ and 10-J pair too.  A suited pair is a pair whose cards share a suit.
 
 from __future__ import annotations
 
-from analyzer.errors import RuleError
+from analyzer.core.errors import RuleError
 from analyzer.sidebets.outcomes import Outcomes, count_card_sets
-from analyzer.suitshoe import Card, SuitShoe, card_value
+from analyzer.sidebets.suitshoe import Card, SuitShoe, card_value
 
 EVENTS: dict[str, str] = {
     "suited-pair": "suited pair",

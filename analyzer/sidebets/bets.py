@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from analyzer.errors import RuleError
+from analyzer.core.errors import RuleError
 from analyzer.sidebets import anypair, bustit, hot3, twentyone3
 from analyzer.sidebets.outcomes import Outcomes
-from analyzer.suitshoe import SuitShoe
+from analyzer.sidebets.suitshoe import SuitShoe
 
 
 @dataclass(frozen=True)

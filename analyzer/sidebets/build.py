@@ -10,14 +10,14 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from analyzer.output import write_atomic
+from analyzer.report.output import write_atomic
 from analyzer.sidebets.bets import BETS, BetOptions, SideBet
 from analyzer.sidebets.bustit import READINGS
 from analyzer.sidebets.outcomes import Outcomes
 from analyzer.sidebets.paytable import PayTable, preset
 from analyzer.sidebets.render import percent, render_csv, render_markdown
 from analyzer.sidebets.stats import ParSheet, par_sheet
-from analyzer.suitshoe import SuitShoe
+from analyzer.sidebets.suitshoe import SuitShoe
 
 TABLE_DECKS = (1, 2, 6, 8)
 

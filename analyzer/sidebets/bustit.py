@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import perm
 
-from analyzer.dealer import dealer_bust_by_cards
-from analyzer.errors import RuleError, ShoeError
+from analyzer.core.errors import RuleError, ShoeError
+from analyzer.engine.dealer import dealer_bust_by_cards
 from analyzer.sidebets.outcomes import Outcomes
-from analyzer.suitshoe import SuitShoe
+from analyzer.sidebets.suitshoe import SuitShoe
 
 EVENTS: dict[str, str] = {
     "bust-3": "bust with 3 cards",

@@ -12,7 +12,7 @@ even though it is also a 21.
 from __future__ import annotations
 
 from analyzer.sidebets.outcomes import Outcomes, count_card_sets
-from analyzer.suitshoe import Card, SuitShoe, card_value
+from analyzer.sidebets.suitshoe import Card, SuitShoe, card_value
 
 EVENTS: dict[str, str] = {
     "777": "7-7-7",

@@ -6,7 +6,7 @@ holding ``m`` copies of an identity with ``n`` in the shoe is chosen ``C(n, m)``
 ways.  Enumerating identity multisets (24,804 for three cards) instead of
 physical cards keeps an 8-deck count as fast as a 1-deck one.
 
->>> from analyzer.suitshoe import SuitShoe
+>>> from analyzer.sidebets.suitshoe import SuitShoe
 >>> same_colour = lambda cards: "win" if len({c[1] % 2 for c in cards}) == 1 else "lose"
 >>> o = count_card_sets(SuitShoe.decks(1), 2, same_colour, ("win", "lose"), "2-card sets")
 >>> o.counts, o.deals
@@ -21,8 +21,8 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb
 
-from analyzer.errors import ShoeError
-from analyzer.suitshoe import Card, SuitShoe
+from analyzer.core.errors import ShoeError
+from analyzer.sidebets.suitshoe import Card, SuitShoe
 
 
 @dataclass(frozen=True)

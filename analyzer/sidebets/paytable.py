@@ -28,7 +28,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from analyzer.errors import PayTableError
+from analyzer.core.errors import PayTableError
 from analyzer.sidebets.bets import SideBet, get_bet
 
 _PACKAGE = "analyzer.sidebets"  # holds paytables/<bet>-<preset>.toml

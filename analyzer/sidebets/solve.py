@@ -7,7 +7,7 @@ denominators.  Practical pays are the multiples of ``step`` (1 by default: whole
 
 >>> from analyzer.sidebets.bets import get_bet
 >>> from analyzer.sidebets.paytable import preset
->>> from analyzer.suitshoe import SuitShoe
+>>> from analyzer.sidebets.suitshoe import SuitShoe
 >>> bet = get_bet("any-pair")
 >>> s = solve_pay(bet, bet.outcomes(SuitShoe.decks(1)), preset(bet), "pair", Fraction(24, 25))
 >>> s.pay, [(str(p), str(r)) for p, r in s.nearest]
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from analyzer.errors import PayTableError
+from analyzer.core.errors import PayTableError
 from analyzer.sidebets.bets import SideBet
 from analyzer.sidebets.outcomes import Outcomes
 from analyzer.sidebets.paytable import PayTable, format_pay

@@ -8,7 +8,7 @@ probability about ``c``.
 
 >>> from analyzer.sidebets.bets import get_bet
 >>> from analyzer.sidebets.paytable import preset
->>> from analyzer.suitshoe import SuitShoe
+>>> from analyzer.sidebets.suitshoe import SuitShoe
 >>> bet = get_bet("any-pair")
 >>> sheet = par_sheet(bet, bet.outcomes(SuitShoe.decks(1)), preset(bet), "1 deck")
 >>> sheet.ev, sheet.hit_frequency, sheet.top.name

@@ -15,9 +15,9 @@ count as straights is a house rule, hence the ``straights`` switch:
 
 from __future__ import annotations
 
-from analyzer.errors import RuleError
+from analyzer.core.errors import RuleError
 from analyzer.sidebets.outcomes import Outcomes, count_card_sets
-from analyzer.suitshoe import Card, SuitShoe
+from analyzer.sidebets.suitshoe import Card, SuitShoe
 
 EVENTS: dict[str, str] = {
     "suited-trips": "suited trips",

@@ -1,6 +1,6 @@
-"""The ``bja sidebet`` subcommand, and the table builder ``bja build`` calls.
+"""The ``bja sidebet`` subcommand.
 
-Bad input raises an :class:`~analyzer.errors.AnalyzerError` subclass; the main
+Bad input raises an :class:`~analyzer.core.errors.AnalyzerError` subclass; the main
 CLI turns it into a one-line message and exit code 2.
 """
 
@@ -10,9 +10,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from analyzer.errors import PayTableError
+from analyzer.core.errors import PayTableError
 from analyzer.sidebets.bets import BETS, BetOptions, get_bet
-from analyzer.sidebets.build import build_sidebet_tables, report
+from analyzer.sidebets.build import report
 from analyzer.sidebets.bustit import READINGS
 from analyzer.sidebets.paytable import load_paytable, override, parse_pay, preset
 from analyzer.sidebets.render import (
@@ -25,10 +25,10 @@ from analyzer.sidebets.render import (
 )
 from analyzer.sidebets.solve import parse_target, solve_pay
 from analyzer.sidebets.stats import par_sheet
+from analyzer.sidebets.suitshoe import SuitShoe, parse_suit_shoe
 from analyzer.sidebets.twentyone3 import STRAIGHT_RULES
-from analyzer.suitshoe import SuitShoe, parse_suit_shoe
 
-__all__ = ["build_sidebet_tables", "register", "run"]
+__all__ = ["register", "run"]
 
 DEFAULT_DECKS = 8  # the free-bet game's shoe
 

@@ -15,13 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
-from analyzer.cache import ev_report
-from analyzer.cards import parse_cards, parse_value
-from analyzer.charts.cli import register as register_charts
-from analyzer.errors import AnalyzerError
-from analyzer.game import Analysis
-from analyzer.presets import PRESETS, game_rules, get_preset
-from analyzer.render import (
+from analyzer.cli.chart import register as register_charts
+from analyzer.cli.sidebet import register as register_sidebet
+from analyzer.cli.simulate import register as register_simulate
+from analyzer.core.cards import parse_cards, parse_value
+from analyzer.core.errors import AnalyzerError
+from analyzer.core.presets import PRESETS, game_rules, get_preset
+from analyzer.core.rules import Rules, format_spec
+from analyzer.core.shoe import Shoe, format_shoe, parse_shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.report.build import build
+from analyzer.report.cache import ev_report
+from analyzer.report.render import (
     dealer_json,
     dealer_text,
     hand_json,
@@ -29,11 +34,6 @@ from analyzer.render import (
     preset_json,
     preset_text,
 )
-from analyzer.reports import build
-from analyzer.rules import Rules, format_spec
-from analyzer.shoe import Shoe, format_shoe, parse_shoe
-from analyzer.sidebets.cli import register as register_sidebet
-from analyzer.simulate_cli import register as register_simulate
 
 
 class _Parser(argparse.ArgumentParser):

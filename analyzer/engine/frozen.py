@@ -1,39 +1,13 @@
-"""Playing strategies as data: what to do with a hand, given the options the rules leave.
-
-The engine plays optimally unless an :class:`Analysis` is given a ``Strategy``;
-then every decision (first two cards, hands reached by hitting, split hands)
-is the strategy's, and the analysis evaluates that strategy exactly (policy
-evaluation, not optimisation).  :class:`FrozenStrategy` fixes the optimal
-decisions of one analysis so they can be evaluated on another shoe: the
-one-card-removed identity and card-counting studies rest on that.
-"""
+"""The optimal decisions of one analysis, frozen, to be played on another shoe."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
-
-from analyzer.errors import AnalyzerError
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.rules import Surrender
-from analyzer.splits import is_natural
-
-if TYPE_CHECKING:
-    from analyzer.game import Analysis
-
-PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)  # order that breaks exact ties
-
-
-class Strategy(Protocol):
-    """Anything that picks one of ``options`` for a hand composition against an upcard.
-
-    A strategy for games with free split hands (Free Bet) may also define
-    ``decide_free(upcard, comp) -> HIT | STAND`` for the hand carrying the free
-    bet; without it that hand plays its own optimum.
-    """
-
-    def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
-        """The action for hand ``comp`` (counts of A..T) among the legal ``options``."""
-        ...
+from analyzer.core.cards import is_natural
+from analyzer.core.errors import AnalyzerError
+from analyzer.core.rules import Surrender
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.hands import HIT, STAND, SURRENDER
+from analyzer.engine.strategy import PREFERENCE
 
 
 class FrozenStrategy:

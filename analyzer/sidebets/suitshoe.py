@@ -1,6 +1,6 @@
 """A shoe counted by rank and suit, for the side bets that look at suits and ranks.
 
-The main game needs only ten values (:mod:`analyzer.shoe`); 21+3, Any Pair and
+The main game needs only ten values (:mod:`analyzer.core.shoe`); 21+3, Any Pair and
 Hot 3 tell a K from a Q and a spade from a heart, so they need the 13 x 4 card
 identities.  A card is ``(rank, suit)``: rank 1 (A) .. 13 (K), suit 0..3 (S, H, D, C).
 
@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from analyzer.errors import ShoeError
-from analyzer.shoe import checked_counts
+from analyzer.core.errors import ShoeError
+from analyzer.core.shoe import checked_counts
 
 Card = tuple[int, int]  # (rank 1..13, suit 0..3)
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from analyzer.cards import Value, format_value, parse_value
-from analyzer.errors import AnalyzerError, HandError, ShoeError
+from analyzer.core.cards import Value, format_value, parse_value
+from analyzer.core.errors import AnalyzerError, HandError, ShoeError
 
 
 def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tuple[int, ...]:

@@ -14,9 +14,10 @@ tuple of ten counts indexed ``value - 1``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 
-from analyzer.errors import HandError
+from analyzer.core.errors import HandError
 
 
 class Value(IntEnum):
@@ -83,3 +84,12 @@ def composition(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     for c in cards:
         comp[c - 1] += 1
     return tuple(comp)
+
+
+def is_natural(comp: Sequence[int]) -> bool:
+    """Whether a composition (counts of A..T) is exactly one ace and one ten.
+
+    >>> is_natural(composition((1, 10))), is_natural(composition((1, 10, 10)))
+    (True, False)
+    """
+    return bool(comp[0] == 1 and comp[9] == 1 and sum(comp) == 2)

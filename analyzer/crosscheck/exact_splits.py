@@ -1,6 +1,6 @@
 """The exact expected value of a whole split round, by enumeration, on small shoes.
 
-:mod:`analyzer.splits` values a split with Eric Farmer's algorithm: each split
+:mod:`analyzer.engine.splits` values a split with Eric Farmer's algorithm: each split
 hand is played against a dealer drawing from the shoe less the upcard, its own
 cards and the pair cards split off (second cards of the other hands enter only
 as random non-pair cards); the cards *hit* to the other split hands are not
@@ -64,7 +64,7 @@ number of states grows like the product of the counts), so shoes of more than
 60 cards are refused.
 
 Small shoes can run out.  No rule is invented for that: a
-:class:`~analyzer.errors.ShoeError` is raised when a reachable sequence needs a
+:class:`~analyzer.core.errors.ShoeError` is raised when a reachable sequence needs a
 card the shoe no longer has *and that card decides a bet* -- a split hand's
 second card or a hit or double drawn from an empty shoe, or the dealer's hole
 card or hits while some hand still stands (or, without a hole card to tell,
@@ -86,9 +86,9 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from analyzer.errors import ShoeError
+from analyzer.core.errors import ShoeError
 
-STAND, HIT, DOUBLE = 0, 1, 2  # the engine's action codes (analyzer.player)
+STAND, HIT, DOUBLE = 0, 1, 2  # the engine's action codes (analyzer.engine.hands)
 MAX_CARDS = 60
 
 # Dealer outcome indices of dealer_final_distribution.
@@ -308,7 +308,7 @@ def exact_split_ev(
     bet (doubles included) or one unit in total.
 
     Returns the EV of the whole split in original-bet units (a Fraction when
-    ``exact``, else a float).  Raises :class:`~analyzer.errors.ShoeError` (a
+    ``exact``, else a float).  Raises :class:`~analyzer.core.errors.ShoeError` (a
     ``ValueError``) for a malformed shoe, one of more than 60 cards, a peek
     conditioning no hole card satisfies, or a reachable draw from an empty shoe;
     ``ValueError`` for an action ``decide`` may not take.

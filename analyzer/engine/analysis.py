@@ -1,8 +1,8 @@
 """Whole-round EVs: every two-card hand against every upcard, off the top of a shoe.
 
 :class:`Analysis` is the one entry point the CLI, charts and reports use.  It
-holds, per upcard, the EVs of every hand composition (:mod:`analyzer.player`)
-and of every split (:mod:`analyzer.splits`), and combines them into the EV of
+holds, per upcard, the EVs of every hand composition (:mod:`analyzer.engine.hands`)
+and of every split (:mod:`analyzer.engine.splits`), and combines them into the EV of
 a round under optimal composition-dependent play of the first two cards.
 
 The round EV is unconditional: with an ace or ten up in a peek game the dealer
@@ -20,10 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.cards import composition, format_value, hand_total
-from analyzer.errors import AnalyzerError, HandError, ShoeError
-from analyzer.exact_splits import exact_split_ev
-from analyzer.player import (
+from analyzer.core.cards import composition, format_value, hand_total
+from analyzer.core.errors import AnalyzerError, HandError, ShoeError
+from analyzer.core.rules import Rules, Surrender
+from analyzer.core.shoe import Shoe
+from analyzer.crosscheck.exact_splits import exact_split_ev
+from analyzer.engine.hands import (
     DOUBLE,
     HIT,
     SPLIT,
@@ -36,10 +38,8 @@ from analyzer.player import (
     evaluate,
     hand_space,
 )
-from analyzer.rules import Rules, Surrender
-from analyzer.shoe import Shoe
-from analyzer.splits import SplitPlan, policy_decision, split_ev
-from analyzer.strategy import Strategy
+from analyzer.engine.splits import SplitPlan, policy_decision, split_ev
+from analyzer.engine.strategy import Strategy
 
 Number = Any
 SPLIT_MODES = ("cdz", "exact")  # Farmer's convention; exact whole-round enumeration

@@ -3,7 +3,7 @@
 For one upcard, every player hand composition the shoe allows (hard total at
 most 21) is a node; hitting moves to the node with one more card.  Each node
 has its own depleted shoe, and so its own dealer distribution: all of them are
-computed in one vectorised batch (:func:`analyzer.dealer.outcome_matrix`),
+computed in one vectorised batch (:func:`analyzer.engine.dealer.outcome_matrix`),
 then the hit/stand recursion runs layer by layer, from the largest hands down.
 
 Peek conditioning is exact.  After a peek the players know the hole card does
@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.dealer import BLACKJACK, BUST22, BUST23, N_OUTCOMES, outcome_matrix
-from analyzer.rules import Double, Rules
+from analyzer.core.rules import Double, Rules
+from analyzer.engine.dealer import BLACKJACK, BUST22, BUST23, N_OUTCOMES, outcome_matrix
 
 Array = npt.NDArray[Any]
 

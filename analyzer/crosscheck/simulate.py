@@ -4,7 +4,7 @@ Test labs want the exact EVs confirmed by a simulation that shares none of the
 engine's arithmetic, so everything but the strategy has its own code here: a
 real shoe of 52-card decks (ranks A-K, so "same rank" splits come naturally),
 dealing, hand totals, dealer play and the settlement of every rule.  Only the
-*decisions* come from the engine (:class:`~analyzer.strategy.FrozenStrategy`),
+*decisions* come from the engine (:class:`~analyzer.engine.strategy.FrozenStrategy`),
 memoized, as each engine call costs tens of microseconds.
 
 With ``cut_card`` the shoe is dealt round after round and reshuffled once that
@@ -33,9 +33,9 @@ import numpy as np
 import numpy.typing as npt
 from joblib import Parallel, delayed
 
-from analyzer.errors import AnalyzerError
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.rules import Double, HoleCard, Rules, Surrender, format_spec
+from analyzer.core.errors import AnalyzerError
+from analyzer.core.rules import Double, HoleCard, Rules, Surrender, format_spec
+from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 Cards = list[int]
 PlayRound = Callable[[Cards, int], tuple[float, int]]  # (cards, position) -> (result, end)
@@ -53,7 +53,7 @@ class SimulationError(AnalyzerError):
 
 
 class SimStrategy(Protocol):
-    """What the simulator asks the engine: :class:`~analyzer.strategy.FrozenStrategy`."""
+    """What the simulator asks the engine: :class:`~analyzer.engine.strategy.FrozenStrategy`."""
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int: ...
 
@@ -62,8 +62,10 @@ class SimStrategy(Protocol):
 
 def engine_strategy(rules: Rules) -> SimStrategy:
     """The engine's optimal composition-dependent strategy for ``rules``."""
-    from analyzer.game import Analysis  # the engine is only needed once a decision is missed
-    from analyzer.strategy import FrozenStrategy
+    from analyzer.engine.analysis import (
+        Analysis,  # the engine is only needed once a decision is missed
+    )
+    from analyzer.engine.frozen import FrozenStrategy
 
     return FrozenStrategy(Analysis(rules))
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analyzer.errors import RuleError
-from analyzer.rules import Rules, parse_spec
+from analyzer.core.errors import RuleError
+from analyzer.core.rules import Rules, format_spec, parse_spec
 
 
 @dataclass(frozen=True)
@@ -112,8 +112,31 @@ def get_preset(name: str) -> Preset:
         raise RuleError(f"unknown game {name!r} (known: {', '.join(PRESETS)})") from None
 
 
+def all_games() -> dict[str, Rules]:
+    """Every named game: the seed presets, then the classic tables."""
+    games = {name: preset.rules for name, preset in PRESETS.items()}
+    games.update({name: parse_spec(spec) for name, spec in CLASSIC_GAMES.items()})
+    return games
+
+
+def game_base(name: str) -> Rules:
+    """The rules of a named game: a seed preset or a classic table."""
+    if name in CLASSIC_GAMES:
+        return parse_spec(CLASSIC_GAMES[name])
+    if name in PRESETS:
+        return PRESETS[name].rules
+    known = ", ".join([*PRESETS, *CLASSIC_GAMES])
+    raise RuleError(f"unknown game {name!r} (known: {known})")
+
+
 def game_rules(game: str | None, spec: str = "") -> Rules:
-    """Rules of a preset with ``spec`` tokens applied on top, or of ``spec`` alone."""
+    """Rules of a named game with ``spec`` tokens applied on top, or of ``spec`` alone."""
     if game is None:
         return parse_spec(spec)
-    return parse_spec(spec, base=get_preset(game).rules)
+    return parse_spec(spec, base=game_base(game))
+
+
+def resolve_game(game: str | None, spec: str = "") -> tuple[Rules, str]:
+    """:func:`game_rules` and a name for titles: the game's, or the canonical spec."""
+    rules = game_rules(game, spec)
+    return rules, game if game else format_spec(rules)

@@ -24,7 +24,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from analyzer.errors import RuleError
+from analyzer.core.errors import RuleError
 
 
 class Double(Enum):

@@ -18,7 +18,7 @@ The first card drawn is the hole card, so the ``BLACKJACK`` outcome is exactly
 the event a peeking dealer rules out; conditioning on "no blackjack" is
 dividing the other outcomes by ``1 - P(blackjack)``.
 
->>> from analyzer.shoe import Shoe
+>>> from analyzer.core.shoe import Shoe
 >>> d = dealer_distribution(Shoe.decks(1).remove([6]).counts, 6, hits_soft_17=False, exact=True)
 >>> sum(d.outcomes.values()) == 1
 True

@@ -1,4 +1,4 @@
-"""Game reports and the ``bja build`` job that regenerates ``tables/`` and ``reports/``.
+"""The Markdown report of one game: rules, return, EV by upcard, dealer table, pairs.
 
 Every report names the rules (spec and words), the strategy level, the
 assumptions and the engine version, and is a pure function of the analysis,
@@ -8,19 +8,15 @@ atomically: to a temporary file in the same folder, then renamed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 from analyzer import __version__
-from analyzer.cards import format_value
-from analyzer.dealer import OUTCOME_NAMES, dealer_distribution
-from analyzer.game import Analysis
-from analyzer.insurance import insurance
-from analyzer.output import write_atomic
-from analyzer.player import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.presets import CLASSIC_GAMES, PRESETS, Preset
-from analyzer.render import UPCARDS, notes
-from analyzer.rules import Rules, describe_rules, format_spec, parse_spec
+from analyzer.core.cards import format_value
+from analyzer.core.presets import Preset
+from analyzer.core.rules import describe_rules, format_spec
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.dealer import OUTCOME_NAMES, dealer_distribution
+from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.engine.insurance import insurance
+from analyzer.report.render import UPCARDS, notes
 
 ACTION_CODES = {STAND: "S", HIT: "H", DOUBLE: "D", SPLIT: "P", SURRENDER: "R"}
 
@@ -86,24 +82,3 @@ def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> 
             cells.append(f"{ACTION_CODES[best]} {float(actions[best]) * 100:.3f}")
         lines.append(f"| {format_value(p)},{format_value(p)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
-
-
-def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Path]:
-    """Regenerate every committed table and report under ``root``."""
-    written: list[Path] = []
-    say = progress or (lambda _msg: None)
-    games: list[tuple[str, Rules, Preset | None]] = [
-        (name, preset.rules, preset) for name, preset in PRESETS.items()]
-    games += [(name, parse_spec(spec), None) for name, spec in CLASSIC_GAMES.items()]
-    for name, rules, preset in games:
-        say(f"analysing {name} ({format_spec(rules)})")
-        path = root / "reports" / f"{name}.md"
-        write_atomic(path, game_report(name, Analysis(rules), preset))
-        written.append(path)
-    from analyzer.charts.cli import build_chart_tables
-    from analyzer.sidebets.cli import build_sidebet_tables
-
-    written += build_chart_tables(root, progress=say)
-    say("side-bet tables")
-    written += build_sidebet_tables(root)
-    return written

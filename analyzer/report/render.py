@@ -9,14 +9,14 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer import __version__
-from analyzer.cards import format_value
-from analyzer.dealer import OUTCOME_NAMES, dealer_distribution
-from analyzer.game import Analysis
-from analyzer.insurance import insurance, insurance_table
-from analyzer.player import ACTION_NAMES
-from analyzer.presets import Preset
-from analyzer.rules import describe_rules, format_spec
-from analyzer.shoe import format_shoe
+from analyzer.core.cards import format_value
+from analyzer.core.presets import Preset
+from analyzer.core.rules import describe_rules, format_spec
+from analyzer.core.shoe import format_shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.dealer import OUTCOME_NAMES, dealer_distribution
+from analyzer.engine.hands import ACTION_NAMES
+from analyzer.engine.insurance import insurance, insurance_table
 
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 

@@ -17,17 +17,17 @@ from typing import Any
 
 import joblib
 
-from analyzer.game import Analysis
-from analyzer.render import ev_json, ev_text
-from analyzer.rules import parse_spec
-from analyzer.shoe import parse_shoe
+from analyzer.core.rules import parse_spec
+from analyzer.core.shoe import parse_shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.report.render import ev_json, ev_text
 
 
 @cache
 def engine_fingerprint() -> str:
     """SHA-256 of the package's source files: part of every cache key."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
+    for path in sorted(Path(__file__).parents[1].rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

@@ -16,7 +16,7 @@ and of the reference figures this project is tested against:
 * cards *hit* to the other split hands need not be removed: with a strategy
   that looks only at a hand's own cards, the symmetry of the deal makes the
   sum of these per-hand values the *exact* EV of the whole split.
-  :mod:`analyzer.exact_splits` enumerates whole rounds card by card
+  :mod:`analyzer.crosscheck.exact_splits` enumerates whole rounds card by card
   (``Analysis(split="exact")``, small shoes) and the tests check that both
   agree as fractions, resplits included.
 
@@ -35,8 +35,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.cards import composition
-from analyzer.player import (
+from analyzer.core.cards import composition, is_natural
+from analyzer.core.rules import Double, Rules
+from analyzer.engine.hands import (
     DOUBLE,
     HIT,
     STAND,
@@ -47,7 +48,6 @@ from analyzer.player import (
     evaluate,
     sub_space,
 )
-from analyzer.rules import Double, Rules
 
 Number = Any
 
@@ -80,11 +80,6 @@ class SplitPlan:
 
 
 Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
-
-
-def is_natural(comp: Any) -> bool:
-    """Whether a composition is exactly one ace and one ten."""
-    return bool(comp[0] == 1 and comp[9] == 1 and sum(comp) == 2)
 
 
 def policy_decision(values: HandValues, node: int, may_double: bool) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from analyzer.shoe import Shoe
+from analyzer.core.shoe import Shoe
 
 
 @dataclass(frozen=True)

@@ -1,64 +1,31 @@
-"""``bja chart`` and ``bja evaluate``, and the chart tables ``bja build`` writes.
+"""``bja chart`` and ``bja evaluate``.
 
 Handlers return a str (printed), a dict (printed as JSON) or an int (exit
 code), like the main CLI's; bad input raises an
-:class:`~analyzer.errors.AnalyzerError` subclass, which the main CLI prints as
+:class:`~analyzer.core.errors.AnalyzerError` subclass, which the main CLI prints as
 one line and turns into exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
-from analyzer.cards import format_value
+from analyzer.charts.build import TEXT_RENDERERS
 from analyzer.charts.evaluate import evaluate, make_chart
 from analyzer.charts.exceptions import find_exceptions, render_exceptions
-from analyzer.charts.fileformat import format_chart, load_chart
-from analyzer.charts.model import UPCARDS, Chart, Evaluation
-from analyzer.charts.render_html import render_html
+from analyzer.charts.fileformat import load_chart
+from analyzer.charts.model import UPCARDS, Evaluation
 from analyzer.charts.render_png import render_png
-from analyzer.charts.render_text import render_markdown, render_text
-from analyzer.errors import AnalyzerError, ChartError
-from analyzer.output import write_atomic, write_bytes_atomic
-from analyzer.presets import CLASSIC_GAMES
-from analyzer.rules import Rules, format_spec, parse_spec
+from analyzer.core.cards import format_value
+from analyzer.core.errors import ChartError
+from analyzer.core.presets import resolve_game
+from analyzer.core.rules import Rules, format_spec
+from analyzer.report.output import write_atomic, write_bytes_atomic
 
-# The classic rule sets whose charts `bja build` writes to tables/<name>/.
-CHART_GAMES = CLASSIC_GAMES
-TEXT_RENDERERS: dict[str, Callable[[Chart], str]] = {
-    "txt": render_text, "csv": format_chart, "md": render_markdown, "html": render_html,
-}
 FORMATS = (*TEXT_RENDERERS, "png", "exceptions")
-
-
-def resolve_rules(game: str | None, spec: str) -> tuple[Rules, str]:
-    """The rules of ``--game`` (with ``--rules`` tokens on top) or of ``--rules``; a name.
-
-    A game is one of the classic tables (:data:`CHART_GAMES`) or a preset of
-    :mod:`analyzer.presets`.
-    """
-    if not game:
-        rules = parse_spec(spec)
-        return rules, format_spec(rules)
-    if game in CHART_GAMES:
-        return parse_spec(spec, parse_spec(CHART_GAMES[game])), game
-    try:
-        presets = importlib.import_module("analyzer.presets")
-    except ImportError:
-        raise AnalyzerError(f"unknown game {game!r}") from None
-    get_preset = getattr(presets, "get_preset", None)
-    if get_preset is None:
-        raise AnalyzerError(f"unknown game {game!r}")
-    found = get_preset(game)
-    base = getattr(found, "rules", found)
-    if not isinstance(base, Rules):
-        raise AnalyzerError(f"unknown game {game!r}")
-    return parse_spec(spec, base), game
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:
@@ -102,7 +69,7 @@ def _figures_json(rules: Rules, ev: Evaluation) -> dict[str, Any]:
 
 
 def cmd_chart(args: argparse.Namespace) -> dict[str, Any] | str:
-    rules, name = resolve_rules(args.game, args.rules)
+    rules, name = resolve_game(args.game, args.rules)
     if args.format == "png" and args.out is None:
         raise ChartError("--format png needs --out FILE")
     run = make_chart(rules, f"{name}: basic strategy", by_cards=args.by_cards or None)
@@ -136,7 +103,7 @@ def cmd_chart(args: argparse.Namespace) -> dict[str, Any] | str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> dict[str, Any] | str:
-    rules, _name = resolve_rules(args.game, args.rules)
+    rules, _name = resolve_game(args.game, args.rules)
     chart = load_chart(args.chart, rules)
     figures, _played, _optimum = evaluate(chart)
     if args.json:
@@ -153,41 +120,3 @@ def cmd_evaluate(args: argparse.Namespace) -> dict[str, Any] | str:
               f" CDZ-   | {figures.optimum_ev * 100:15.9f}",
               f" diff   | {figures.gap * 100:15.9f}"]
     return "\n".join(lines)
-
-
-def chart_games() -> dict[str, Rules]:
-    """Every game ``bja build`` charts: the seed presets (when defined), then the classics."""
-    games: dict[str, Rules] = {}
-    try:
-        presets = importlib.import_module("analyzer.presets")
-    except ImportError:
-        presets = None
-    for name, preset in getattr(presets, "PRESETS", {}).items():
-        rules = getattr(preset, "rules", preset)
-        if isinstance(rules, Rules):
-            games[name] = rules
-    games.update({name: parse_spec(spec) for name, spec in CHART_GAMES.items()})
-    return games
-
-
-def build_chart_tables(root: Path, progress: Callable[[str], None] | None = None,
-                       games: dict[str, Rules] | None = None) -> list[Path]:
-    """Write ``tables/<name>/chart.{txt,csv,md,html,png}`` and ``exceptions.txt``."""
-    say = progress or (lambda _msg: None)
-    written: list[Path] = []
-    for name, rules in (chart_games() if games is None else games).items():
-        say(f"chart {name} ({format_spec(rules)})")
-        run = make_chart(rules, f"{name}: basic strategy")
-        folder = root / "tables" / name
-        for ext, render in TEXT_RENDERERS.items():
-            path = folder / f"chart.{ext}"
-            write_atomic(path, render(run.chart))
-            written.append(path)
-        path = folder / "chart.png"
-        write_bytes_atomic(path, render_png(run.chart))
-        written.append(path)
-        path = folder / "exceptions.txt"
-        exceptions = find_exceptions(run.chart, run.optimum, run.deriver)
-        write_atomic(path, render_exceptions(run.chart, run.optimum, exceptions))
-        written.append(path)
-    return written

@@ -2,7 +2,7 @@
 
 Test labs ask for a simulation next to the exact figures; ``--compare`` puts
 the engine's exact EV beside the estimate and says how many standard errors
-apart they are.  Bad input raises an :class:`~analyzer.errors.AnalyzerError`
+apart they are.  Bad input raises an :class:`~analyzer.core.errors.AnalyzerError`
 subclass, which the main CLI prints as one line before exiting with status 2.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analyzer.presets import game_rules
-from analyzer.simulate import SimResult, SimStrategy, SimulationError, simulate
+from analyzer.core.presets import game_rules
+from analyzer.crosscheck.simulate import SimResult, SimStrategy, SimulationError, simulate
 
 
 def _count(text: str, what: str, minimum: int) -> int:
@@ -65,8 +65,8 @@ def _cmd_simulate(args: argparse.Namespace) -> dict[str, Any] | str:
     strategy: SimStrategy | None = None
     exact: float | None = None
     if args.compare:
-        from analyzer.game import Analysis
-        from analyzer.strategy import FrozenStrategy
+        from analyzer.engine.analysis import Analysis
+        from analyzer.engine.frozen import FrozenStrategy
 
         analysis = Analysis(rules)
         exact = float(analysis.ev())

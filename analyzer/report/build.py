@@ -1,0 +1,36 @@
+"""``bja build``: regenerate every committed table and report.
+
+Every output is a pure function of the engine and the rules, written atomically
+(a temporary file renamed over the target), so a rebuild changes no byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from analyzer.charts.build import build_chart_tables
+from analyzer.core.presets import CLASSIC_GAMES, PRESETS, Preset
+from analyzer.core.rules import Rules, format_spec, parse_spec
+from analyzer.engine.analysis import Analysis
+from analyzer.report.game_report import game_report
+from analyzer.report.output import write_atomic
+from analyzer.sidebets.build import build_sidebet_tables
+
+
+def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Regenerate every committed table and report under ``root``."""
+    written: list[Path] = []
+    say = progress or (lambda _msg: None)
+    games: list[tuple[str, Rules, Preset | None]] = [
+        (name, preset.rules, preset) for name, preset in PRESETS.items()]
+    games += [(name, parse_spec(spec), None) for name, spec in CLASSIC_GAMES.items()]
+    for name, rules, preset in games:
+        say(f"analysing {name} ({format_spec(rules)})")
+        path = root / "reports" / f"{name}.md"
+        write_atomic(path, game_report(name, Analysis(rules), preset))
+        written.append(path)
+    written += build_chart_tables(root, progress=say)
+    say("side-bet tables")
+    written += build_sidebet_tables(root)
+    return written
