@@ -27,9 +27,9 @@ from analyzer.charts.render_html import render_html
 from analyzer.charts.render_png import render_png
 from analyzer.charts.render_text import render_markdown, render_text
 from analyzer.charts.strategy import ChartStrategy, hand_shape
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.errors import ChartError
 from analyzer.core.rules import parse_spec
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 CHART = """\
 # a 6-deck S17 DAS LS chart

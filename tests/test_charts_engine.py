@@ -22,9 +22,9 @@ from analyzer.charts.model import UPCARDS, Chart
 from analyzer.charts.strategy import ChartStrategy, hand_shape
 from analyzer.cli.chart import register
 from analyzer.cli.main import _Parser
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.rules import parse_spec
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from tests.farmer_reference import REFERENCE_DIR
 
 SPEC_6D = "6D S17 DOA DAS SPL3 LS"

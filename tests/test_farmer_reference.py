@@ -11,10 +11,10 @@ from functools import cache
 
 import pytest
 
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.rules import parse_spec
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dealer import dealer_distribution
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from tests.farmer_reference import FarmerReference, load
 
 CASES = {

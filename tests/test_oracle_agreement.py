@@ -17,11 +17,11 @@ from fractions import Fraction
 
 import pytest
 
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dealer import dealer_distribution
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from tests import oracle
 
 SHOES = {

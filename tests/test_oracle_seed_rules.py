@@ -26,10 +26,10 @@ from fractions import Fraction
 
 import pytest
 
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.rules import Rules, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from tests import oracle
 
 NAMES = {STAND: "stand", HIT: "hit", DOUBLE: "double", SPLIT: "split", SURRENDER: "surrender"}

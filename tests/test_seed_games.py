@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from analyzer.cli.main import main
+from analyzer.core.actions import DOUBLE, SPLIT
 from analyzer.core.presets import PRESETS, game_rules, get_preset
 from analyzer.core.rules import format_spec, parse_spec
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.hands import DOUBLE, SPLIT
 
 BASES = ["2D S17 DOA DAS SPL1 NS", "1D H17 DOA NDAS NSPL LS ENHC"]
 

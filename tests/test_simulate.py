@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from analyzer.cli import main as cli
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.presets import PRESETS, get_preset
 from analyzer.core.rules import parse_spec
 from analyzer.crosscheck.simulate import (
@@ -27,7 +28,6 @@ from analyzer.crosscheck.simulate import (
 )
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.frozen import FrozenStrategy
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 CLASSIC = "6D S17 DOA DAS SPL3 LS"
 J, Q, K = 11, 12, 13  # card codes of the face cards when pairs split by rank

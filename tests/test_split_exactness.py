@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+from analyzer.core.actions import SPLIT
 from analyzer.core.errors import ShoeError
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.hands import SPLIT
 
 SHOE = Shoe((1, 2, 1, 2, 1, 2, 1, 2, 2, 6))  # 20 cards, rich in tens so it cannot run dry
 RULES = ["1D S17 DOA DAS SPL3 NS", "1D H17 D10 NDAS SPL2 LS RSA",

@@ -2,8 +2,7 @@
 
 The classic rule sets need none of this; the seed games do (a 7-card Charlie, a
 hand of 21 that stands automatically, Free Bet's free doubles and splits).  The
-hooks read optional attributes of :class:`~analyzer.core.rules.Rules`, so when the
-engine models those rules the charts follow without a change here:
+charts follow the engine's rules from these attributes alone:
 
 * ``rules.charlie``: a hand of that many cards stops and wins (0: no Charlie);
 * ``rules.stand_on_21``: a hand totalling 21 stands automatically;
@@ -29,11 +28,8 @@ class ChartContext:
 
     @classmethod
     def from_rules(cls, rules: Rules) -> ChartContext:
-        charlie = getattr(rules, "charlie", 0)
-        return cls(charlie=int(charlie) if charlie else None,
-                   twenty_one_stands=bool(getattr(rules, "stand_on_21", False)),
-                   free_doubles=frozenset(getattr(rules, "free_doubles", ())),
-                   free_splits=frozenset(getattr(rules, "free_splits", ())))
+        return cls(charlie=rules.charlie or None, twenty_one_stands=rules.stand_on_21,
+                   free_doubles=rules.free_doubles, free_splits=rules.free_splits)
 
     @property
     def free_bet(self) -> bool:

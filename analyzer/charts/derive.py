@@ -35,8 +35,8 @@ from analyzer.charts.rows import (
     solve_rows,
 )
 from analyzer.charts.strategy import FREE_SECTION, ChartStrategy
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 MAX_ROUNDS = 8
 SplitValues = Mapping[tuple[int, int], float]
@@ -144,7 +144,7 @@ class Deriver:
         met = reach(d, start, self._hits(d, strategy, split_values))
 
         def first_values(two: Array, hit: Array) -> ActionValues:
-            out = {STAND: d.first[STAND][two], HIT: d.unconditional(hit[two], two)}
+            out: ActionValues = {STAND: d.first[STAND][two], HIT: d.unconditional(hit[two], two)}
             for action in (DOUBLE, SURRENDER):
                 out[action] = d.first[action][two]
             return out

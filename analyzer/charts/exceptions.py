@@ -18,11 +18,11 @@ import numpy as np
 
 from analyzer.charts.derive import Deriver
 from analyzer.charts.model import UPCARDS, Chart, RowKey
-from analyzer.charts.strategy import ChartStrategy, comp_cards
-from analyzer.core.cards import format_value
+from analyzer.charts.strategy import ChartStrategy
+from analyzer.core.actions import HIT, STAND, Action
+from analyzer.core.cards import comp_cards, format_value
 from analyzer.core.rules import format_spec
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.hands import ACTION_NAMES, HIT, STAND
 
 MIN_GAIN = 1e-12  # below this the two plays tie (float noise)
 
@@ -116,7 +116,7 @@ def render_exceptions(chart: Chart, optimum: Analysis, exceptions: list[CDExcept
         what = first.row.describe() if first.row is not None else "hand"
         cards = "3+ cards" if key[2] else "2 cards"
         head = (f"{what} vs {format_value(first.upcard)}, {cards}: chart "
-                f"{ACTION_NAMES[first.chart_action]}; {ACTION_NAMES[first.best_action]} with ")
+                f"{Action(first.chart_action).label}; {Action(first.best_action).label} with ")
         body = ", ".join(f"{e.cards} (+{e.gain * 100:.3f})" for e in items)
         lines += textwrap.wrap(head + body, width=100, subsequent_indent="    ")
     return "\n".join(lines) + "\n"

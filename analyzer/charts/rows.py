@@ -22,9 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.charts.model import RowKey
-from analyzer.charts.strategy import comp_cards
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.cards import blackjack_value, comp_cards
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER, blackjack_value
 
 Array = npt.NDArray[Any]
 ActionValues = dict[int, Array]
@@ -79,7 +79,7 @@ def prepare(analysis: Analysis, upcard: int) -> UpcardData:
     deal, p_bj = np.zeros(m), np.zeros(m)
     two = np.zeros(m, dtype=bool)
     pair = np.zeros(m, dtype=np.int64)
-    first = {a: np.full(m, np.nan) for a in (STAND, DOUBLE, SPLIT, SURRENDER)}
+    first: ActionValues = {a: np.full(m, np.nan) for a in (STAND, DOUBLE, SPLIT, SURRENDER)}
     options: dict[int, frozenset[int]] = {}
     for i, comp in enumerate(comps):
         if sum(comp) != 2 or (comp[0] == 1 and comp[9] == 1):

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from analyzer.charts.context import ChartContext
 from analyzer.charts.model import UPCARDS, Chart, RowKey, Section, validate_rows
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.cards import comp_total
 from analyzer.core.rules import Rules
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 FREE_SECTION = "free-bet-hand"
 # Primary action of each code, and the fallback when that action is not an option.
@@ -32,9 +33,8 @@ _ACTIONS: dict[str, tuple[int, int]] = {
 
 def hand_shape(comp: tuple[int, ...]) -> tuple[int, bool, int]:
     """Best total, softness and number of cards of a composition (counts of A..T)."""
-    hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
-    soft = comp[0] > 0 and hard + 10 <= 21
-    return (hard + 10 if soft else hard), soft, sum(comp)
+    total, soft = comp_total(comp)
+    return total, soft, sum(comp)
 
 
 def pair_value(comp: tuple[int, ...]) -> int | None:
@@ -119,9 +119,3 @@ class ChartStrategy:
         self.free_calls += 1
         player = self._free or self
         return player.decide(upcard, comp, frozenset((STAND, HIT)))
-
-
-def comp_cards(comp: tuple[int, ...]) -> tuple[int, ...]:
-    """The cards of a composition, lowest first."""
-    return tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
-

@@ -16,8 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
+from typing import TYPE_CHECKING, Any, overload
 
 from analyzer.core.errors import HandError
+
+if TYPE_CHECKING:  # numpy only for the types: the card vocabulary imports nothing heavy
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
 
 
 class Value(IntEnum):
@@ -62,16 +70,53 @@ def parse_cards(text: str) -> tuple[Value, ...]:
     return tuple(parse_value(p) for p in parts)
 
 
-def hand_total(cards: tuple[int, ...] | list[int]) -> tuple[int, bool]:
+@overload
+def soft_total(hard: int, aces: int) -> tuple[int, bool]: ...
+@overload
+def soft_total(hard: IntArray, aces: IntArray) -> tuple[IntArray, BoolArray]: ...
+def soft_total(hard: Any, aces: Any) -> tuple[Any, Any]:
+    """The soft-ace rule: best total and softness from the hard total (aces counted 1).
+
+    One ace counts 11 when that does not bust the hand.  Written with operators
+    only, so the same rule applies elementwise to numpy arrays of totals.
+
+    >>> soft_total(7, 1), soft_total(17, 1), soft_total(16, 0)
+    ((17, True), (17, False), (16, False))
+    """
+    soft = (aces > 0) & (hard + 10 <= 21)
+    return hard + 10 * soft, soft
+
+
+def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
     """Best total of a hand and whether it is soft (an ace counted as 11).
 
     >>> hand_total((1, 6)), hand_total((1, 6, 10)), hand_total((10, 6))
     ((17, True), (17, False), (16, False))
     """
-    total = sum(cards)
-    if 1 in cards and total + 10 <= 21:
-        return total + 10, True
-    return total, False
+    return soft_total(sum(cards), sum(1 for c in cards if c == 1))
+
+
+def comp_hard(comp: Sequence[int]) -> int:
+    """Hard total of a composition (counts of A..T), every ace counted 1."""
+    return sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
+
+
+def comp_total(comp: Sequence[int]) -> tuple[int, bool]:
+    """Best total and softness of a composition (counts of A..T).
+
+    >>> comp_total(composition((1, 9))), comp_total(composition((1, 9, 5)))
+    ((20, True), (15, False))
+    """
+    return soft_total(comp_hard(comp), comp[0])
+
+
+def comp_cards(comp: Sequence[int]) -> tuple[int, ...]:
+    """The cards of a composition, lowest first: the inverse of :func:`composition`.
+
+    >>> comp_cards(composition((10, 1, 6)))
+    (1, 6, 10)
+    """
+    return tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
 
 
 def composition(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
@@ -93,3 +138,12 @@ def is_natural(comp: Sequence[int]) -> bool:
     (True, False)
     """
     return bool(comp[0] == 1 and comp[9] == 1 and sum(comp) == 2)
+
+
+def blackjack_value(upcard: int) -> int | None:
+    """The hole-card value that completes a dealer blackjack with ``upcard``, if any.
+
+    >>> blackjack_value(1), blackjack_value(10), blackjack_value(9)
+    (10, 1, None)
+    """
+    return 10 if upcard == 1 else 1 if upcard == 10 else None

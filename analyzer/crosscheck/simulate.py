@@ -33,9 +33,9 @@ import numpy as np
 import numpy.typing as npt
 from joblib import Parallel, delayed
 
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.errors import AnalyzerError
 from analyzer.core.rules import Double, HoleCard, Rules, Surrender, format_spec
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 Cards = list[int]
 PlayRound = Callable[[Cards, int], tuple[float, int]]  # (cards, position) -> (result, end)
@@ -113,7 +113,7 @@ class Decisions:
     def _decide(self, key: int, free: bool = False) -> int:
         start = time.perf_counter()
         if free:
-            opts = frozenset((STAND, HIT))
+            opts: frozenset[int] = frozenset((STAND, HIT))
             action = self.strategy.decide_free(key & 15, _comp(key >> 4))
         else:
             opts = frozenset(a for a in range(5) if key >> a & 1)

@@ -20,20 +20,23 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.core.cards import composition, format_value, hand_total
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.arith import Number, as_number, unit
+from analyzer.core.cards import (
+    blackjack_value,
+    comp_cards,
+    composition,
+    format_value,
+    hand_total,
+    is_natural,
+)
 from analyzer.core.errors import AnalyzerError, HandError, ShoeError
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
 from analyzer.crosscheck.exact_splits import exact_split_ev
 from analyzer.engine.hands import (
-    DOUBLE,
-    HIT,
-    SPLIT,
-    STAND,
-    SURRENDER,
     HandValues,
     PlayRules,
-    blackjack_value,
     double_allowed,
     evaluate,
     hand_space,
@@ -41,12 +44,15 @@ from analyzer.engine.hands import (
 from analyzer.engine.splits import SplitPlan, policy_decision, split_ev
 from analyzer.engine.strategy import Strategy
 
-Number = Any
 SPLIT_MODES = ("cdz", "exact")  # Farmer's convention; exact whole-round enumeration
 
 
-def one(exact: bool) -> Number:
-    return Fraction(1) if exact else 1.0
+def unpeeked(value: Number, p_bj: Number) -> Number:
+    """A hand's EV with the dealer blackjack put back in: it costs the bet with ``p_bj``.
+
+    ``value`` is the EV given no dealer blackjack (what a peek establishes).
+    """
+    return -p_bj + (1 - p_bj) * value
 
 
 @dataclass
@@ -213,31 +219,30 @@ class Analysis:
         if not (unconditioned and self.conditioned(upcard)):
             return actions
         p_bj = self.p_blackjack(upcard, cards)
-        return {a: -p_bj + (1 - p_bj) * v for a, v in actions.items()}
+        return {a: unpeeked(v, p_bj) for a, v in actions.items()}
 
     def p_blackjack(self, upcard: int, cards: tuple[int, ...]) -> Number:
         """Chance the hole card completes a blackjack, seen the upcard and ``cards``."""
         bj = blackjack_value(upcard)
         if bj is None:
-            return 0 * one(self.exact)
+            return 0 * unit(self.exact)
         rest = self.shoe.remove([upcard, *cards])
-        p = Fraction(rest[bj], rest.total)
-        return p if self.exact else float(p)
+        return as_number(Fraction(rest[bj], rest.total), self.exact)
 
     def _round_ev(self, ua: UpcardAnalysis) -> Number:
         """EV of a round given the upcard: sum over the player's first two cards."""
         n = ua.shoe
         total = sum(n)
-        ev = 0 * one(self.exact)
+        ev = 0 * unit(self.exact)
         for a in range(1, 11):
             for b in range(a, 11):
                 ways = n[a - 1] * (n[b - 1] - (a == b))
                 if ways <= 0:
                     continue
                 exact_weight = Fraction(ways * (1 if a == b else 2), total * (total - 1))
-                weight: Number = exact_weight if self.exact else float(exact_weight)
+                weight = as_number(exact_weight, self.exact)
                 p_bj = self.p_blackjack(ua.upcard, (a, b))
-                player_bj = {a, b} == {1, 10}
+                player_bj = is_natural(composition((a, b)))
                 value = self._hand_value(ua, a, b, p_bj, player_bj)
                 if a == b == 10 and self.rules.split_by_rank and self.rules.max_hands > 1:
                     # Only a same-rank pair (J-J, not J-K) may split.
@@ -254,7 +259,7 @@ class Analysis:
             same = ((k - 1) * (k - 2) + 3 * k * (k - 1)) / ((4 * k - 1) * (4 * k - 2))
         else:
             same = (k - 1) / (4 * k - 1)
-        return same if self.exact else float(same)
+        return as_number(same, self.exact)
 
     def _hand_value(self, ua: UpcardAnalysis, a: int, b: int, p_bj: Number,
                     player_bj: bool, may_split: bool = True) -> Number:
@@ -271,16 +276,16 @@ class Analysis:
             if chosen == SURRENDER:
                 return self.surrender_value(ua.upcard, comp, unconditional=True)
             value = actions[chosen]
-            return -p_bj + (1 - p_bj) * value if self.conditioned(ua.upcard) else value
+            return unpeeked(value, p_bj) if self.conditioned(ua.upcard) else value
         surrender = actions.pop(SURRENDER, None)
         best_play = max(actions.values())
         if rules.surrender is Surrender.LATE and surrender is not None:
             best_play = max(best_play, surrender)
         # With a hole card the EVs are conditioned on no dealer blackjack; without
         # one they already carry it.
-        ev = -p_bj + (1 - p_bj) * best_play if self.conditioned(ua.upcard) else best_play
+        ev = unpeeked(best_play, p_bj) if self.conditioned(ua.upcard) else best_play
         if rules.surrender is Surrender.EARLY and (ua.upcard != 1 or rules.surrender_vs_ace):
-            ev = max(ev, -one(self.exact) / 2)
+            ev = max(ev, -unit(self.exact) / 2)
         return ev
 
     def surrender_value(self, upcard: int, comp: tuple[int, ...], *,
@@ -289,23 +294,20 @@ class Analysis:
 
         Conditioned on no dealer blackjack (peek games) unless ``unconditional``.
         """
-        half = -one(self.exact) / 2
+        half = -unit(self.exact) / 2
         if self.rules.surrender is Surrender.EARLY:
             return half
         if self.conditioned(upcard) and not unconditional:
             return half
-        cards = tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
-        p_bj = self.p_blackjack(upcard, cards)
-        return -p_bj + (1 - p_bj) * half
+        return unpeeked(half, self.p_blackjack(upcard, comp_cards(comp)))
 
     def ev(self) -> Number:
         """EV of a round off the top of the shoe, per unit initial bet."""
         total = self.shoe.total
-        result = 0 * one(self.exact)
+        result = 0 * unit(self.exact)
         for u in range(1, 11):
             if self.shoe[u]:
-                w = Fraction(self.shoe[u], total)
-                result += (w if self.exact else float(w)) * self.upcard(u).ev
+                result += as_number(Fraction(self.shoe[u], total), self.exact) * self.upcard(u).ev
         return result
 
     def by_upcard(self) -> dict[int, Number]:

@@ -35,12 +35,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-# Outcome indices of the dealer's final hand.
-O17, O18, O19, O20, O21, BLACKJACK, BUST22, BUST23 = range(8)
-N_OUTCOMES = 8
-OUTCOME_NAMES = ("17", "18", "19", "20", "21", "blackjack", "bust22", "bust23+")
-
-Number = Any  # float or Fraction: one algorithm, two arithmetics
+from analyzer.core.arith import Number
+from analyzer.core.cards import comp_hard, soft_total
+from analyzer.core.outcomes import N_OUTCOMES, Outcome
 
 
 @dataclass(frozen=True)
@@ -65,7 +62,7 @@ def draw_table(upcard: int, hits_soft_17: bool) -> DrawTable:
     States are compositions (orderings merged, their counts kept), so the work
     is linear in the number of distinct compositions, not of sequences.
     """
-    finished: dict[tuple[int, ...], tuple[int, int]] = {}  # comp -> (mult, outcome)
+    finished: dict[tuple[int, ...], tuple[int, Outcome]] = {}  # comp -> (mult, outcome)
     frontier: dict[tuple[int, ...], int] = {(0,) * 10: 1}
     while frontier:
         nxt: dict[tuple[int, ...], int] = {}
@@ -74,17 +71,15 @@ def draw_table(upcard: int, hits_soft_17: bool) -> DrawTable:
                 c = list(comp)
                 c[card - 1] += 1
                 key = tuple(c)
-                hard = upcard + sum(v * n for v, n in zip(range(1, 11), key, strict=True))
-                aces = key[0] + (upcard == 1)
-                soft = aces > 0 and hard + 10 <= 21
-                total = hard + 10 if soft else hard
+                hard = upcard + comp_hard(key)
+                total, soft = soft_total(hard, key[0] + (upcard == 1))
                 ncards = sum(key) + 1
                 if ncards == 2 and total == 21:
-                    outcome = BLACKJACK
+                    outcome = Outcome.BLACKJACK
                 elif total > 21:
-                    outcome = BUST22 if total == 22 else BUST23
+                    outcome = Outcome.BUST22 if total == 22 else Outcome.BUST23
                 elif _dealer_stands(total, soft, hits_soft_17):
-                    outcome = total - 17
+                    outcome = Outcome.standing(total)
                 else:
                     nxt[key] = nxt.get(key, 0) + mult
                     continue
@@ -189,7 +184,7 @@ def _outcome_sums(
 def _short_table(upcard: int, hits_soft_17: bool) -> DrawTable:
     """The draw table without the bust-23+ compositions: that outcome is the remainder."""
     full = draw_table(upcard, hits_soft_17)
-    keep = full.outcome != BUST23
+    keep = full.outcome != Outcome.BUST23
     return DrawTable(upcard=upcard, comps=full.comps[keep], mult=full.mult[keep],
                      outcome=full.outcome[keep], drawn=full.drawn[keep])
 
@@ -204,72 +199,66 @@ def outcome_matrix(
     """
     sums, denom = _outcome_sums(upcard, hits_soft_17, shoes, exact, short=True)
     if not exact:
-        sums[:, BUST23] = 1.0 - sums.sum(axis=1)
+        sums[:, Outcome.BUST23] = 1.0 - sums.sum(axis=1)
         return sums
     out = np.empty(sums.shape, dtype=object)
     for s in range(len(denom)):
         den = int(denom[s])
-        sums[s, BUST23] = den - sum(sums[s])
+        sums[s, Outcome.BUST23] = den - sum(sums[s])
         out[s, :] = [Fraction(int(x), den) for x in sums[s]]
     return out
 
 
 @dataclass(frozen=True)
 class DealerDistribution:
-    """Final outcomes of the dealer's hand for one upcard and shoe."""
+    """Final outcomes of the dealer's hand for one upcard and shoe (unconditioned)."""
 
     upcard: int
-    outcomes: dict[str, Number]  # keys OUTCOME_NAMES
+    outcomes: dict[str, Number]  # keyed by Outcome labels, in Outcome order
     bust_by_cards: dict[int, Number]  # total dealer cards (upcard included) -> P(bust)
 
     @property
     def bust(self) -> Number:
-        return self.outcomes["bust22"] + self.outcomes["bust23+"]
+        return self.outcomes[Outcome.BUST22.label] + self.outcomes[Outcome.BUST23.label]
+
+
+def _falling_int(x: int, k: int) -> int:
+    """``x (x-1) ... (x-k+1)`` over Python integers (0 when ``x`` is negative)."""
+    out = 1
+    for j in range(k):
+        out *= x - j
+    return out if x >= 0 else 0
 
 
 def dealer_distribution(
-    counts: Sequence[int], upcard: int, *, hits_soft_17: bool, exact: bool,
-    condition_no_bj: bool = False,
+    counts: Sequence[int], upcard: int, *, hits_soft_17: bool, exact: bool
 ) -> DealerDistribution:
     """The dealer's distribution from a shoe that no longer holds the upcard.
 
-    With ``condition_no_bj`` the distribution is given that the dealer has no
-    blackjack (what the players know after a peek).
+    Unconditioned: the blackjack outcome is one of the outcomes (a peek game's
+    conditioned figures divide the others by ``1 - P(blackjack)``).
     """
     table = draw_table(upcard, hits_soft_17)
     n = list(counts)
     total = sum(n)
-
-    def falling(x: int, k: int) -> int:
-        out = 1
-        for j in range(k):
-            out *= x - j
-        return out if x >= 0 else 0
-
     probs = []
     for comp, mult, k in zip(table.comps.tolist(), table.mult.tolist(), table.drawn.tolist(),
                              strict=True):
         w = mult
         for i, ki in enumerate(comp):
             if ki:
-                w *= falling(n[i], ki)
-        probs.append(Fraction(w, falling(total, k)) if w else Fraction(0))
+                w *= _falling_int(n[i], ki)
+        probs.append(Fraction(w, _falling_int(total, k)) if w else Fraction(0))
     weights = np.array(probs, dtype=object)
 
     def prob(mask: npt.NDArray[np.bool_]) -> Number:
         p = Fraction(weights[mask].sum()) if mask.any() else Fraction(0)
         return p if exact else float(p)
 
-    outcomes = {name: prob(table.outcome == o) for o, name in enumerate(OUTCOME_NAMES)}
-    busts = table.outcome >= BUST22
+    outcomes = {o.label: prob(table.outcome == o) for o in Outcome}
+    busts = table.outcome >= Outcome.BUST22
     by_cards = {int(k) + 1: prob(busts & (table.drawn == k))
                 for k in sorted(set(table.drawn[busts].tolist()))}
-    if condition_no_bj:
-        keep = 1 - outcomes["blackjack"]
-        if keep == 0:
-            raise ValueError("the dealer has blackjack with certainty in this shoe")
-        outcomes = {k: (0 * v if k == "blackjack" else v / keep) for k, v in outcomes.items()}
-        by_cards = {k: v / keep for k, v in by_cards.items()}
     return DealerDistribution(upcard=upcard, outcomes=outcomes, bust_by_cards=by_cards)
 
 
@@ -279,11 +268,3 @@ def dealer_bust_by_cards(
     """P(dealer busts holding exactly k cards), upcard counted; no conditioning."""
     return dealer_distribution(counts, upcard, hits_soft_17=hits_soft_17,
                                exact=exact).bust_by_cards
-
-
-def dealer_bust_22(
-    counts: Sequence[int], upcard: int, *, hits_soft_17: bool, exact: bool
-) -> Number:
-    """P(dealer finishes on exactly 22); no conditioning."""
-    return dealer_distribution(counts, upcard, hits_soft_17=hits_soft_17,
-                               exact=exact).outcomes["bust22"]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from analyzer.core.cards import is_natural
+from analyzer.core.actions import HIT, STAND, SURRENDER
+from analyzer.core.cards import comp_cards, is_natural
 from analyzer.core.errors import AnalyzerError
 from analyzer.core.rules import Surrender
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.hands import HIT, STAND, SURRENDER
 from analyzer.engine.strategy import PREFERENCE
 
 
@@ -32,7 +32,7 @@ class FrozenStrategy:
         if values.forced[node] or is_natural(comp):
             return STAND  # an ace and a ten (after a split) stand, as a blackjack would
         if sum(comp) == 2:
-            cards = tuple(v for v in range(1, 11) for _ in range(comp[v - 1]))
+            cards = comp_cards(comp)
             candidates = self._analysis.actions(upcard, cards)
             if SURRENDER in options and self._early_surrender_before_peek(upcard):
                 # Early surrender is decided before the peek: weigh the other plays

@@ -30,13 +30,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.core.actions import HIT
+from analyzer.core.cards import blackjack_value, comp_total, soft_total
+from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
-from analyzer.engine.dealer import BLACKJACK, BUST22, BUST23, N_OUTCOMES, outcome_matrix
+from analyzer.engine.dealer import outcome_matrix
 
-Array = npt.NDArray[Any]
-
-STAND, HIT, DOUBLE, SPLIT, SURRENDER = range(5)
-ACTION_NAMES = ("stand", "hit", "double", "split", "surrender")
+Array = npt.NDArray[Any]  # float64, or object (Fractions) in exact mode
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,7 +48,7 @@ class HandSpace:
     ncards: npt.NDArray[np.int64]  # (m,)
     total: npt.NDArray[np.int64]  # (m,) best total
     soft: npt.NDArray[np.bool_]  # (m,)
-    child: npt.NDArray[np.int64]  # (m, 10) node after drawing value c+1; BUST or NONE
+    child: npt.NDArray[np.int64]  # (m, 10) node after drawing value c+1; m: bust, m+1: outside
     layers: tuple[npt.NDArray[np.int64], ...]  # node indices by card count, largest first
 
     @cached_property
@@ -59,11 +59,8 @@ class HandSpace:
 
     @property
     def bust(self) -> int:
+        """The ``child`` index of a busted hand (``bust + 1``: a hand outside the space)."""
         return len(self.comps)
-
-    @property
-    def none(self) -> int:
-        return len(self.comps) + 1
 
 
 @lru_cache(maxsize=32)
@@ -86,7 +83,7 @@ def hand_space(limits: tuple[int, ...]) -> HandSpace:
     arr = np.array(comps, dtype=np.int64)
     values = np.arange(1, 11)
     hard = arr @ values
-    soft = (arr[:, 0] > 0) & (hard + 10 <= 21)
+    total, soft = soft_total(hard, arr[:, 0])
     m = len(comps)
     child = np.full((m, 10), m + 1, dtype=np.int64)
     for i, comp in enumerate(comps):
@@ -100,7 +97,7 @@ def hand_space(limits: tuple[int, ...]) -> HandSpace:
                 child[i, v - 1] = index.get(tuple(c), m + 1)
     ncards = arr.sum(axis=1)
     layers = tuple(np.flatnonzero(ncards == k) for k in range(int(ncards.max()), 0, -1))
-    return HandSpace(comps=arr, index=index, ncards=ncards, total=hard + 10 * soft,
+    return HandSpace(comps=arr, index=index, ncards=ncards, total=total,
                      soft=soft, child=child, layers=layers)
 
 
@@ -108,8 +105,7 @@ def double_allowed(rule: Double, comp: tuple[int, ...]) -> bool:
     """Whether a two-card hand may double under the rule (D9: hard 9-11, D10: 10-11)."""
     if rule is Double.ANY:
         return True
-    hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
-    total = hard + 10 if comp[0] and hard + 10 <= 21 else hard  # A-9 is soft 20, not 10
+    total = comp_total(comp)[0]  # A-9 is soft 20, not 10
     return total in ((9, 10, 11) if rule is Double.NINE_TO_ELEVEN else (10, 11))
 
 
@@ -124,11 +120,6 @@ def _ratio(num: Array, den: Array, exact: bool) -> Array:
     for idx in np.ndindex(out.shape):
         out[idx] = Fraction(int(num_b[idx]), int(den_b[idx]))
     return out
-
-
-def blackjack_value(upcard: int) -> int | None:
-    """The hole-card value that completes a dealer blackjack, if any."""
-    return 10 if upcard == 1 else 1 if upcard == 10 else None
 
 
 def draw_probabilities(shoes: npt.NDArray[np.int64], upcard: int, conditioned: bool,
@@ -147,10 +138,10 @@ def draw_probabilities(shoes: npt.NDArray[np.int64], upcard: int, conditioned: b
 
 def condition_outcomes(outcomes: Array, exact: bool) -> Array:
     """Dealer outcomes given that the dealer has no blackjack."""
-    keep = 1 - outcomes[:, BLACKJACK]
+    keep = 1 - outcomes[:, Outcome.BLACKJACK]
     safe = np.where(keep == 0, 1, keep)
     result: Array = outcomes / safe[:, None]
-    result[:, BLACKJACK] = 0
+    result[:, Outcome.BLACKJACK] = 0
     return result
 
 
@@ -158,12 +149,11 @@ def payoff_matrix(push_22: bool = False) -> npt.NDArray[np.int64]:
     """``PAY[t, o]``: result of standing on total ``t`` (0..21) against dealer outcome ``o``."""
     pay = np.zeros((22, N_OUTCOMES), dtype=np.int64)
     for t in range(22):
-        for o in range(5):
-            d = 17 + o
-            pay[t, o] = 1 if t > d else 0 if t == d else -1
-        pay[t, BLACKJACK] = -1
-        pay[t, BUST22] = 0 if push_22 else 1
-        pay[t, BUST23] = 1
+        for d in range(17, 22):
+            pay[t, Outcome.standing(d)] = 1 if t > d else 0 if t == d else -1
+        pay[t, Outcome.BLACKJACK] = -1
+        pay[t, Outcome.BUST22] = 0 if push_22 else 1
+        pay[t, Outcome.BUST23] = 1
     return pay
 
 
@@ -262,7 +252,7 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     charlie = np.zeros(len(space.comps), dtype=bool)
     if play.charlie:
         charlie = space.ncards >= play.charlie
-        bj = outcomes[:, BLACKJACK]
+        bj = outcomes[:, Outcome.BLACKJACK]
         stand = np.where(charlie, 1 - (0 if play.charlie_beats_bj else 2) * bj, stand)
         forced |= charlie
     if play.stand_on_21:
@@ -272,13 +262,14 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     tail = np.array([-1, 0], dtype=dtype)
     double = 2 * (probs * np.concatenate([stand, tail])[space.child]).sum(axis=1)
     if not conditioned and not play.bj_takes_all:
-        double = double + outcomes[:, BLACKJACK]  # a dealer blackjack takes the original only
+        # A dealer blackjack takes the original bet only.
+        double = double + outcomes[:, Outcome.BLACKJACK]
     free_stand_win = np.concatenate([2 * win - lose, tail])
     free_double = (probs * free_stand_win[space.child]).sum(axis=1)
     values = HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont, hits=hits,
                         forced=forced, probs=probs, outcomes=outcomes, free_double=free_double)
     if play.free_hand:
-        bj = outcomes[:, BLACKJACK]
+        bj = outcomes[:, Outcome.BLACKJACK]
         fstand = np.where(charlie, 1 - (0 if play.charlie_beats_bj else 1) * bj, win)
         fhit, fcont, _ = _recurse(space, probs, fstand, forced, 0, dtype, free_policy)
         values.free_stand, values.free_hit, values.free_cont = fstand, fhit, fcont
@@ -286,7 +277,7 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
 
 
 def sub_space(space: HandSpace, nodes: list[int]) -> HandSpace:
-    """The part of ``space`` made of ``nodes`` (children outside it become ``NONE``)."""
+    """The part of ``space`` made of ``nodes`` (children outside it point past the bust index)."""
     keep = np.array(sorted(set(nodes)), dtype=np.int64)
     k = len(keep)
     remap = np.full(space.bust + 2, k + 1, dtype=np.int64)

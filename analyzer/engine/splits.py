@@ -27,7 +27,7 @@ dealer blackjack (peek games) takes only the original bet.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -35,21 +35,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.cards import composition, is_natural
+from analyzer.core.actions import DOUBLE, HIT, STAND
+from analyzer.core.arith import Num, Number, as_number
+from analyzer.core.cards import blackjack_value, composition, is_natural
 from analyzer.core.rules import Double, Rules
 from analyzer.engine.hands import (
-    DOUBLE,
-    HIT,
-    STAND,
+    HandSpace,
     HandValues,
     PlayRules,
-    blackjack_value,
     double_allowed,
     evaluate,
     sub_space,
 )
-
-Number = Any
 
 
 @dataclass(frozen=True)
@@ -98,10 +95,57 @@ def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
     return action
 
 
+def _start_key(p: int, x: int) -> tuple[int, ...]:
+    return composition((p, x))
+
+
+def _start_node(space: HandSpace, p: int, x: int) -> int:
+    return int(space.index[_start_key(p, x)])
+
+
+def _reachable(space: HandSpace, p: int, walks: Sequence[tuple[dict[int, int], Any]]) -> list[int]:
+    """Nodes reachable from the two-card split hands ``p, x`` under each walk.
+
+    A walk is the first action per second card ``x`` and, per node, whether a
+    hand reached by hitting hits again.  Each walk has its own visited set: a
+    node one hand only stands on may be one the other hand hits.
+    """
+    children = space.children
+    seen: set[int] = set()
+    for first_actions, cont in walks:
+        visited: set[int] = set()
+        stack: list[tuple[int, int | None]] = [(_start_node(space, p, x), a)
+                                               for x, a in first_actions.items()]
+        while stack:
+            node, action = stack.pop()
+            expand = action in (HIT, DOUBLE) if action is not None else cont[node]
+            if node in visited and action is None:
+                continue
+            visited.add(node)
+            if expand:
+                stack.extend((c, None) for c in children[node])
+        seen |= visited
+    return sorted(seen)
+
+
+def _free_hits(first: HandValues, plan: SplitPlan,
+               free_hits: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.bool_]:
+    """Whether the hand carrying a free bet hits, per node (never, without free splits)."""
+    if not plan.free:
+        return np.zeros(len(first.space.comps), dtype=bool)
+    if free_hits is not None:
+        return free_hits
+    assert first.free_hit is not None and first.free_stand is not None
+    result: npt.NDArray[np.bool_] = (first.free_hit > first.free_stand) & ~first.forced
+    return result
+
+
+# The per-hand values below come out of numpy arrays, object arrays of Fractions in
+# exact mode, which numpy cannot type: they are ``Any`` until split_ev's recursion.
 def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
                  removed: int, decide: Decide, hits: npt.NDArray[np.bool_], *,
                  hits_soft_17: bool, exact: bool,
-                 free_hits: npt.NDArray[np.bool_] | None) -> tuple[Number, Number, Number]:
+                 free_hits: npt.NDArray[np.bool_] | None) -> tuple[Any, Any, Any]:
     """``(EV[X; a, 0], EV[P; a, 0], X_free)`` with ``a = removed`` extra pair cards out.
 
     ``X`` averages one split hand over its second card; ``P`` is the hand that
@@ -116,13 +160,9 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
     shoe[p - 1] -= removed + 1  # the hand holds one pair card; the others are out
     second_shoe = list(shoe)
     second_shoe[p - 1] -= 1
+    free_hits = _free_hits(first, plan, free_hits)
     starts: dict[int, int] = {}
     free_starts: dict[int, int] = {}
-    if not plan.free:
-        free_hits = np.zeros(len(space.comps), dtype=bool)
-    elif free_hits is None:  # the free hand's own optimum
-        assert first.free_hit is not None and first.free_stand is not None
-        free_hits = (first.free_hit > first.free_stand) & ~first.forced
     for x in range(1, 11):
         if second_shoe[x - 1] <= 0:
             continue
@@ -130,39 +170,20 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         may_double = plan.double_after_split and double_allowed(plan.double, _start_key(p, x))
         starts[x] = STAND if plan.one_card else decide(node, may_double)
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
-    # Nodes the strategies can reach from the two-card split hands.
-    children = space.children
-    seen: set[int] = set()
-    for first_actions, cont in ((starts, hits), (free_starts, free_hits)):
-        # Each hand's walk has its own visited set: a node one hand only stands on
-        # may be one the other hand hits.
-        visited: set[int] = set()
-        stack: list[tuple[int, int | None]] = [(_start_node(space, p, x), a)
-                                               for x, a in first_actions.items()]
-        while stack:
-            node, action = stack.pop()
-            expand = action in (HIT, DOUBLE) if action is not None else cont[node]
-            if node in visited and action is None:
-                continue
-            visited.add(node)
-            if expand:
-                stack.extend((c, None) for c in children[node])
-        seen |= visited
-        if not plan.free:
-            break
-    sub = sub_space(space, sorted(seen))
+    walks = [(starts, hits), (free_starts, free_hits)] if plan.free else [(starts, hits)]
+    sub = sub_space(space, _reachable(space, p, walks))
     nodes = [space.index[tuple(c)] for c in sub.comps.tolist()]
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
                     exact=exact, policy=np.where(hits[nodes], HIT, STAND), play=plan.play,
                     free_policy=np.where(free_hits[nodes], HIT, STAND) if plan.free else None)
     total = sum(second_shoe)
-    ev_x: Number = 0
-    ev_p: Number = 0
-    ev_free: Number = 0
+    ev_x: Any = 0
+    ev_p: Any = 0
+    ev_free: Any = 0
     for x, action in starts.items():
         i = sub.index[_start_key(p, x)]
-        chosen = {DOUBLE: vals.double, HIT: vals.hit, STAND: vals.stand}[action]
-        weight = _frac(second_shoe[x - 1], total, exact)
+        chosen = vals.double if action == DOUBLE else vals.hit if action == HIT else vals.stand
+        weight = as_number(Fraction(second_shoe[x - 1], total), exact)
         ev_x = ev_x + weight * chosen[i]
         if x == p:
             ev_p = chosen[i]
@@ -171,18 +192,6 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
             free = vals.free_hit if free_starts[x] == HIT else vals.free_stand
             ev_free = ev_free + weight * free[i]
     return ev_x, ev_p, ev_free
-
-
-def _start_key(p: int, x: int) -> tuple[int, ...]:
-    return composition((p, x))
-
-
-def _start_node(space: Any, p: int, x: int) -> int:
-    return int(space.index[_start_key(p, x)])
-
-
-def _frac(num: int, den: int, exact: bool) -> Number:
-    return Fraction(num, den) if exact else num / den
 
 
 def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
@@ -210,8 +219,8 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     max_removed = min((hands - 2) * 2, full_pairs - 2)
     if plan.free and hands != 2:
         raise ValueError("a free split is modelled for one split only (SPL1)")
-    xs: list[Number] = []
-    ps: list[Number] = []
+    xs: list[Any] = []
+    ps: list[Any] = []
     for removed in range(max_removed + 1):
         if base[p - 1] - 2 - removed < 0:
             xs.append(0)
@@ -221,29 +230,41 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
                                      hits_soft_17=hits_soft_17, exact=exact,
                                      free_hits=free_hits)
         if plan.free:  # one paid hand and one free hand
-            return _settle_blackjack(x + x_free, base, upcard, plan, 1, exact)
+            settled: Number = (
+                _settle_blackjack(x + x_free, base, upcard, plan, 1, Fraction(1)) if exact
+                else _settle_blackjack(x + x_free, base, upcard, plan, 1, 1.0))
+            return settled
         xs.append(x)
         ps.append(pp)
-
-    # The recursions below reach up to 2 (hands - 2) removed pair cards; beyond the
-    # pair cards the shoe holds, those terms carry zero weight.
+    # The recursions reach up to 2 (hands - 2) removed pair cards; beyond the pair
+    # cards the shoe holds, those terms carry zero weight.
     while len(xs) <= 2 * (hands - 2):
         xs.append(0)
         ps.append(0)
-    one: Number = Fraction(1) if exact else 1.0
-    size = sum(base)
-    pc = base[p - 1] - 2  # pair cards left once the pair is out (upcard already out)
+    result: Number = (_combine(xs, ps, base, upcard, plan, hands, Fraction(1)) if exact
+                      else _combine(xs, ps, base, upcard, plan, hands, 1.0))
+    return result
 
-    def pair_share(a: int, b: int, shift: int) -> Number:
+
+def _combine(xs: Sequence[Num], ps: Sequence[Num], base: tuple[int, ...], upcard: int,
+             plan: SplitPlan, hands: int, one: Num) -> Num:
+    """The split's EV from the per-hand values: every arrangement of pair and other cards.
+
+    ``xs[a]``, ``ps[a]``: ``EV[X; a, 0]`` and ``EV[P; a, 0]`` (see :func:`_hand_values`).
+    """
+    size = sum(base)
+    pc = base[plan.pair - 1] - 2  # pair cards left once the pair is out (upcard already out)
+
+    def pair_share(a: int, b: int, shift: int) -> Num:
         return (pc - a) * one / (size - 1 - shift - a - b)
 
-    def ev_x(w: Number, a: int, b: int) -> Number:
+    def ev_x(w: Num, a: int, b: int) -> Num:
         if b == 0:
             return w * xs[a]
         v = pair_share(a, b, 0)
         return ev_x(w / (1 - v), a, b - 1) + ev_x(w * v / (v - 1), a + 1, b - 1)
 
-    def ev_n(w: Number, a: int, b: int) -> Number:
+    def ev_n(w: Num, a: int, b: int) -> Num:
         v = pair_share(a, b, 1)
         if b == 0:
             return w / (1 - v) * (xs[a] - v * ps[a])
@@ -252,7 +273,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     n0 = size - 2
     np0 = n0 - pc
 
-    def arrangement(weight: int, pairs: int, nonpairs: int) -> Number:
+    def arrangement(weight: int, pairs: int, nonpairs: int) -> Num:
         v = weight * one
         n = n0
         for i in range(pairs):
@@ -263,7 +284,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
             n -= 1
         return v
 
-    total: Number = 0 * one
+    total = 0 * one
     for h in range(2, hands):  # stopping early with exactly h hands
         total += ev_n(arrangement(h - 1, h - 2, h) * h, h - 2, h - 1)
     for k in range(hands - 1):  # all hands made, k completed before the last pair card
@@ -271,12 +292,24 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         if k > 0:
             total += ev_n(w * k, hands - 2, k - 1)
         total += ev_x(w * (hands - k), hands - 2, k)
+    return _settle_blackjack(total, base, upcard, plan, hands, one)
 
-    return _settle_blackjack(total, base, upcard, plan, hands, exact)
+
+def _paid_hands(after_pair: list[int], p: int, bj: int, hands: int, one: Num) -> Num:
+    """Expected number of hands a split ends with, given a dealer blackjack hole card."""
+    n = sum(after_pair) - 1
+    q = after_pair[p - 1] - (bj == p)
+    if hands <= 2:
+        return 2 * one
+    p2 = (n - q) * one / n * (n - q - 1) / (n - 1)
+    if hands == 3:
+        return 2 * p2 + 3 * (1 - p2)
+    p3 = 2 * q * one / n * (n - q) / (n - 1) * (n - q - 1) / (n - 2) * (n - q - 2) / (n - 3)
+    return 2 * p2 + 3 * p3 + 4 * (1 - p2 - p3)
 
 
-def _settle_blackjack(total: Number, base: tuple[int, ...], upcard: int, plan: SplitPlan,
-                      hands: int, exact: bool) -> Number:
+def _settle_blackjack(total: Num, base: tuple[int, ...], upcard: int, plan: SplitPlan,
+                      hands: int, one: Num) -> Num:
     """Give back what a dealer blackjack does not take, and condition where it was ruled out.
 
     ``total`` counted a dealer blackjack as a loss of every split hand's bet.
@@ -284,7 +317,6 @@ def _settle_blackjack(total: Number, base: tuple[int, ...], upcard: int, plan: S
     *paid* hands less one comes back with the blackjack's probability; where
     the dealer peeked, the result is then conditioned on no blackjack.
     """
-    one: Number = Fraction(1) if exact else 1.0
     p = plan.pair
     bj = blackjack_value(upcard)
     if bj is None or plan.bj_takes_all:
@@ -293,20 +325,7 @@ def _settle_blackjack(total: Number, base: tuple[int, ...], upcard: int, plan: S
     after_pair[p - 1] -= 2
     if after_pair[bj - 1] <= 0:
         return total
-    n_after = sum(after_pair)
-    p_bj = after_pair[bj - 1] * one / n_after
-    n = n_after - 1
-    q = after_pair[p - 1] - (bj == p)
-    p2 = p3 = 0 * one
-    if hands > 2:
-        p2 = (n - q) * one / n * (n - q - 1) / (n - 1)
-        if hands > 3:
-            p3 = 2 * q * one / n * (n - q) / (n - 1) * (n - q - 1) / (n - 2) * (n - q - 2) / (n - 3)
-            p4 = 1 - p2 - p3
-        else:
-            p3, p4 = 1 - p2, 0 * one
-    else:
-        p2, p4 = one, 0 * one
-    paid_hands = 1 if plan.free else 2 * p2 + 3 * p3 + 4 * p4
+    p_bj = after_pair[bj - 1] * one / sum(after_pair)
+    paid_hands = one if plan.free else _paid_hands(after_pair, p, bj, hands, one)
     total += (paid_hands - 1) * p_bj
     return (total + p_bj) / (1 - p_bj) if plan.conditioned else total

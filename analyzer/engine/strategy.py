@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)  # order that breaks exact ties
 

@@ -9,16 +9,15 @@ atomically: to a temporary file in the same folder, then renamed.
 from __future__ import annotations
 
 from analyzer import __version__
+from analyzer.core.actions import Action
 from analyzer.core.cards import format_value
+from analyzer.core.outcomes import Outcome
 from analyzer.core.presets import Preset
 from analyzer.core.rules import describe_rules, format_spec
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.dealer import OUTCOME_NAMES, dealer_distribution
-from analyzer.engine.hands import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.engine.dealer import dealer_distribution
 from analyzer.engine.insurance import insurance
 from analyzer.report.render import UPCARDS, notes
-
-ACTION_CODES = {STAND: "S", HIT: "H", DOUBLE: "D", SPLIT: "P", SURRENDER: "R"}
 
 
 def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> str:
@@ -58,15 +57,15 @@ def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> 
     by = analysis.by_upcard()
     lines += [f"| {format_value(u)} | {float(by[u]) * 100:.9f} |" for u in UPCARDS if u in by]
     lines += ["", "## Dealer outcomes (unconditional)", "",
-              "| upcard | " + " | ".join(OUTCOME_NAMES) + " |",
-              "|---|" + "---|" * len(OUTCOME_NAMES)]
+              "| upcard | " + " | ".join(o.label for o in Outcome) + " |",
+              "|---|" + "---|" * len(Outcome)]
     for u in UPCARDS:
         if not analysis.shoe[u]:
             continue
         d = dealer_distribution(analysis.shoe.remove([u]).counts, u,
                                 hits_soft_17=rules.hits_soft_17, exact=False)
         lines.append(f"| {format_value(u)} | "
-                     + " | ".join(f"{d.outcomes[k]:.6f}" for k in OUTCOME_NAMES) + " |")
+                     + " | ".join(f"{d.outcomes[o.label]:.6f}" for o in Outcome) + " |")
     lines += ["", "## Best play of each pair (code; EV of that play, % conditioned)", "",
               "| pair | " + " | ".join(format_value(u) for u in UPCARDS) + " |",
               "|---|" + "---|" * len(UPCARDS)]
@@ -79,6 +78,6 @@ def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> 
                 cells.append("-")
                 continue
             best = max(actions, key=lambda a: actions[a])
-            cells.append(f"{ACTION_CODES[best]} {float(actions[best]) * 100:.3f}")
+            cells.append(f"{Action(best).code} {float(actions[best]) * 100:.3f}")
         lines.append(f"| {format_value(p)},{format_value(p)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -9,13 +9,14 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer import __version__
+from analyzer.core.actions import Action
 from analyzer.core.cards import format_value
+from analyzer.core.outcomes import Outcome
 from analyzer.core.presets import Preset
 from analyzer.core.rules import describe_rules, format_spec
 from analyzer.core.shoe import format_shoe
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.dealer import OUTCOME_NAMES, dealer_distribution
-from analyzer.engine.hands import ACTION_NAMES
+from analyzer.engine.dealer import dealer_distribution
 from analyzer.engine.insurance import insurance, insurance_table
 
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
@@ -25,10 +26,6 @@ def fraction_text(x: Any) -> str:
     """``"p/q"`` for a Fraction (an int prints as ``"n/1"``)."""
     f = Fraction(x)
     return f"{f.numerator}/{f.denominator}"
-
-
-def pct(x: Any) -> str:
-    return f"{float(x) * 100:.9f}%"
 
 
 def _header(analysis: Analysis) -> dict[str, Any]:
@@ -121,11 +118,11 @@ def hand_json(analysis: Analysis, up: int, cards: tuple[int, ...], *,
     data.update({
         "upcard": format_value(up), "cards": [format_value(c) for c in cards],
         "conditioned_on_no_dealer_blackjack": analysis.conditioned(up) and not unconditioned,
-        "actions": {ACTION_NAMES[a]: float(v) for a, v in actions.items()},
-        "best": ACTION_NAMES[best],
+        "actions": {Action(a).label: float(v) for a, v in actions.items()},
+        "best": Action(best).label,
     })
     if analysis.exact:
-        data["actions_exact"] = {ACTION_NAMES[a]: fraction_text(v) for a, v in actions.items()}
+        data["actions_exact"] = {Action(a).label: fraction_text(v) for a, v in actions.items()}
     return data
 
 
@@ -154,11 +151,11 @@ def dealer_json(analysis: Analysis) -> dict[str, Any]:
             continue
         d = dealer_distribution(analysis.shoe.remove([u]).counts, u,
                                 hits_soft_17=analysis.rules.hits_soft_17, exact=analysis.exact)
-        row: dict[str, Any] = {k: float(d.outcomes[k]) for k in OUTCOME_NAMES}
+        row: dict[str, Any] = {o.label: float(d.outcomes[o.label]) for o in Outcome}
         row["bust"] = float(d.bust)
         row["bust_by_cards"] = {str(k): float(v) for k, v in d.bust_by_cards.items()}
         if analysis.exact:
-            row["exact"] = {k: fraction_text(d.outcomes[k]) for k in OUTCOME_NAMES}
+            row["exact"] = {o.label: fraction_text(d.outcomes[o.label]) for o in Outcome}
         table[format_value(u)] = row
     data["upcards"] = table
     data["note"] = "unconditioned: the upcard removed from the shoe, blackjack not ruled out"

@@ -11,6 +11,7 @@ even though it is also a 21.
 
 from __future__ import annotations
 
+from analyzer.core.cards import hand_total
 from analyzer.sidebets.outcomes import Outcomes, count_card_sets
 from analyzer.sidebets.suitshoe import Card, SuitShoe, card_value
 
@@ -28,10 +29,7 @@ def classify(cards: tuple[Card, ...]) -> str:
     """The Hot 3 event of three cards."""
     if all(c[0] == 7 for c in cards):
         return "777"
-    values = [card_value(c) for c in cards]
-    total = sum(values)
-    if 1 in values and total + 10 <= 21:
-        total += 10
+    total = hand_total([card_value(c) for c in cards])[0]
     if total == 21:
         return "21-suited" if len({c[1] for c in cards}) == 1 else "21-unsuited"
     return str(total) if total in (19, 20) else "lose"
