@@ -225,6 +225,7 @@ def _with(cards: Cards, card: int) -> Cards:
     return tuple(sorted((*cards, card)))
 
 
+# Own card rules (total, softness, natural), not analyzer.core.cards: independent on purpose.
 def _total(cards: Cards) -> int:
     """Best total: one ace counts 11 when that does not bust."""
     hard = sum(cards)

@@ -52,6 +52,7 @@ def poker3(hand: tuple[str, ...], straights: str) -> str:
     return "flush" if flush else "lose"
 
 
+# Own card rules below (soft total, natural), not analyzer.core.cards: independent on purpose.
 def hot3(hand: tuple[str, ...]) -> str:
     if [c[0] for c in hand] == ["7", "7", "7"]:
         return "777"

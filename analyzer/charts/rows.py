@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from analyzer.charts.model import RowKey
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.core.cards import blackjack_value, comp_cards
+from analyzer.core.cards import blackjack_value, comp_cards, is_natural
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
 
 Array = npt.NDArray[Any]
@@ -82,7 +82,7 @@ def prepare(analysis: Analysis, upcard: int) -> UpcardData:
     first: ActionValues = {a: np.full(m, np.nan) for a in (STAND, DOUBLE, SPLIT, SURRENDER)}
     options: dict[int, frozenset[int]] = {}
     for i, comp in enumerate(comps):
-        if sum(comp) != 2 or (comp[0] == 1 and comp[9] == 1):
+        if sum(comp) != 2 or is_natural(comp):
             continue
         a, b = comp_cards(comp)
         ways = shoe[a - 1] * (shoe[b - 1] - (a == b)) * (1 if a == b else 2)

@@ -39,9 +39,5 @@ class Outcome(IntEnum):
         """The outcome of a dealer standing on ``total`` (17..21)."""
         return cls(total - 17)
 
-    @property
-    def is_bust(self) -> bool:
-        return self >= Outcome.BUST22
-
 
 N_OUTCOMES = len(Outcome)

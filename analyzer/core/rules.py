@@ -24,6 +24,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from analyzer.core.cards import blackjack_value
 from analyzer.core.errors import RuleError
 
 
@@ -109,7 +110,7 @@ class Rules:
     def peeks_on(self, upcard: int) -> bool:
         """Whether the dealer checks for blackjack before the players act, with this upcard."""
         if self.hole_card is HoleCard.PEEK:
-            return upcard in (1, 10)
+            return blackjack_value(upcard) is not None
         return self.hole_card is HoleCard.PEEK_ACE and upcard == 1
 
     def replace(self, **changes: Any) -> Rules:

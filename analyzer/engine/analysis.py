@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.arith import Number, as_number, unit
@@ -62,7 +62,7 @@ class UpcardAnalysis:
     upcard: int
     shoe: tuple[int, ...]  # the shoe with the upcard removed
     values: HandValues
-    policy: Any = None  # per node STAND/HIT of a fixed strategy (None: optimal play)
+    policy: npt.NDArray[np.int64] | None = None  # per node STAND/HIT of a fixed strategy
     splits: dict[int, Number] = field(default_factory=dict)  # pair value -> split EV
     ev: Number = 0
 
@@ -139,7 +139,8 @@ class Analysis:
                 return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
                                        frozenset(options))
 
-            hits = ua.values.hits if strategy is None else ua.policy == HIT
+            hits: npt.NDArray[np.bool_] = (ua.values.hits if ua.policy is None
+                                           else ua.policy == HIT)
             free_hits = None
             decide_free = getattr(strategy, "decide_free", None)
             if plan.free and decide_free is not None:
@@ -155,7 +156,8 @@ class Analysis:
         return ua.splits[pair]
 
     def _exact_split(self, ua: UpcardAnalysis, plan: SplitPlan,
-                     decide: Callable[[int, bool], int], hits: Any) -> Number:
+                     decide: Callable[[int, bool], int],
+                     hits: npt.NDArray[np.bool_]) -> Number:
         """The exact EV of the whole split, every hand's cards removed (small shoes only)."""
         r = self.rules
         if plan.free or r.charlie or r.push_22 or r.stand_on_21:

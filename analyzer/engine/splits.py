@@ -103,7 +103,10 @@ def _start_node(space: HandSpace, p: int, x: int) -> int:
     return int(space.index[_start_key(p, x)])
 
 
-def _reachable(space: HandSpace, p: int, walks: Sequence[tuple[dict[int, int], Any]]) -> list[int]:
+Walk = tuple[dict[int, int], npt.NDArray[np.bool_]]  # first action per second card; hits
+
+
+def _reachable(space: HandSpace, p: int, walks: Sequence[Walk]) -> list[int]:
     """Nodes reachable from the two-card split hands ``p, x`` under each walk.
 
     A walk is the first action per second card ``x`` and, per node, whether a
@@ -170,7 +173,7 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         may_double = plan.double_after_split and double_allowed(plan.double, _start_key(p, x))
         starts[x] = STAND if plan.one_card else decide(node, may_double)
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
-    walks = [(starts, hits), (free_starts, free_hits)] if plan.free else [(starts, hits)]
+    walks: list[Walk] = [(starts, hits)] + ([(free_starts, free_hits)] if plan.free else [])
     sub = sub_space(space, _reachable(space, p, walks))
     nodes = [space.index[tuple(c)] for c in sub.comps.tolist()]
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,

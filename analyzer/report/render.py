@@ -10,7 +10,7 @@ from typing import Any
 
 from analyzer import __version__
 from analyzer.core.actions import Action
-from analyzer.core.cards import format_value
+from analyzer.core.cards import blackjack_value, format_value
 from analyzer.core.outcomes import Outcome
 from analyzer.core.presets import Preset
 from analyzer.core.rules import describe_rules, format_spec
@@ -129,7 +129,7 @@ def hand_json(analysis: Analysis, up: int, cards: tuple[int, ...], *,
 def hand_text(analysis: Analysis, up: int, cards: tuple[int, ...], *,
               unconditioned: bool) -> str:
     data = hand_json(analysis, up, cards, unconditioned=unconditioned)
-    if up not in (1, 10):
+    if blackjack_value(up) is None:
         cond = "no dealer blackjack possible"
     elif data["conditioned_on_no_dealer_blackjack"]:
         cond = "conditioned on the dealer not having blackjack"
