@@ -15,15 +15,11 @@ from fractions import Fraction
 
 import pytest
 
+from analyzer.core.actions import DOUBLE, HIT, STAND
 from analyzer.core.cards import hand_total
 from analyzer.core.errors import ShoeError
-from analyzer.crosscheck.exact_splits import (
-    DOUBLE,
-    HIT,
-    STAND,
-    dealer_final_distribution,
-    exact_split_ev,
-)
+from analyzer.crosscheck.exact_dealer import dealer_final_distribution
+from analyzer.crosscheck.exact_splits import exact_split_ev
 
 Comp = tuple[int, ...]
 Decide = Callable[[Comp, frozenset[int]], int]

@@ -43,7 +43,7 @@ possible final total of a hand finished *before* it (16 or less, 17..21, bust)
 its expected result against the eventual dealer hand.  A hand finishing on
 total ``t`` with bet ``b`` adds ``b * vector[t]`` of the state it leaves; no
 list of finished hands is carried.  States are memoised
-(:func:`functools.cache`), decisions are asked once per composition, and the
+(per :class:`_SplitRound`), decisions are asked once per composition, and the
 dealer's outcomes are memoised per (cards left, dealer hand).
 
 The peek condition is handled by Bayes: the unseen cards are in uniformly
@@ -83,200 +83,42 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
-from typing import Any
 
+from analyzer.core.actions import DOUBLE, HIT, STAND
 from analyzer.core.errors import ShoeError
-
-STAND, HIT, DOUBLE = 0, 1, 2  # the engine's action codes (analyzer.engine.hands)
-MAX_CARDS = 60
-
-# Dealer outcome indices of dealer_final_distribution.
-D17, D18, D19, D20, D21, D_BUST, D_BLACKJACK = range(7)
-N_DEALER = 7
+from analyzer.crosscheck.exact_dealer import (
+    D17,
+    D21,
+    D_BLACKJACK,
+    D_BUST,
+    UNDEFINED,
+    Dealer,
+    Number,
+    Shoe,
+    Vec,
+    blackjack_card,
+    check_shoe,
+    exhausted,
+    factorials,
+    minus,
+    scale,
+)
 
 # Categories of a finished player hand (its total, as far as settling goes).
 _LOW, _BUST = 0, 6  # 16 or less; 17..21 are 1..5; bust
 _FUTURE = 7  # the vector slot holding the EV of the hands still to finish
 _VEC = 8
 
-Number = Any  # int (exact, scaled by n!) or float: one algorithm, two arithmetics
-Vec = tuple[Any, ...]
-Shoe = tuple[int, ...]
-
-
-def _blackjack_card(upcard: int) -> int:
-    """The hole value that completes a dealer blackjack (0: none)."""
-    return 10 if upcard == 1 else 1 if upcard == 10 else 0
-
-
-def _minus(shoe: Shoe, value: int) -> Shoe:
-    return shoe[: value - 1] + (shoe[value - 1] - 1,) + shoe[value:]
-
-
+# The card rules are re-derived here, not imported from analyzer.core.cards: this
+# module is an independent check of the engine and shares no game logic on purpose.
 def _total(comp: Shoe) -> int:
+    """Best total of a composition (an ace as 11 if it fits); own copy, see above"""
     hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
     return hard + 10 if comp[0] and hard + 10 <= 21 else hard
 
 
 def _category(total: int) -> int:
     return _BUST if total > 21 else _LOW if total <= 16 else total - 16
-
-
-def _exhausted(who: str) -> ShoeError:
-    return ShoeError(f"the shoe runs out of cards while the {who} must draw on a reachable "
-                     "card sequence that decides a bet; the exact split EV is only defined "
-                     "when every such sequence can be dealt")
-
-
-class _Undefined:
-    """An outcome that needs a card the shoe no longer has; absorbs all arithmetic.
-
-    It only becomes an error when a bet's result is read from it: a dealer who
-    runs out of cards behind busted hands decides nothing.
-    """
-
-    def __repr__(self) -> str:
-        return "UNDEFINED"
-
-    def _absorb(self, other: object) -> _Undefined:
-        return self
-
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _absorb
-
-    def __neg__(self) -> _Undefined:
-        return self
-
-
-UNDEFINED = _Undefined()
-
-
-class _Dealer:
-    """The dealer's outcomes, memoised over (cards left, dealer hand), scaled by ``m!``.
-
-    A value at a state with ``m`` cards left is stored times ``m!``: drawing
-    value ``v`` (``c_v`` of ``m``) then multiplies by ``c_v`` exactly, since
-    ``m! * c_v / m = c_v * (m - 1)!``.  Exact mode stays in integers.
-    """
-
-    def __init__(self, upcard: int, hits_soft_17: bool, fact: list[Number]) -> None:
-        self.upcard = upcard
-        self.fact = fact
-        self.zero: Number = fact[0] * 0
-        self._memo: dict[tuple[Shoe, int, bool], list[Number]] = {}
-        # _stop[ace][hard]: the outcome index of a finished hand, or -1 to draw on.
-        self._stop = [[-1] * 32, [-1] * 32]
-        for ace in (0, 1):
-            for hard in range(2, 32):
-                soft = bool(ace) and hard <= 11
-                total = hard + 10 if soft else hard
-                if total > 21:
-                    self._stop[ace][hard] = D_BUST
-                elif total > 17 or (total == 17 and not (soft and hits_soft_17)):
-                    self._stop[ace][hard] = total - 17
-
-    def _unit(self, outcome: int, m: int) -> list[Number]:
-        vec = [self.zero] * N_DEALER
-        vec[outcome] = self.fact[m]
-        return vec
-
-    def draw(self, shoe: Shoe, hard: int, ace: bool) -> list[Number]:
-        """Outcomes of a dealer hand of hard total ``hard`` (2+ cards) drawing from ``shoe``."""
-        stop = self._stop[ace][hard]
-        if stop >= 0:
-            return self._unit(stop, sum(shoe))
-        key = (shoe, hard, ace)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        m = sum(shoe)
-        if not m:  # every outcome but a blackjack is undefined
-            return [UNDEFINED] * D_BLACKJACK + [self.zero]
-        acc = [self.zero] * N_DEALER
-        step = self.fact[m - 1]  # a finished hand's m! * c / m, per card c
-        for v in range(1, 11):
-            c = shoe[v - 1]
-            if not c:
-                continue
-            now_ace = ace or v == 1
-            stop = self._stop[now_ace][hard + v]
-            if stop >= 0:
-                acc[stop] += c * step
-            else:
-                sub = self.draw(_minus(shoe, v), hard + v, now_ace)
-                acc = [a + c * x for a, x in zip(acc, sub, strict=True)]
-        self._memo[key] = acc
-        return acc
-
-    def final(self, shoe: Shoe, hole: int) -> list[Number]:
-        """Outcomes with hole card ``hole`` (out of ``shoe``), or ``0``: the hole is drawn now."""
-        up = self.upcard
-        bj = _blackjack_card(up)
-        if hole:
-            if hole == bj:
-                return self._unit(D_BLACKJACK, sum(shoe))
-            return self.draw(shoe, up + hole, up == 1 or hole == 1)
-        if not any(shoe):  # no hole card: only "no blackjack" is known, if none is possible
-            return [UNDEFINED] * D_BLACKJACK + [UNDEFINED if bj else self.zero]
-        acc = [self.zero] * N_DEALER
-        for v in range(1, 11):
-            c = shoe[v - 1]
-            if c:
-                left = _minus(shoe, v)
-                sub = (self._unit(D_BLACKJACK, sum(left)) if v == bj
-                       else self.draw(left, up + v, up == 1 or v == 1))
-                acc = [a + c * x for a, x in zip(acc, sub, strict=True)]
-        return acc
-
-
-def _factorials(n: int, exact: bool) -> list[Number]:
-    fact: list[Number] = [1 if exact else 1.0]
-    for k in range(1, n + 1):
-        fact.append(fact[-1] * k)
-    return fact
-
-
-def _scale(value: Number, den: int, exact: bool) -> Fraction | float:
-    """``value / den``: a Fraction of two integers, or a float."""
-    return Fraction(value, den) if exact else float(value) / float(den)
-
-
-def dealer_final_distribution(
-    shoe: tuple[int, ...], upcard: int, hole: int | None, hits_soft_17: bool, *,
-    exact: bool = True,
-) -> tuple[Fraction | float, ...]:
-    """The dealer's final outcomes ``(17, 18, 19, 20, 21, bust, blackjack)``.
-
-    ``shoe`` holds the cards left (without the upcard, and without ``hole`` when
-    the hole card is known).  With ``hole=None`` the hole card is the next card
-    drawn, and a blackjack is possible.
-
-    >>> d = dealer_final_distribution((0,) * 9 + (3,), 1, None, False)
-    >>> d[6]
-    Fraction(1, 1)
-    >>> [str(x) for x in dealer_final_distribution((0, 0, 0, 0, 1, 0, 0, 0, 0, 1), 6, 10, False)]
-    ['0', '0', '0', '0', '1/2', '1/2', '0']
-    """
-    counts = _check_shoe(shoe)
-    if not 1 <= upcard <= 10 or (hole is not None and not 1 <= hole <= 10):
-        raise ShoeError(f"card values are 1..10, got upcard {upcard}, hole {hole}")
-    n = sum(counts)
-    fact = _factorials(n, exact)
-    dealer = _Dealer(upcard, hits_soft_17, fact)
-    scaled = dealer.final(counts, hole or 0)
-    if any(x is UNDEFINED for x in scaled):
-        raise _exhausted("dealer")
-    return tuple(_scale(x, math.factorial(n), exact) for x in scaled)
-
-
-def _check_shoe(shoe: tuple[int, ...]) -> Shoe:
-    counts = tuple(int(c) for c in shoe)
-    if len(counts) != 10 or any(c < 0 for c in counts):
-        raise ShoeError(f"a shoe is ten non-negative counts (aces..tens), got {shoe!r}")
-    if sum(counts) > MAX_CARDS:
-        raise ShoeError(f"exact split enumeration is for small shoes: {sum(counts)} cards "
-                        f"exceed the limit of {MAX_CARDS}")
-    return counts
 
 
 def exact_split_ev(
@@ -313,127 +155,23 @@ def exact_split_ev(
     conditioning no hole card satisfies, or a reachable draw from an empty shoe;
     ``ValueError`` for an action ``decide`` may not take.
     """
-    counts = _check_shoe(shoe)
+    counts = check_shoe(shoe)
     if not 1 <= upcard <= 10 or not 1 <= pair <= 10:
         raise ShoeError(f"card values are 1..10, got upcard {upcard}, pair {pair}")
     if max_hands < 2:
         raise ValueError(f"a split makes at least 2 hands, got max_hands={max_hands}")
     n_total = sum(counts)
-    bj_card = _blackjack_card(upcard)
+    bj_card = blackjack_card(upcard)
     conditioned = peek and bj_card > 0
     if conditioned and n_total == counts[bj_card - 1]:
         raise ShoeError(f"every unseen card completes a dealer blackjack under upcard "
                         f"{upcard}: the no-blackjack condition is impossible")
-
-    fact = _factorials(n_total, exact)
-    zero: Number = fact[0] * 0
-    dealer = _Dealer(upcard, hits_soft_17, fact)
-    # What a dealer blackjack costs: with a peek it is conditioned away (paid 0 here,
-    # then the total is divided by P(no blackjack)).
-    bj_each = not peek and bj_loses_all  # every hand loses its bet
-    bj_once = not peek and not bj_loses_all  # the split loses one unit in all
-    decisions: dict[tuple[Shoe, bool], int] = {}
-
-    def choose(comp: Shoe, two_cards: bool) -> int:
-        key = (comp, two_cards)
-        action = decisions.get(key)
-        if action is None:
-            options = {STAND, HIT}
-            if two_cards and double_allowed(comp):
-                options.add(DOUBLE)
-            allowed = frozenset(options)
-            action = decide(comp, allowed)
-            if action not in allowed:
-                raise ValueError(f"decide returned {action!r} for hand {comp}, "
-                                 f"allowed {sorted(allowed)}")
-            decisions[key] = action
-        return action
-
-    def finished(vec: Vec, total: int, bet: int) -> Vec:
-        """``vec`` of the state a hand leaves, plus that hand's own result."""
-        result = vec[_category(total)]
-        if result is UNDEFINED:
-            raise _exhausted("dealer")
-        out = list(vec)
-        out[_FUTURE] = vec[_FUTURE] + bet * result
-        return tuple(out)
-
-    @cache
-    def settle(rest: Shoe) -> Vec:
-        """Every value times ``n!`` (``n`` cards left), like the dealer's."""
-        d = dealer.final(rest, 0)
-        one = fact[sum(rest)]
-        made = d[D17:D21 + 1]
-        bj = d[D_BLACKJACK]
-        lose_bj = bj if bj_each else zero
-        vec = [zero] * _VEC
-        vec[_LOW] = d[D_BUST] - sum(made, zero) - lose_bj
-        for t in range(17, 22):
-            above = sum(made[t - 16:], zero)
-            below = sum(made[: t - 17], zero)
-            vec[_category(t)] = d[D_BUST] + below - above - lose_bj
-        vec[_BUST] = -one if bj_each else bj - one
-        vec[_FUTURE] = -bj if bj_once else zero
-        return tuple(vec)
-
-    def after_hand(rest: Shoe, pending: int, hands: int) -> Vec:
-        return deal(rest, pending - 1, hands) if pending else settle(rest)
-
-    @cache
-    def deal(rest: Shoe, pending: int, hands: int) -> Vec:
-        """A hand holding one pair card takes its second card; ``pending`` more wait."""
-        if not any(rest):
-            raise _exhausted("player")
-        acc = [zero] * _VEC
-        for v in range(1, 11):
-            c = rest[v - 1]
-            if not c:
-                continue
-            left = _minus(rest, v)
-            if v == pair and hands < max_hands:
-                child = deal(left, pending + 1, hands + 1)
-            else:
-                comp = [0] * 10
-                comp[pair - 1] += 1
-                comp[v - 1] += 1
-                if one_card:
-                    child = finished(after_hand(left, pending, hands),
-                                     _total(tuple(comp)), 1)
-                else:
-                    child = play(left, tuple(comp), pair + v, True, pending, hands)
-            acc = [a + c * x for a, x in zip(acc, child, strict=True)]
-        return tuple(acc)
-
-    @cache
-    def play(rest: Shoe, comp: Shoe, hard: int, two_cards: bool, pending: int,
-             hands: int) -> Vec:
-        """A hand of composition ``comp`` (hard total ``hard``, not bust) plays on."""
-        action = choose(comp, two_cards)
-        if action == STAND:
-            total = hard + 10 if comp[0] and hard <= 11 else hard
-            return finished(after_hand(rest, pending, hands), total, 1)
-        if not any(rest):
-            raise _exhausted("player")
-        acc = [zero] * _VEC
-        ace = comp[0] > 0
-        for v in range(1, 11):
-            c = rest[v - 1]
-            if not c:
-                continue
-            left = _minus(rest, v)
-            new_hard = hard + v
-            total = new_hard + 10 if (ace or v == 1) and new_hard <= 11 else new_hard
-            if action == DOUBLE:
-                child = finished(after_hand(left, pending, hands), total, 2)
-            elif total > 21:
-                child = finished(after_hand(left, pending, hands), total, 1)
-            else:
-                new = comp[: v - 1] + (comp[v - 1] + 1,) + comp[v:]
-                child = play(left, new, new_hard, False, pending, hands)
-            acc = [a + c * x for a, x in zip(acc, child, strict=True)]
-        return tuple(acc)
-
-    scaled = deal(counts, 1, 2)[_FUTURE]  # the EV times N!
+    fact = factorials(n_total, exact)
+    split = _SplitRound(
+        pair, max_hands=max_hands, one_card=one_card, decide=decide,
+        double_allowed=double_allowed, dealer=Dealer(upcard, hits_soft_17, fact), fact=fact,
+        peek=peek, bj_loses_all=bj_loses_all)
+    scaled = split.deal(counts, 1, 2)[_FUTURE]  # the EV times N!
     den = math.factorial(n_total)
     if conditioned:
         # Divide by P(no blackjack) = (N - b) / N: the hole card is exchangeable with
@@ -441,5 +179,151 @@ def exact_split_ev(
         n_ok = n_total - counts[bj_card - 1]
         scaled, den = scaled * n_total, den * n_ok
     if scaled is UNDEFINED:  # the hole card decides the one-unit blackjack loss
-        raise _exhausted("dealer")
-    return _scale(scaled, den, exact)
+        raise exhausted("dealer")
+    return scale(scaled, den, exact)
+
+
+class _SplitRound:
+    """The recursion of one split round: states are (cards left, the hand, hands waiting).
+
+    Every value at a state with ``n`` cards left is carried times ``n!``, like
+    the dealer's (see the module docstring for the vector a state returns).
+    """
+
+    def __init__(self, pair: int, *, max_hands: int, one_card: bool,
+                 decide: Callable[[Shoe, frozenset[int]], int],
+                 double_allowed: Callable[[Shoe], bool], dealer: Dealer, fact: list[Number],
+                 peek: bool, bj_loses_all: bool) -> None:
+        self.pair = pair
+        self.max_hands = max_hands
+        self.one_card = one_card
+        self.decide = decide
+        self.double_allowed = double_allowed
+        self.dealer = dealer
+        self.fact = fact
+        self.zero: Number = fact[0] * 0
+        # What a dealer blackjack costs: with a peek it is conditioned away (paid 0
+        # here, then the total is divided by P(no blackjack)).
+        self.bj_each = not peek and bj_loses_all  # every hand loses its bet
+        self.bj_once = not peek and not bj_loses_all  # the split loses one unit in all
+        self._decisions: dict[tuple[Shoe, bool], int] = {}
+        self._settled: dict[Shoe, Vec] = {}
+        self._dealt: dict[tuple[Shoe, int, int], Vec] = {}
+        self._played: dict[tuple[Shoe, Shoe, int, bool, int, int], Vec] = {}
+
+    def choose(self, comp: Shoe, two_cards: bool) -> int:
+        """The player's action, asked once per (composition, two cards or not)."""
+        key = (comp, two_cards)
+        action = self._decisions.get(key)
+        if action is None:
+            options = {STAND, HIT}
+            if two_cards and self.double_allowed(comp):
+                options.add(DOUBLE)
+            allowed = frozenset(options)
+            action = self.decide(comp, allowed)
+            if action not in allowed:
+                raise ValueError(f"decide returned {action!r} for hand {comp}, "
+                                 f"allowed {sorted(allowed)}")
+            self._decisions[key] = action
+        return action
+
+    @staticmethod
+    def finished(vec: Vec, total: int, bet: int) -> Vec:
+        """``vec`` of the state a hand leaves, plus that hand's own result."""
+        result = vec[_category(total)]
+        if result is UNDEFINED:
+            raise exhausted("dealer")
+        out = list(vec)
+        out[_FUTURE] = vec[_FUTURE] + bet * result
+        return tuple(out)
+
+    def settle(self, rest: Shoe) -> Vec:
+        """Results against the dealer's hand once every split hand is played."""
+        found = self._settled.get(rest)
+        if found is not None:
+            return found
+        zero = self.zero
+        d = self.dealer.final(rest, 0)
+        one = self.fact[sum(rest)]
+        made = d[D17:D21 + 1]
+        bj = d[D_BLACKJACK]
+        lose_bj = bj if self.bj_each else zero
+        vec = [zero] * _VEC
+        vec[_LOW] = d[D_BUST] - sum(made, zero) - lose_bj
+        for t in range(17, 22):
+            above = sum(made[t - 16:], zero)
+            below = sum(made[: t - 17], zero)
+            vec[_category(t)] = d[D_BUST] + below - above - lose_bj
+        vec[_BUST] = -one if self.bj_each else bj - one
+        vec[_FUTURE] = -bj if self.bj_once else zero
+        self._settled[rest] = result = tuple(vec)
+        return result
+
+    def after_hand(self, rest: Shoe, pending: int, hands: int) -> Vec:
+        return self.deal(rest, pending - 1, hands) if pending else self.settle(rest)
+
+    def deal(self, rest: Shoe, pending: int, hands: int) -> Vec:
+        """A hand holding one pair card takes its second card; ``pending`` more wait."""
+        key = (rest, pending, hands)
+        found = self._dealt.get(key)
+        if found is not None:
+            return found
+        if not any(rest):
+            raise exhausted("player")
+        pair = self.pair
+        acc = [self.zero] * _VEC
+        for v in range(1, 11):
+            c = rest[v - 1]
+            if not c:
+                continue
+            left = minus(rest, v)
+            if v == pair and hands < self.max_hands:
+                child = self.deal(left, pending + 1, hands + 1)
+            else:
+                comp = [0] * 10
+                comp[pair - 1] += 1
+                comp[v - 1] += 1
+                if self.one_card:
+                    child = self.finished(self.after_hand(left, pending, hands),
+                                          _total(tuple(comp)), 1)
+                else:
+                    child = self.play(left, tuple(comp), pair + v, True, pending, hands)
+            acc = [a + c * x for a, x in zip(acc, child, strict=True)]
+        self._dealt[key] = result = tuple(acc)
+        return result
+
+    def play(self, rest: Shoe, comp: Shoe, hard: int, two_cards: bool, pending: int,
+             hands: int) -> Vec:
+        """A hand of composition ``comp`` (hard total ``hard``, not bust) plays on."""
+        key = (rest, comp, hard, two_cards, pending, hands)
+        found = self._played.get(key)
+        if found is None:
+            found = self._played[key] = self._play(*key)
+        return found
+
+    def _play(self, rest: Shoe, comp: Shoe, hard: int, two_cards: bool, pending: int,
+              hands: int) -> Vec:
+        action = self.choose(comp, two_cards)
+        if action == STAND:
+            total = hard + 10 if comp[0] and hard <= 11 else hard
+            return self.finished(self.after_hand(rest, pending, hands), total, 1)
+        if not any(rest):
+            raise exhausted("player")
+        acc = [self.zero] * _VEC
+        ace = comp[0] > 0
+        for v in range(1, 11):
+            c = rest[v - 1]
+            if not c:
+                continue
+            left = minus(rest, v)
+            new_hard = hard + v
+            total = new_hard + 10 if (ace or v == 1) and new_hard <= 11 else new_hard
+            if action == DOUBLE:
+                child = self.finished(self.after_hand(left, pending, hands), total, 2)
+            elif total > 21:
+                child = self.finished(self.after_hand(left, pending, hands), total, 1)
+            else:
+                new = comp[: v - 1] + (comp[v - 1] + 1,) + comp[v:]
+                child = self.play(left, new, new_hard, False, pending, hands)
+            acc = [a + c * x for a, x in zip(acc, child, strict=True)]
+        return tuple(acc)
