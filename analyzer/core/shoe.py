@@ -35,22 +35,20 @@ def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tu
     return c
 
 
-class Shoe:
-    """Counts of the ten card values, index ``value - 1``."""
+class CardCounts:
+    """Immutable counts of card kinds: what the value shoe and the suit-aware shoe share."""
 
-    __slots__ = ("_counts", "_hash")
+    __slots__ = ("_counts",)
 
-    def __init__(self, counts: Iterable[int]) -> None:
-        c = checked_counts(counts, [format_value(v) for v in Value], "shoe (A, 2-9, T)")
-        self._counts = c
-        self._hash = hash(c)
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        self._counts = counts
 
-    @classmethod
-    def decks(cls, n: int) -> Shoe:
-        """``n`` full 52-card decks."""
+    @staticmethod
+    def deck_count(n: int) -> int:
+        """``n`` as a number of full decks, or a :class:`ShoeError`."""
         if not isinstance(n, int) or n < 1:
             raise ShoeError(f"number of decks must be a whole number >= 1, not {n!r}")
-        return cls([4 * n] * 9 + [16 * n])
+        return n
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -60,14 +58,34 @@ class Shoe:
     def total(self) -> int:
         return sum(self._counts)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and other._counts == self._counts
+
+    def __hash__(self) -> int:
+        return hash(self._counts)
+
+
+class Shoe(CardCounts):
+    """Counts of the ten card values, index ``value - 1``."""
+
+    __slots__ = ("_hash",)
+
+    def __init__(self, counts: Iterable[int]) -> None:
+        c = checked_counts(counts, [format_value(v) for v in Value], "shoe (A, 2-9, T)")
+        super().__init__(c)
+        self._hash = hash(c)
+
+    @classmethod
+    def decks(cls, n: int) -> Shoe:
+        """``n`` full 52-card decks."""
+        n = cls.deck_count(n)
+        return cls([4 * n] * 9 + [16 * n])
+
     def __getitem__(self, value: int) -> int:
         return self._counts[value - 1]
 
     def __iter__(self) -> Iterator[int]:
         return iter(self._counts)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Shoe) and other._counts == self._counts
 
     def __hash__(self) -> int:
         return self._hash

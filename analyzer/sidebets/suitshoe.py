@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from analyzer.core.errors import ShoeError
-from analyzer.core.shoe import checked_counts
+from analyzer.core.shoe import CardCounts, checked_counts
 
 Card = tuple[int, int]  # (rank 1..13, suit 0..3)
 
@@ -61,28 +61,18 @@ def parse_card(text: str) -> Card:
     return RANK_SYMBOLS.index(rank_text) + 1, SUITS.index(suit_text)
 
 
-class SuitShoe:
+class SuitShoe(CardCounts):
     """Counts of the 52 card identities, in :data:`CARDS` order; immutable and hashable."""
 
-    __slots__ = ("_counts",)
+    __slots__ = ()
 
     def __init__(self, counts: Iterable[int]) -> None:
-        self._counts = checked_counts(counts, [format_card(c) for c in CARDS], "suit shoe")
+        super().__init__(checked_counts(counts, [format_card(c) for c in CARDS], "suit shoe"))
 
     @classmethod
     def decks(cls, n: int) -> SuitShoe:
         """``n`` full 52-card decks."""
-        if not isinstance(n, int) or n < 1:
-            raise ShoeError(f"number of decks must be a whole number >= 1, not {n!r}")
-        return cls([n] * 52)
-
-    @property
-    def counts(self) -> tuple[int, ...]:
-        return self._counts
-
-    @property
-    def total(self) -> int:
-        return sum(self._counts)
+        return cls([cls.deck_count(n)] * 52)
 
     def count(self, card: Card) -> int:
         return self._counts[_index(card)]
@@ -109,12 +99,6 @@ class SuitShoe:
         if n is not None:
             return f"{n} deck{'s' if n > 1 else ''} ({self.total} cards)"
         return f"{format_suit_shoe(self)} ({self.total} cards)"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SuitShoe) and other._counts == self._counts
-
-    def __hash__(self) -> int:
-        return hash(self._counts)
 
     def __repr__(self) -> str:
         return f"SuitShoe({format_suit_shoe(self)!r})"
