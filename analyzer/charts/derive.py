@@ -35,7 +35,7 @@ from analyzer.charts.rows import (
     solve_rows,
 )
 from analyzer.charts.strategy import FREE_SECTION, ChartStrategy
-from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
 from analyzer.engine.analysis import Analysis
 
 MAX_ROUNDS = 8
@@ -166,13 +166,10 @@ class Deriver:
         """The pair row's code: the pair's best play, with the fallback its code implies."""
         values = {a: float(first[a][i]) for a in first if not np.isnan(first[a][i])}
         best = STAND
-        for action in (STAND, HIT, DOUBLE, SPLIT, SURRENDER):
+        for action in Action:
             if action in values and values[action] > values[best]:
                 best = action
-        shown = {"S": values[STAND], "H": values[HIT]}
-        for action, code in ((DOUBLE, "D"), (SPLIT, "P"), (SURRENDER, "R")):
-            if action in values:
-                shown[code] = values[action]
+        shown = {a.code: values[a] for a in Action if a in values}
         if best == DOUBLE:
             return ("Ds" if values[STAND] > values[HIT] else "D"), shown
         if best == SURRENDER:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
 from analyzer.core.cards import format_value
 from analyzer.core.errors import ChartError
 from analyzer.core.rules import Rules
@@ -37,6 +38,12 @@ LEGEND: Mapping[str, str] = MappingProxyType({
     "Rp": "surrender if allowed, otherwise split",
 })
 CODES = tuple(LEGEND)
+# The action each code names first, and its fallback where that action is not an option.
+CODE_ACTIONS: Mapping[str, tuple[Action, Action]] = MappingProxyType({
+    "H": (HIT, HIT), "S": (STAND, STAND), "D": (DOUBLE, HIT), "Ds": (DOUBLE, STAND),
+    "P": (SPLIT, HIT), "Ph": (SPLIT, HIT), "R": (SURRENDER, HIT), "Rs": (SURRENDER, STAND),
+    "Rp": (SURRENDER, SPLIT),
+})
 # Cell colours of the HTML and PNG charts, after the printed strategy cards.
 COLOURS: Mapping[str, str] = MappingProxyType({
     "H": "#ffffff", "S": "#f6d55c", "D": "#4f9fe0", "Ds": "#9cc9f0", "P": "#5cb85c",

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.charts.model import RowKey
+from analyzer.charts.model import CODE_ACTIONS, RowKey
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.cards import blackjack_value, comp_cards, is_natural
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
@@ -35,8 +35,8 @@ SOLVE_ORDER = ([RowKey("H", t) for t in range(21, 10, -1)]
                + [RowKey("S", t) for t in range(21, 11, -1)]
                + [RowKey("H", t) for t in range(10, 3, -1)])
 TOTAL_CODES = ("S", "H", "D", "Ds", "R", "Rs")
-FALLBACK = {"S": "S", "H": "H", "D": "H", "Ds": "S", "R": "H", "Rs": "S"}
-PRIMARY = {"S": STAND, "H": HIT, "D": DOUBLE, "Ds": DOUBLE, "R": SURRENDER, "Rs": SURRENDER}
+PRIMARY = {code: CODE_ACTIONS[code][0] for code in TOTAL_CODES}
+FALLBACK = {code: CODE_ACTIONS[code][1].code for code in TOTAL_CODES}  # "H" or "S"
 # A card-count row is printed only where it changes the round EV (given the upcard) this much.
 MIN_IMPACT = 1e-8
 

@@ -17,18 +17,12 @@ The lookup rules (also :data:`analyzer.charts.model.LOOKUP_RULES`):
 from __future__ import annotations
 
 from analyzer.charts.context import ChartContext
-from analyzer.charts.model import UPCARDS, Chart, RowKey, Section, validate_rows
-from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.charts.model import CODE_ACTIONS, UPCARDS, Chart, RowKey, Section, validate_rows
+from analyzer.core.actions import HIT, SPLIT, STAND
 from analyzer.core.cards import comp_total
 from analyzer.core.rules import Rules
 
 FREE_SECTION = "free-bet-hand"
-# Primary action of each code, and the fallback when that action is not an option.
-_ACTIONS: dict[str, tuple[int, int]] = {
-    "H": (HIT, HIT), "S": (STAND, STAND), "D": (DOUBLE, HIT), "Ds": (DOUBLE, STAND),
-    "P": (SPLIT, HIT), "Ph": (SPLIT, HIT), "R": (SURRENDER, HIT), "Rs": (SURRENDER, STAND),
-    "Rp": (SURRENDER, SPLIT),
-}
 
 
 def hand_shape(comp: tuple[int, ...]) -> tuple[int, bool, int]:
@@ -49,7 +43,7 @@ def pair_value(comp: tuple[int, ...]) -> int | None:
 
 def resolve(code: str, options: frozenset[int], rules: Rules) -> int:
     """The action a code stands for, given the options the rules leave this hand."""
-    primary, fallback = _ACTIONS[code]
+    primary, fallback = CODE_ACTIONS[code]
     if code == "Ph" and not rules.double_after_split:
         primary = HIT
     if primary in options:
