@@ -4,6 +4,12 @@ Suits and the ranks J/Q/K do not change a blackjack total, so the main game work
 on ten *values*: ``Value.ACE`` (1) through ``Value.TEN`` (10).  A shoe is a
 tuple of ten counts indexed ``value - 1``.
 
+The card rules every module shares are defined here once: the soft-ace total
+(:func:`soft_total`, for card lists :func:`hand_total`, for compositions
+:func:`comp_total`), the natural (:func:`is_natural`) and the hole card that
+completes a dealer blackjack (:func:`blackjack_value`).  Only the cross-check
+code (:mod:`analyzer.crosscheck`, the test oracles) keeps its own copies.
+
 >>> parse_value("t"), parse_value("K"), parse_value("a")
 (<Value.TEN: 10>, <Value.TEN: 10>, <Value.ACE: 1>)
 >>> format_value(Value.ACE), format_value(Value.TEN), format_value(Value.SEVEN)
