@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import IntEnum
 
-from analyzer.core.errors import HandError
+from analyzer.core.errors import CardNotationError
 
 
 class Value(IntEnum):
@@ -46,7 +46,7 @@ def parse_value(text: str) -> Value:
         return Value(_SYMBOLS[key])
     if key.isdigit() and 2 <= int(key) <= 9:
         return Value(int(key))
-    raise HandError(f"unknown card {text!r} (use A, 2-9, T, J, Q, K)")
+    raise CardNotationError(f"unknown card {text!r} (use A, 2-9, T, J, Q, K)")
 
 
 def format_value(value: int) -> str:
@@ -58,7 +58,7 @@ def parse_cards(text: str) -> tuple[Value, ...]:
     """Parse a comma- or space-separated list of cards, e.g. ``"T,6"``."""
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
-        raise HandError(f"no cards in {text!r}")
+        raise CardNotationError(f"no cards in {text!r}")
     return tuple(parse_value(p) for p in parts)
 
 

@@ -16,7 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from analyzer.core.cards import Value, format_value, parse_value
-from analyzer.core.errors import AnalyzerError, HandError, ShoeError
+from analyzer.core.errors import AnalyzerError, HandError, ImpossibleShoeError, ShoeError
+
+# Far past any real shoe.  The engine's integer arrays overflow somewhere between 10**7 and
+# 10**8 decks (the ace and ten upcards go wrong first), so larger shoes are refused.
+MAX_DECKS = 100_000
+MAX_COUNT = 16 * MAX_DECKS  # cards of one value (tens of MAX_DECKS decks)
 
 
 def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tuple[int, ...]:
@@ -28,10 +33,11 @@ def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tu
     if len(c) != len(names):
         raise ShoeError(f"a {what} needs {len(names)} counts, got {len(c)}")
     for name, n in zip(names, c, strict=True):
-        if not isinstance(n, int) or n < 0:
-            raise ShoeError(f"count of {name} must be a whole number >= 0, not {n!r}")
+        if not isinstance(n, int) or not 0 <= n <= MAX_COUNT:
+            raise ShoeError(f"count of {name} must be a whole number 0 to {MAX_COUNT}, not "
+                            f"{n!r}")
     if sum(c) == 0:
-        raise ShoeError("the shoe is empty")
+        raise ImpossibleShoeError("the shoe is empty")
     return c
 
 
@@ -48,8 +54,9 @@ class Shoe:
     @classmethod
     def decks(cls, n: int) -> Shoe:
         """``n`` full 52-card decks."""
-        if not isinstance(n, int) or n < 1:
-            raise ShoeError(f"number of decks must be a whole number >= 1, not {n!r}")
+        if not isinstance(n, int) or not 1 <= n <= MAX_DECKS:
+            raise ShoeError(f"number of decks must be a whole number 1 to {MAX_DECKS}, not "
+                            f"{n!r}")
         return cls([4 * n] * 9 + [16 * n])
 
     @property

@@ -86,7 +86,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from analyzer.core.errors import ShoeError
+from analyzer.core.errors import ImpossibleShoeError, RuleConflictError, ShoeError, StrategyError
 
 STAND, HIT, DOUBLE = 0, 1, 2  # the engine's action codes (analyzer.engine.hands)
 MAX_CARDS = 60
@@ -124,9 +124,9 @@ def _category(total: int) -> int:
 
 
 def _exhausted(who: str) -> ShoeError:
-    return ShoeError(f"the shoe runs out of cards while the {who} must draw on a reachable "
-                     "card sequence that decides a bet; the exact split EV is only defined "
-                     "when every such sequence can be dealt")
+    return ImpossibleShoeError(f"the shoe runs out of cards while the {who} must draw on a "
+                               "reachable card sequence that decides a bet; the exact split EV "
+                               "is only defined when every such sequence can be dealt")
 
 
 class _Undefined:
@@ -274,8 +274,8 @@ def _check_shoe(shoe: tuple[int, ...]) -> Shoe:
     if len(counts) != 10 or any(c < 0 for c in counts):
         raise ShoeError(f"a shoe is ten non-negative counts (aces..tens), got {shoe!r}")
     if sum(counts) > MAX_CARDS:
-        raise ShoeError(f"exact split enumeration is for small shoes: {sum(counts)} cards "
-                        f"exceed the limit of {MAX_CARDS}")
+        raise ImpossibleShoeError(f"exact split enumeration is for small shoes: "
+                                  f"{sum(counts)} cards exceed the limit of {MAX_CARDS}")
     return counts
 
 
@@ -317,12 +317,12 @@ def exact_split_ev(
     if not 1 <= upcard <= 10 or not 1 <= pair <= 10:
         raise ShoeError(f"card values are 1..10, got upcard {upcard}, pair {pair}")
     if max_hands < 2:
-        raise ValueError(f"a split makes at least 2 hands, got max_hands={max_hands}")
+        raise RuleConflictError(f"a split makes at least 2 hands, got max_hands={max_hands}")
     n_total = sum(counts)
     bj_card = _blackjack_card(upcard)
     conditioned = peek and bj_card > 0
     if conditioned and n_total == counts[bj_card - 1]:
-        raise ShoeError(f"every unseen card completes a dealer blackjack under upcard "
+        raise ImpossibleShoeError(f"every unseen card completes a dealer blackjack under upcard "
                         f"{upcard}: the no-blackjack condition is impossible")
 
     fact = _factorials(n_total, exact)
@@ -344,7 +344,7 @@ def exact_split_ev(
             allowed = frozenset(options)
             action = decide(comp, allowed)
             if action not in allowed:
-                raise ValueError(f"decide returned {action!r} for hand {comp}, "
+                raise StrategyError(f"decide returned {action!r} for hand {comp}, "
                                  f"allowed {sorted(allowed)}")
             decisions[key] = action
         return action

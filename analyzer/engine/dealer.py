@@ -35,6 +35,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.core.errors import ImpossibleShoeError
+
 # Outcome indices of the dealer's final hand.
 O17, O18, O19, O20, O21, BLACKJACK, BUST22, BUST23 = range(8)
 N_OUTCOMES = 8
@@ -267,7 +269,7 @@ def dealer_distribution(
     if condition_no_bj:
         keep = 1 - outcomes["blackjack"]
         if keep == 0:
-            raise ValueError("the dealer has blackjack with certainty in this shoe")
+            raise ImpossibleShoeError("the dealer has blackjack with certainty in this shoe")
         outcomes = {k: (0 * v if k == "blackjack" else v / keep) for k, v in outcomes.items()}
         by_cards = {k: v / keep for k, v in by_cards.items()}
     return DealerDistribution(upcard=upcard, outcomes=outcomes, bust_by_cards=by_cards)

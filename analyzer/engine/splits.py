@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.cards import composition, is_natural
+from analyzer.core.errors import ImpossibleHandError, RuleConflictError
 from analyzer.core.rules import Double, Rules
 from analyzer.engine.hands import (
     DOUBLE,
@@ -206,10 +207,10 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     full_pairs = base[p - 1] + (upcard == p)
     hands = min(plan.max_hands, full_pairs)
     if hands < 2 or base[p - 1] < 2:
-        raise ValueError(f"a pair of {p} cannot be split from this shoe")
+        raise ImpossibleHandError(f"a pair of {p} cannot be split from this shoe")
     max_removed = min((hands - 2) * 2, full_pairs - 2)
     if plan.free and hands != 2:
-        raise ValueError("a free split is modelled for one split only (SPL1)")
+        raise RuleConflictError("a free split is modelled for one split only (SPL1)")
     xs: list[Number] = []
     ps: list[Number] = []
     for removed in range(max_removed + 1):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from analyzer.core.errors import PayTableError
+from analyzer.core.errors import ImpossiblePayError, PayTableError
 from analyzer.sidebets.bets import SideBet
 from analyzer.sidebets.outcomes import Outcomes
 from analyzer.sidebets.paytable import PayTable, format_pay
@@ -62,7 +62,7 @@ def solve_pay(
         raise PayTableError(f"--step {format_pay(step)} must be positive")
     p_event = outcomes.probability(event)
     if p_event == 0:
-        raise PayTableError(f"--solve: {event!r} cannot occur in this shoe")
+        raise ImpossiblePayError(f"--solve: {event!r} cannot occur in this shoe")
 
     def rtp(pay: Fraction) -> Fraction:
         return par_sheet(bet, outcomes, _with(table, event, pay), "").rtp
@@ -78,7 +78,7 @@ def solve_pay(
     root = sympy.solve(equation, x)[0]
     pay = Fraction(int(root.p), int(root.q))
     if pay < -1:
-        raise PayTableError(f"--solve: RTP {format_pay(target_rtp)} needs {event} to pay "
+        raise ImpossiblePayError(f"--solve: RTP {format_pay(target_rtp)} needs {event} to pay "
                             f"{float(pay):.4f}, below -1")
     low, high = math.floor(pay / step) * step, math.ceil(pay / step) * step
     pays = [p for p in dict.fromkeys((Fraction(low), Fraction(high))) if p >= -1]
