@@ -37,16 +37,20 @@ from analyzer.report.output import write_bytes_atomic
 _MAGIC = b"bja-ev-report 1\n"  # format of an entry: this line, a hex digest line, the pickle
 
 
-@cache
-def engine_fingerprint() -> str:
-    """SHA-256 of every file of the package (path and bytes): part of every cache key."""
-    root = Path(__file__).parents[1]
+def fingerprint_of(root: Path) -> str:
+    """SHA-256 of every file under ``root`` (relative path and bytes), caches left out."""
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(path.relative_to(root).as_posix().encode() + b"\0")
             digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+@cache
+def engine_fingerprint() -> str:
+    """The fingerprint of the installed package: part of every cache key."""
+    return fingerprint_of(Path(__file__).parents[1])
 
 
 def cache_dir() -> Path:
@@ -98,4 +102,4 @@ def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool, split: str = "cdz
     return report
 
 
-__all__ = ["cache_dir", "cached_ev_report", "engine_fingerprint", "entry_path"]
+__all__ = ["cache_dir", "cached_ev_report", "engine_fingerprint", "entry_path", "fingerprint_of"]
