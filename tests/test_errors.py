@@ -88,6 +88,8 @@ def test_every_raise_in_the_package_is_a_closed_model_error() -> None:
         if not isinstance(raised_object, type):
             continue  # a factory function: what it returns is constructed elsewhere
         where = f"{file}:{line} raises {name}"
+        if file == "__init__.py" and raised_object is AttributeError:
+            continue  # the module __getattr__ protocol, not an input error
         assert raised_object is not AnalyzerError, f"{where}, the bare base: pick a kind"
         if issubclass(raised_object, errors.InternalError):
             continue  # a broken invariant, reported as a bug
