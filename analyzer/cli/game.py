@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 def rules_and_shoe(args: argparse.Namespace) -> tuple[Rules, Shoe]:
     """The rules (``--game``, ``--rules``) and the shoe (``--shoe``, else full decks)."""
     rules = game_rules(args.game, args.rules)
-    if not args.shoe:
+    if args.shoe is None:
         return rules, Shoe.decks(rules.decks)
     shoe = parse_shoe(args.shoe)
     if rules.cut_card >= shoe.total:

@@ -44,7 +44,7 @@ def parse_value(text: str) -> Value:
     key = text.strip().upper()
     if key in _SYMBOLS:
         return Value(_SYMBOLS[key])
-    if key.isdigit() and 2 <= int(key) <= 9:
+    if key.isascii() and key.isdigit() and 2 <= int(key) <= 9:  # not '²'
         return Value(int(key))
     raise CardNotationError(f"unknown card {text!r} (use A, 2-9, T, J, Q, K)")
 

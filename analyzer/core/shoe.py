@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from analyzer.core.cards import Value, format_value, parse_value
@@ -111,7 +112,7 @@ def parse_shoe(text: str) -> Shoe:
         if value in seen:
             raise ShoeError(f"shoe names {symbol!r} twice")
         seen.add(value)
-        if not count.strip().lstrip("-").isdigit():
+        if not re.fullmatch(r"-?[0-9]+", count.strip()):  # ASCII digits: int() reads them
             raise ShoeError(f"shoe entry {item!r}: count is not a whole number")
         counts[value - 1] = int(count)
     return Shoe(counts)

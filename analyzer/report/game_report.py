@@ -20,6 +20,9 @@ def _return_section(model: GameModel, preset: Preset | None) -> list[str]:
     report = model.ev
     ev = float(report.ev)
     ins = report.insurance
+    insured = ("- Insurance: none offered (no ace in the shoe)" if ins is None else
+               f"- Insurance (ace up, full shoe): {float(ins.ev) * 100:.6f}% of the insurance "
+               f"bet ({'take' if ins.take else 'decline'}; p(ten) = {float(ins.p_ten):.6f})")
     return [
         "", "## Return", "",
         f"- EV per initial unit bet: {ev * 100:.9f}%",
@@ -27,8 +30,7 @@ def _return_section(model: GameModel, preset: Preset | None) -> list[str]:
         *([f"- Published RTP: {preset.published_rtp} (difference: see the README)"]
           if preset and preset.published_rtp else []),
         *[f"- Note: {n}" for n in report.notes],
-        f"- Insurance (ace up, full shoe): {float(ins.ev) * 100:.6f}% of the insurance bet "
-        f"({'take' if ins.take else 'decline'}; p(ten) = {float(ins.p_ten):.6f})",
+        insured,
     ]
 
 

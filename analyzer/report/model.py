@@ -54,7 +54,7 @@ class EvReport:
     engine: str
     ev: Number
     by_upcard: tuple[tuple[int, Number], ...]  # in UPCARDS order, upcards the shoe holds
-    insurance: InsuranceFigures
+    insurance: InsuranceFigures | None  # None: no ace in the shoe, no insurance
     notes: tuple[str, ...]
 
 
@@ -131,7 +131,10 @@ def _engine() -> str:
     return f"bja {__version__}"
 
 
-def insurance_figures(shoe: Shoe) -> InsuranceFigures:
+def insurance_figures(shoe: Shoe) -> InsuranceFigures | None:
+    """Insurance against an ace up; None for a shoe without an ace (no insurance offered)."""
+    if not shoe[1]:
+        return None
     full = insurance(shoe)
     return InsuranceFigures(
         ev=full.ev, p_ten=full.p_ten, take=full.take,

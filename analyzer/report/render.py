@@ -38,7 +38,9 @@ def _header(rules: Rules, shoe: Shoe, engine: str, exact: bool) -> dict[str, Any
             "exact": exact}
 
 
-def insurance_json(ins: InsuranceFigures) -> dict[str, Any]:
+def insurance_json(ins: InsuranceFigures | None) -> dict[str, Any] | None:
+    if ins is None:
+        return None
     return {
         "per_unit_of_insurance_bet": True,
         "full_shoe": {"ev": float(ins.ev), "ev_exact": fraction_text(ins.ev),
@@ -69,8 +71,11 @@ def ev_text(report: EvReport) -> str:
         lines.append(f"exact EV = {fraction_text(report.ev)}")
     lines.append(f"RTP = {(1 + float(report.ev)) * 100:.9f}%")
     ins = report.insurance
-    lines.append(f"insurance (ace up, full shoe): EV {float(ins.ev) * 100:.6f}% of the "
-                 f"insurance bet: {'take' if ins.take else 'decline'}")
+    if ins is None:
+        lines.append("insurance: none offered (no ace in the shoe)")
+    else:
+        lines.append(f"insurance (ace up, full shoe): EV {float(ins.ev) * 100:.6f}% of the "
+                     f"insurance bet: {'take' if ins.take else 'decline'}")
     lines += [f"note: {n}" for n in report.notes]
     return "\n".join(lines)
 

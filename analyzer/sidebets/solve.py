@@ -24,7 +24,7 @@ from typing import Any
 from analyzer.core.errors import ImpossiblePayError, PayTableError
 from analyzer.sidebets.bets import SideBet
 from analyzer.sidebets.outcomes import Outcomes
-from analyzer.sidebets.paytable import PayTable, format_pay
+from analyzer.sidebets.paytable import PayTable, exponent_ok, format_pay
 from analyzer.sidebets.stats import par_sheet
 
 
@@ -41,6 +41,8 @@ class Solution:
 def parse_target(text: str) -> Fraction:
     """``"0.96"``, ``"24/25"`` or ``"96%"``."""
     raw = text.strip()
+    if not exponent_ok(raw):
+        raise PayTableError(f"target RTP {text!r} is not a number")
     try:
         value = Fraction(raw[:-1]) / 100 if raw.endswith("%") else Fraction(raw)
     except (ValueError, ZeroDivisionError):
