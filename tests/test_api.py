@@ -29,3 +29,19 @@ def test_the_package_says_it_is_typed() -> None:
     assert (Path(analyzer.__file__).parent / "py.typed").is_file()
     pyproject = (Path(analyzer.__file__).parents[1] / "pyproject.toml").read_text()
     assert '"analyzer" = ["py.typed"]' in pyproject
+
+
+def test_architecture_md_matches_the_tree() -> None:
+    import re
+
+    root = Path(analyzer.__file__).parents[1]
+    text = (root / "ARCHITECTURE.md").read_text()
+    named = set(re.findall(r"\b((?:core|engine|crosscheck|charts|sidebets|report|cli)/[\w*]+\.py)",
+                           text))
+    assert len(named) > 20
+    missing = [p for p in sorted(named) if not list((root / "analyzer").glob(p))]
+    assert missing == []
+    for path in re.findall(r"`(tests/\w+\.py)`", text):
+        assert (root / path).is_file(), path
+    packages = {p.name for p in (root / "analyzer").iterdir() if (p / "__init__.py").is_file()}
+    assert all(f"{name}/" in text for name in packages), packages
