@@ -13,6 +13,7 @@ import builtins
 import importlib
 import inspect
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -229,18 +230,19 @@ def test_help_and_rules_load_no_heavy_module(argv: list[str]) -> None:
     assert "HEAVY []" in done.stderr, done.stderr
 
 
-def test_help_is_fast() -> None:
-    # 0.3 s is the target on an idle machine; this bound only catches a heavy import
-    # coming back (matplotlib alone took 0.7 s), on a machine shared with other jobs.
-    best = min(_timed([sys.executable, "-m", "analyzer", "--help"]) for _ in range(3))
-    bare = min(_timed([sys.executable, "-c", "pass"]) for _ in range(3))
-    assert best - bare < 1.0
+def test_help_costs_little_cpu() -> None:
+    # CPU time, not wall time, so that other jobs on the machine do not count: `bja --help`
+    # beyond a bare interpreter's start-up must stay within the 0.3 s budget.
+    help_ = min(_cpu([sys.executable, "-m", "analyzer", "--help"]) for _ in range(3))
+    bare = min(_cpu([sys.executable, "-c", "pass"]) for _ in range(3))
+    assert help_ - bare < 0.3, (help_, bare)
 
 
-def _timed(argv: list[str]) -> float:
-    start = time.perf_counter()
+def _cpu(argv: list[str]) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(argv, capture_output=True, timeout=60, check=True)
-    return time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def test_static_cli_names_match_the_library() -> None:
