@@ -132,6 +132,28 @@ def test_conflicts_are_impossible_content_and_ranges_are_notation() -> None:
     assert parse_spec("CUT1").cut_card == 1
 
 
+# -- found by the fuzz tests ----------------------------------------------------------
+def test_a_shoe_of_pair_cards_only_splits_without_dividing_by_zero() -> None:
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.engine.analysis import Analysis
+
+    # Thirteen 8s (was a ZeroDivisionError): the 8-8 splits to four hands of 16 and the
+    # dealer's 8-8 draws an 8 and busts, so every deal wins four units.
+    for exact in (False, True):
+        assert Analysis(parse_spec("1D"), parse_shoe("8:13"), exact=exact).ev() == 4
+
+
+def test_a_certain_dealer_blackjack_is_one_error_not_a_nan() -> None:
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.engine.analysis import Analysis
+
+    # One ace and twelve tens: under the ace, a split of tens leaves only tens (was a NaN
+    # split EV in floats and a ZeroDivisionError in fractions).
+    for exact in (False, True):
+        with pytest.raises(errors.ImpossibleShoeError, match="certainty"):
+            Analysis(parse_spec("1D"), parse_shoe("A:1,T:12"), exact=exact).ev()
+
+
 # -- every path of issue 8's "What was found" -----------------------------------------
 @pytest.mark.parametrize("argv,needle", [
     (["ev", "--game", "free-bet", "--rules", "SPL3"], "modelled for one split only"),

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.cards import composition, is_natural
-from analyzer.core.errors import ImpossibleHandError, RuleConflictError
+from analyzer.core.errors import ImpossibleHandError, ImpossibleShoeError, RuleConflictError
 from analyzer.core.rules import Double, Rules
 from analyzer.engine.hands import (
     DOUBLE,
@@ -238,13 +238,17 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     def pair_share(a: int, b: int, shift: int) -> Number:
         return (pc - a) * one / (size - 1 - shift - a - b)
 
+    # A zero weight is an arrangement the shoe cannot deal; there 1 - v may be 0 (a shoe
+    # of pair cards only), so it is skipped rather than divided (found by the fuzz tests).
     def ev_x(w: Number, a: int, b: int) -> Number:
-        if b == 0:
+        if b == 0 or not w:
             return w * xs[a]
         v = pair_share(a, b, 0)
         return ev_x(w / (1 - v), a, b - 1) + ev_x(w * v / (v - 1), a + 1, b - 1)
 
     def ev_n(w: Number, a: int, b: int) -> Number:
+        if not w:
+            return w
         v = pair_share(a, b, 1)
         if b == 0:
             return w / (1 - v) * (xs[a] - v * ps[a])
@@ -310,4 +314,6 @@ def _settle_blackjack(total: Number, base: tuple[int, ...], upcard: int, plan: S
         p2, p4 = one, 0 * one
     paid_hands = 1 if plan.free else 2 * p2 + 3 * p3 + 4 * p4
     total += (paid_hands - 1) * p_bj
+    if plan.conditioned and p_bj == 1:  # as dealer.py: no hand is played, nothing to condition
+        raise ImpossibleShoeError("the dealer has blackjack with certainty in this shoe")
     return (total + p_bj) / (1 - p_bj) if plan.conditioned else total
