@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from analyzer.report import cache
-
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory,
-                   monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+                   monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path_factory.getbasetemp() / "bja-cache"
     monkeypatch.setenv("BJA_CACHE_DIR", str(folder))
-    cache._memory.cache_clear()
-    yield folder
+    return folder

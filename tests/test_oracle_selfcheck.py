@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import pytest
 
+from analyzer.core.errors import RuleConflictError
 from analyzer.core.rules import Double, HoleCard, Rules, Surrender, parse_spec
 from tests import oracle
 
@@ -279,10 +280,14 @@ def test_free_split_worked_by_hand() -> None:
 
 def test_free_split_is_one_split_only() -> None:
     # 6,6 vs 7, a third 6 comes: no resplit after a free split (max_hands 2 anyway), and
-    # free splits with resplits are not modelled.
+    # free splits with resplits are not modelled: the rules themselves refuse them now, and
+    # the oracle still does for rules built past that check.
+    with pytest.raises(RuleConflictError, match="one split only"):
+        Rules(max_hands=3, free_splits=frozenset({6}))
+    resplits = Rules(max_hands=2, free_splits=frozenset({6}))
+    object.__setattr__(resplits, "max_hands", 3)
     with pytest.raises(NotImplementedError):
-        oracle.hand_evs(Rules(max_hands=3, free_splits=frozenset({6})), shoe(c6=3, c7=1, t=8), 7,
-                        (6, 6))
+        oracle.hand_evs(resplits, shoe(c6=3, c7=1, t=8), 7, (6, 6))
 
 
 def test_stand_on_21_and_forced_hands() -> None:

@@ -20,8 +20,9 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     parser = argparse.ArgumentParser(prog="bja")
     register(parser.add_subparsers(required=True))
     args = parser.parse_args(["sidebet", *argv])
-    assert args.func(args) == 0
-    return capsys.readouterr().out
+    out = args.func(args)  # the handler returns the text; the main CLI prints it
+    assert isinstance(out, str) and not capsys.readouterr().out
+    return out
 
 
 def test_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ import pytest
 
 from analyzer.cli import main as cli
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.errors import RuleConflictError
 from analyzer.core.presets import PRESETS, get_preset
 from analyzer.core.rules import parse_spec
 from analyzer.crosscheck.simulate import (
@@ -238,7 +239,7 @@ def test_parallel_jobs_are_reproducible() -> None:
 def test_bad_arguments_raise_simulation_error(kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(SimulationError, match=match):
         simulate(parse_spec(CLASSIC), **kwargs)
-    with pytest.raises(SimulationError, match="cut card"):
+    with pytest.raises(RuleConflictError, match="cut card"):  # refused by the rules now
         simulate(parse_spec("1D CUT52"), 10)
 
 

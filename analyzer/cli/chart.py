@@ -10,22 +10,21 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
-from analyzer.charts.build import TEXT_RENDERERS
-from analyzer.charts.evaluate import evaluate, make_chart
-from analyzer.charts.exceptions import find_exceptions, render_exceptions
-from analyzer.charts.fileformat import load_chart
-from analyzer.charts.model import UPCARDS, Evaluation
-from analyzer.charts.render_png import render_png
 from analyzer.core.cards import format_value
 from analyzer.core.errors import ChartError
 from analyzer.core.presets import resolve_game
 from analyzer.core.rules import Rules, format_spec
-from analyzer.report.output import write_atomic, write_bytes_atomic
 
-FORMATS = (*TEXT_RENDERERS, "png", "exceptions")
+if TYPE_CHECKING:
+    from analyzer.charts.model import Evaluation
+
+# The chart renderers (analyzer.charts.build.TEXT_RENDERERS, then png and the
+# exceptions), named here so that building the parser imports no renderer.
+TEXT_FORMATS = ("txt", "csv", "md", "html")
+FORMATS = (*TEXT_FORMATS, "png", "exceptions")
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:
@@ -62,6 +61,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def _figures_json(rules: Rules, ev: Evaluation) -> dict[str, Any]:
+    from analyzer.charts.model import UPCARDS
+
     return {"rules": format_spec(rules), "engine": f"bja {__version__}",
             "ev": ev.chart_ev, "optimum_ev": ev.optimum_ev, "gap": ev.gap,
             "by_upcard": {format_value(u): ev.by_upcard[u] for u in UPCARDS
@@ -69,6 +70,12 @@ def _figures_json(rules: Rules, ev: Evaluation) -> dict[str, Any]:
 
 
 def cmd_chart(args: argparse.Namespace) -> dict[str, Any] | str:
+    from analyzer.charts.build import TEXT_RENDERERS
+    from analyzer.charts.evaluate import make_chart
+    from analyzer.charts.exceptions import find_exceptions, render_exceptions
+    from analyzer.charts.render_png import render_png
+    from analyzer.report.output import write_atomic, write_bytes_atomic
+
     rules, name = resolve_game(args.game, args.rules)
     if args.format == "png" and args.out is None:
         raise ChartError("--format png needs --out FILE")
@@ -103,6 +110,10 @@ def cmd_chart(args: argparse.Namespace) -> dict[str, Any] | str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> dict[str, Any] | str:
+    from analyzer.charts.evaluate import evaluate
+    from analyzer.charts.fileformat import load_chart
+    from analyzer.charts.model import UPCARDS
+
     rules, _name = resolve_game(args.game, args.rules)
     chart = load_chart(args.chart, rules)
     figures, _played, _optimum = evaluate(chart)

@@ -9,10 +9,13 @@ subclass, which the main CLI prints as one line before exiting with status 2.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from analyzer.core.errors import SimulationError
 from analyzer.core.presets import game_rules
-from analyzer.crosscheck.simulate import SimResult, SimStrategy, SimulationError, simulate
+
+if TYPE_CHECKING:
+    from analyzer.crosscheck.simulate import SimResult, SimStrategy
 
 
 def _count(text: str, what: str, minimum: int) -> int:
@@ -58,6 +61,8 @@ def _text(game: str, out: dict[str, Any]) -> str:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> dict[str, Any] | str:
+    from analyzer.crosscheck.simulate import simulate
+
     rules = game_rules(args.game, args.rules)
     rounds = _count(args.rounds, "number of rounds", 2)
     jobs = _count(args.jobs, "number of jobs", 1)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, overload
 
-from analyzer.core.errors import HandError
+from analyzer.core.errors import CardNotationError
 
 if TYPE_CHECKING:  # numpy only for the types: the card vocabulary imports nothing heavy
     import numpy as np
@@ -58,9 +58,9 @@ def parse_value(text: str) -> Value:
     key = text.strip().upper()
     if key in _SYMBOLS:
         return Value(_SYMBOLS[key])
-    if key.isdigit() and 2 <= int(key) <= 9:
+    if key.isascii() and key.isdigit() and 2 <= int(key) <= 9:  # not '²'
         return Value(int(key))
-    raise HandError(f"unknown card {text!r} (use A, 2-9, T, J, Q, K)")
+    raise CardNotationError(f"unknown card {text!r} (use A, 2-9, T, J, Q, K)")
 
 
 def format_value(value: int) -> str:
@@ -72,7 +72,7 @@ def parse_cards(text: str) -> tuple[Value, ...]:
     """Parse a comma- or space-separated list of cards, e.g. ``"T,6"``."""
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
-        raise HandError(f"no cards in {text!r}")
+        raise CardNotationError(f"no cards in {text!r}")
     return tuple(parse_value(p) for p in parts)
 
 

@@ -25,7 +25,8 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.core.cards import blackjack_value
-from analyzer.core.errors import RuleError
+from analyzer.core.errors import RuleConflictError, RuleError
+from analyzer.core.shoe import MAX_DECKS
 
 
 class Double(Enum):
@@ -80,27 +81,48 @@ class Rules:
     cut_card: int = 0  # cards dealt before the reshuffle (0: shuffled every round)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.decks, int) or self.decks < 1:
-            raise RuleError(f"number of decks must be a whole number >= 1, not {self.decks!r}")
+        self._check_ranges()
+        self._check_combinations()
+
+    def _check_ranges(self) -> None:
+        """Each field alone: a value its token can say (a notation error otherwise)."""
+        if not isinstance(self.decks, int) or not 1 <= self.decks <= MAX_DECKS:
+            raise RuleError(f"number of decks must be a whole number 1 to {MAX_DECKS}, not "
+                            f"{self.decks!r}")
         if self.max_hands not in (1, 2, 3, 4):
             raise RuleError(f"max_hands must be 1 (no split) to 4, not {self.max_hands!r}")
         if not isinstance(self.blackjack_pays, Fraction) or self.blackjack_pays < 0:
             raise RuleError(f"blackjack payout must be a non-negative fraction, not "
                             f"{self.blackjack_pays!r}")
-
         if self.charlie and not 3 <= self.charlie <= 12:
             raise RuleError(f"Charlie card count must be 3 to 12, not {self.charlie!r}")
-        if self.charlie_beats_bj and not self.charlie:
-            raise RuleError("CHBJ (Charlie beats a dealer blackjack) needs a Charlie rule (CHn)")
         if not all(4 <= t <= 20 for t in self.free_doubles):
             raise RuleError(
                 f"free doubles must be hard totals 4-20, not {sorted(self.free_doubles)}")
         if not all(1 <= v <= 10 for v in self.free_splits):
             raise RuleError(f"free splits must be pair values A-T, not {sorted(self.free_splits)}")
-        if self.free_splits and self.max_hands < 2:
-            raise RuleError("free splits need splitting allowed (not NSPL)")
-        if self.cut_card < 0:
-            raise RuleError(f"cut card must be >= 0 cards, not {self.cut_card!r}")
+        if not isinstance(self.cut_card, int) or self.cut_card < 0:
+            raise RuleError(f"cut card must be a whole number >= 0 of cards, not "
+                            f"{self.cut_card!r}")
+
+    def _check_combinations(self) -> None:
+        """Fields together: rules that contradict each other, or that no engine path plays."""
+        if self.charlie_beats_bj and not self.charlie:
+            raise RuleConflictError("CHBJ (Charlie beats a dealer blackjack) needs a Charlie "
+                                    "rule (CHn)")
+        if self.free_splits:
+            fs = "FS" + _format_set(self.free_splits, symbols=True)
+            if self.max_hands < 2:
+                raise RuleConflictError(f"{fs}: free splits need splitting allowed (not NSPL)")
+            if self.max_hands > 2:
+                raise RuleConflictError(
+                    f"{fs} with SPL{self.max_hands - 1}: a free split is modelled for one "
+                    "split only (use SPL1)")
+        shoe = 52 * self.decks
+        if self.cut_card >= shoe:
+            raise RuleConflictError(
+                f"CUT{self.cut_card} with {self.decks}D: the cut card must come before the end "
+                f"of the {shoe}-card shoe")
 
     @property
     def peeks(self) -> bool:
@@ -142,7 +164,7 @@ _TOKENS: list[tuple[re.Pattern[str], _Setter]] = [
      lambda m: {"blackjack_pays": _ratio(m.group(1), m.group(2))}),
     (re.compile(r"ENHC|PEEKA|PEEK"), lambda m: {"hole_card": HoleCard(m.group(0))}),
     (re.compile(r"OBO"), lambda m: {"unpeeked_bj_takes_all": False}),
-    (re.compile(r"CH(\d+)"), lambda m: {"charlie": int(m.group(1))}),
+    (re.compile(r"CH(\d+)"), lambda m: {"charlie": _positive(m)}),
     (re.compile(r"CHBJ"), lambda m: {"charlie_beats_bj": True}),
     (re.compile(r"A21"), lambda m: {"stand_on_21": True}),
     (re.compile(r"P22"), lambda m: {"push_22": True}),
@@ -152,7 +174,7 @@ _TOKENS: list[tuple[re.Pattern[str], _Setter]] = [
     (re.compile(r"NSA"), lambda m: {"split_aces": False}),
     (re.compile(r"SNA"), lambda m: {"surrender_vs_ace": False}),
     (re.compile(r"INSNS"), lambda m: {"insured_no_split": True}),
-    (re.compile(r"CUT(\d+)"), lambda m: {"cut_card": int(m.group(1))}),
+    (re.compile(r"CUT(\d+)"), lambda m: {"cut_card": _positive(m)}),
 ]
 
 
@@ -163,7 +185,11 @@ def _int_set(text: str, token: str) -> frozenset[int]:
         lo, _, hi = part.partition("-")
         if not lo.isdigit() or (hi and not hi.isdigit()):
             raise RuleError(f"rule token {token!r}: {part!r} is not a number or range")
-        out.update(range(int(lo), int(hi or lo) + 1))
+        first, last = int(lo), int(hi or lo)
+        if not first <= last <= first + 21:  # every FD/FS value lies within 1..21
+            raise RuleError(f"rule token {token!r}: {part!r} is not an ascending range of "
+                            "hand totals or pair values")
+        out.update(range(first, last + 1))
     return frozenset(out)
 
 
@@ -188,6 +214,14 @@ def _format_set(values: frozenset[int], symbols: bool = False) -> str:
         if v is not None:
             start = prev = v
     return ",".join(runs)
+
+
+def _positive(match: re.Match[str]) -> int:
+    """The count of ``CHn``/``CUTn``; 0 would silently mean "no such rule", so it is refused."""
+    if int(match.group(1)) == 0:
+        raise RuleError(f"rule token {match.group(0)!r}: the count must be at least 1 (leave "
+                        "the token out for no such rule)")
+    return int(match.group(1))
 
 
 def _ratio(num: str, den: str) -> Fraction:

@@ -13,10 +13,16 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from analyzer.core.cards import Value, format_value, parse_value
-from analyzer.core.errors import AnalyzerError, HandError, ShoeError
+from analyzer.core.errors import AnalyzerError, HandError, ImpossibleShoeError, ShoeError
+
+# Far past any real shoe.  The engine's integer arrays overflow somewhere between 10**7 and
+# 10**8 decks (the ace and ten upcards go wrong first), so larger shoes are refused.
+MAX_DECKS = 100_000
+MAX_COUNT = 16 * MAX_DECKS  # cards of one value (tens of MAX_DECKS decks)
 
 
 def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tuple[int, ...]:
@@ -28,10 +34,11 @@ def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tu
     if len(c) != len(names):
         raise ShoeError(f"a {what} needs {len(names)} counts, got {len(c)}")
     for name, n in zip(names, c, strict=True):
-        if not isinstance(n, int) or n < 0:
-            raise ShoeError(f"count of {name} must be a whole number >= 0, not {n!r}")
+        if not isinstance(n, int) or not 0 <= n <= MAX_COUNT:
+            raise ShoeError(f"count of {name} must be a whole number 0 to {MAX_COUNT}, not "
+                            f"{n!r}")
     if sum(c) == 0:
-        raise ShoeError("the shoe is empty")
+        raise ImpossibleShoeError("the shoe is empty")
     return c
 
 
@@ -46,8 +53,9 @@ class CardCounts:
     @staticmethod
     def deck_count(n: int) -> int:
         """``n`` as a number of full decks, or a :class:`ShoeError`."""
-        if not isinstance(n, int) or n < 1:
-            raise ShoeError(f"number of decks must be a whole number >= 1, not {n!r}")
+        if not isinstance(n, int) or not 1 <= n <= MAX_DECKS:
+            raise ShoeError(f"number of decks must be a whole number 1 to {MAX_DECKS}, not "
+                            f"{n!r}")
         return n
 
     @property
@@ -122,7 +130,7 @@ def parse_shoe(text: str) -> Shoe:
         if value in seen:
             raise ShoeError(f"shoe names {symbol!r} twice")
         seen.add(value)
-        if not count.strip().lstrip("-").isdigit():
+        if not re.fullmatch(r"-?[0-9]+", count.strip()):  # ASCII digits: int() reads them
             raise ShoeError(f"shoe entry {item!r}: count is not a whole number")
         counts[value - 1] = int(count)
     return Shoe(counts)

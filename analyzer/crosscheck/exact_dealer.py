@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from analyzer.core.errors import ShoeError
+from analyzer.core.errors import ImpossibleShoeError, ShoeError
 
 MAX_CARDS = 60
 
@@ -39,9 +39,9 @@ def minus(shoe: Shoe, value: int) -> Shoe:
 
 
 def exhausted(who: str) -> ShoeError:
-    return ShoeError(f"the shoe runs out of cards while the {who} must draw on a reachable "
-                     "card sequence that decides a bet; the exact split EV is only defined "
-                     "when every such sequence can be dealt")
+    return ImpossibleShoeError(f"the shoe runs out of cards while the {who} must draw on a "
+                               "reachable card sequence that decides a bet; the exact split EV "
+                               "is only defined when every such sequence can be dealt")
 
 
 class Undefined:
@@ -189,6 +189,7 @@ def check_shoe(shoe: tuple[int, ...]) -> Shoe:
     if len(counts) != 10 or any(c < 0 for c in counts):
         raise ShoeError(f"a shoe is ten non-negative counts (aces..tens), got {shoe!r}")
     if sum(counts) > MAX_CARDS:
-        raise ShoeError(f"exact split enumeration is for small shoes: {sum(counts)} cards "
-                        f"exceed the limit of {MAX_CARDS}")
+        raise ImpossibleShoeError(
+            f"exact split enumeration is for small shoes: {sum(counts)} cards "
+            f"exceed the limit of {MAX_CARDS}")
     return counts

@@ -85,7 +85,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from analyzer.core.actions import DOUBLE, HIT, STAND
-from analyzer.core.errors import ShoeError
+from analyzer.core.errors import ImpossibleShoeError, RuleConflictError, ShoeError, StrategyError
 from analyzer.crosscheck.exact_dealer import (
     D17,
     D21,
@@ -159,12 +159,12 @@ def exact_split_ev(
     if not 1 <= upcard <= 10 or not 1 <= pair <= 10:
         raise ShoeError(f"card values are 1..10, got upcard {upcard}, pair {pair}")
     if max_hands < 2:
-        raise ValueError(f"a split makes at least 2 hands, got max_hands={max_hands}")
+        raise RuleConflictError(f"a split makes at least 2 hands, got max_hands={max_hands}")
     n_total = sum(counts)
     bj_card = blackjack_card(upcard)
     conditioned = peek and bj_card > 0
     if conditioned and n_total == counts[bj_card - 1]:
-        raise ShoeError(f"every unseen card completes a dealer blackjack under upcard "
+        raise ImpossibleShoeError(f"every unseen card completes a dealer blackjack under upcard "
                         f"{upcard}: the no-blackjack condition is impossible")
     fact = factorials(n_total, exact)
     split = _SplitRound(
@@ -222,7 +222,7 @@ class _SplitRound:
             allowed = frozenset(options)
             action = self.decide(comp, allowed)
             if action not in allowed:
-                raise ValueError(f"decide returned {action!r} for hand {comp}, "
+                raise StrategyError(f"decide returned {action!r} for hand {comp}, "
                                  f"allowed {sorted(allowed)}")
             self._decisions[key] = action
         return action

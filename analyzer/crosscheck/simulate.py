@@ -34,7 +34,7 @@ import numpy.typing as npt
 from joblib import Parallel, delayed
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.core.errors import AnalyzerError
+from analyzer.core.errors import SimulationError, StrategyError
 from analyzer.core.rules import Double, HoleCard, Rules, Surrender, format_spec
 
 Cards = list[int]
@@ -46,10 +46,6 @@ _WEIGHT = (0, *(1 << 5 * (v - 1) for v in range(1, 11)))  # value -> composition
 _HEAD = 12  # cards pre-shuffled per fresh-shoe round; longer rounds shuffle the rest
 _BATCH = 8192  # rounds (fresh shoe) prepared per numpy call
 _WARM_UP = 20_000  # rounds played to fill the decision memo before parallel jobs
-
-
-class SimulationError(AnalyzerError):
-    """Bad simulation input: round count, job count, seed or an impossible cut card."""
 
 
 class SimStrategy(Protocol):
@@ -119,7 +115,7 @@ class Decisions:
             opts = frozenset(a for a in range(5) if key >> a & 1)
             action = self.strategy.decide(key >> 5 & 63, _comp(key >> 11), opts)
         if action not in opts:
-            raise ValueError(f"strategy chose {action}, not among {sorted(opts)}")
+            raise StrategyError(f"strategy chose {action}, not among {sorted(opts)}")
         self.engine_seconds += time.perf_counter() - start
         return action
 

@@ -30,7 +30,7 @@ from analyzer.core.cards import (
     hand_total,
     is_natural,
 )
-from analyzer.core.errors import AnalyzerError, HandError, ShoeError
+from analyzer.core.errors import HandError, ImpossibleShoeError, RuleConflictError, UsageError
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
 from analyzer.crosscheck.exact_splits import exact_split_ev
@@ -82,9 +82,9 @@ class Analysis:
     def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
                  strategy: Strategy | None = None, split: str = "cdz") -> None:
         if split not in SPLIT_MODES:
-            raise AnalyzerError(f"unknown split mode {split!r} (use {', '.join(SPLIT_MODES)})")
+            raise UsageError(f"unknown split mode {split!r} (use {', '.join(SPLIT_MODES)})")
         if rules.charlie_beats_bj and not rules.unpeeked_bj_takes_all and rules.max_hands > 1:
-            raise AnalyzerError("OBO with CHBJ and splitting is not modelled: which hand pays "
+            raise RuleConflictError("OBO with CHBJ and splitting is not modelled: which hand pays "
                                 "the original bet when a split Charlie beats the blackjack is "
                                 "unsettled")
         self.rules = rules
@@ -93,8 +93,8 @@ class Analysis:
         self.shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
         self.exact = exact
         if self.shoe.total < 12:
-            raise ShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a round "
-                            "(at least 12 needed)")
+            raise ImpossibleShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a "
+                                      "round (at least 12 needed)")
         self._upcards: dict[int, UpcardAnalysis] = {}
 
     # -- per upcard ---------------------------------------------------------
@@ -161,7 +161,7 @@ class Analysis:
         """The exact EV of the whole split, every hand's cards removed (small shoes only)."""
         r = self.rules
         if plan.free or r.charlie or r.push_22 or r.stand_on_21:
-            raise AnalyzerError("exact splits model classic rules only (no Charlie, 21 stands, "
+            raise RuleConflictError("exact splits model classic rules only (no Charlie, 21 stands, "
                                 "push 22 or free splits)")
         index = ua.values.space.index
 

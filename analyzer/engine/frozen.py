@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from analyzer.core.actions import HIT, STAND, SURRENDER
 from analyzer.core.cards import comp_cards, is_natural
-from analyzer.core.errors import AnalyzerError
+from analyzer.core.errors import RuleConflictError
 from analyzer.core.rules import Surrender
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.strategy import PREFERENCE
@@ -21,7 +21,7 @@ class FrozenStrategy:
         rules = analysis.rules
         if rules.free_doubles and rules.double_after_split:
             # A two-card split hand would be judged by the free double's EV.
-            raise AnalyzerError("a frozen strategy does not model free doubles together with "
+            raise RuleConflictError("a frozen strategy does not model free doubles together with "
                                 "double after split (FD with DAS)")
         self._analysis = analysis
 
@@ -58,7 +58,7 @@ class FrozenStrategy:
         values = self._analysis.upcard(upcard).values
         node = values.space.index[comp]
         if values.free_hit is None or values.free_stand is None:
-            raise ValueError("these rules have no free split hands")
+            raise RuleConflictError("these rules have no free split hands")
         if values.forced[node] or not values.free_hit[node] > values.free_stand[node]:
             return STAND
         return HIT

@@ -38,6 +38,7 @@ import numpy.typing as npt
 from analyzer.core.actions import DOUBLE, HIT, STAND
 from analyzer.core.arith import Num, Number, as_number
 from analyzer.core.cards import blackjack_value, composition, is_natural
+from analyzer.core.errors import ImpossibleHandError, ImpossibleShoeError, RuleConflictError
 from analyzer.core.rules import Double, Rules
 from analyzer.engine.hands import (
     HandSpace,
@@ -218,10 +219,10 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     full_pairs = base[p - 1] + (upcard == p)
     hands = min(plan.max_hands, full_pairs)
     if hands < 2 or base[p - 1] < 2:
-        raise ValueError(f"a pair of {p} cannot be split from this shoe")
+        raise ImpossibleHandError(f"a pair of {p} cannot be split from this shoe")
     max_removed = min((hands - 2) * 2, full_pairs - 2)
     if plan.free and hands != 2:
-        raise ValueError("a free split is modelled for one split only (SPL1)")
+        raise RuleConflictError("a free split is modelled for one split only (SPL1)")
     xs: list[Any] = []
     ps: list[Any] = []
     for removed in range(max_removed + 1):
@@ -261,13 +262,17 @@ def _combine(xs: Sequence[Num], ps: Sequence[Num], base: tuple[int, ...], upcard
     def pair_share(a: int, b: int, shift: int) -> Num:
         return (pc - a) * one / (size - 1 - shift - a - b)
 
+    # A zero weight is an arrangement the shoe cannot deal; there 1 - v may be 0 (a shoe
+    # of pair cards only), so it is skipped rather than divided (found by the fuzz tests).
     def ev_x(w: Num, a: int, b: int) -> Num:
-        if b == 0:
+        if b == 0 or not w:
             return w * xs[a]
         v = pair_share(a, b, 0)
         return ev_x(w / (1 - v), a, b - 1) + ev_x(w * v / (v - 1), a + 1, b - 1)
 
     def ev_n(w: Num, a: int, b: int) -> Num:
+        if not w:
+            return w
         v = pair_share(a, b, 1)
         if b == 0:
             return w / (1 - v) * (xs[a] - v * ps[a])
@@ -331,4 +336,6 @@ def _settle_blackjack(total: Num, base: tuple[int, ...], upcard: int, plan: Spli
     p_bj = after_pair[bj - 1] * one / sum(after_pair)
     paid_hands = one if plan.free else _paid_hands(after_pair, p, bj, hands, one)
     total += (paid_hands - 1) * p_bj
+    if plan.conditioned and p_bj == 1:  # as dealer.py: no hand is played, nothing to condition
+        raise ImpossibleShoeError("the dealer has blackjack with certainty in this shoe")
     return (total + p_bj) / (1 - p_bj) if plan.conditioned else total

@@ -14,6 +14,7 @@ from analyzer.core.presets import CLASSIC_GAMES, PRESETS, Preset
 from analyzer.core.rules import Rules, format_spec, parse_spec
 from analyzer.engine.analysis import Analysis
 from analyzer.report.game_report import game_report
+from analyzer.report.model import game_model
 from analyzer.report.output import write_atomic
 from analyzer.sidebets.build import build_sidebet_tables
 
@@ -28,7 +29,7 @@ def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Pat
     for name, rules, preset in games:
         say(f"analysing {name} ({format_spec(rules)})")
         path = root / "reports" / f"{name}.md"
-        write_atomic(path, game_report(name, Analysis(rules), preset))
+        write_atomic(path, game_report(name, game_model(Analysis(rules)), preset))
         written.append(path)
     written += build_chart_tables(root, progress=say)
     say("side-bet tables")

@@ -1,35 +1,69 @@
 """The Markdown report of one game: rules, return, EV by upcard, dealer table, pairs.
 
 Every report names the rules (spec and words), the strategy level, the
-assumptions and the engine version, and is a pure function of the analysis,
-so a rebuild with the same engine changes no byte.  Files are written
-atomically: to a temporary file in the same folder, then renamed.
+assumptions and the engine version.  It formats a
+:class:`~analyzer.report.model.GameModel` and computes nothing, so a rebuild
+with the same engine changes no byte.
 """
 
 from __future__ import annotations
 
-from analyzer import __version__
 from analyzer.core.actions import Action
 from analyzer.core.cards import format_value
-from analyzer.core.outcomes import Outcome
 from analyzer.core.presets import Preset
 from analyzer.core.rules import describe_rules, format_spec
-from analyzer.engine.analysis import Analysis
-from analyzer.engine.dealer import dealer_distribution
-from analyzer.engine.insurance import insurance
-from analyzer.report.render import UPCARDS, notes
+from analyzer.report.model import UPCARDS, GameModel
+
+ACTION_CODES = {a.label: a.code for a in Action}
 
 
-def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> str:
+def _return_section(model: GameModel, preset: Preset | None) -> list[str]:
+    report = model.ev
+    ev = float(report.ev)
+    ins = report.insurance
+    insured = ("- Insurance: none offered (no ace in the shoe)" if ins is None else
+               f"- Insurance (ace up, full shoe): {float(ins.ev) * 100:.6f}% of the insurance "
+               f"bet ({'take' if ins.take else 'decline'}; p(ten) = {float(ins.p_ten):.6f})")
+    return [
+        "", "## Return", "",
+        f"- EV per initial unit bet: {ev * 100:.9f}%",
+        f"- RTP: {(1 + ev) * 100:.9f}%",
+        *([f"- Published RTP: {preset.published_rtp} (difference: see the README)"]
+          if preset and preset.published_rtp else []),
+        *[f"- Note: {n}" for n in report.notes],
+        insured,
+    ]
+
+
+def _tables(model: GameModel) -> list[str]:
+    lines = ["", "## EV by upcard (unconditional, % of initial bet)", "",
+             "| upcard | EV |", "|---|---|"]
+    lines += [f"| {format_value(u)} | {float(v) * 100:.9f} |" for u, v in model.ev.by_upcard]
+    names = [name for name, _ in model.dealer.rows[0].outcomes] if model.dealer.rows else []
+    lines += ["", "## Dealer outcomes (unconditional)", "",
+              "| upcard | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    lines += [f"| {format_value(row.upcard)} | "
+              + " | ".join(f"{float(v):.6f}" for _, v in row.outcomes) + " |"
+              for row in model.dealer.rows]
+    lines += ["", "## Best play of each pair (code; EV of that play, % conditioned)", "",
+              "| pair | " + " | ".join(format_value(u) for u in UPCARDS) + " |",
+              "|---|" + "---|" * len(UPCARDS)]
+    for p, plays in model.pairs:
+        cells = ["-" if play is None else f"{ACTION_CODES[play.best]} {float(play.ev) * 100:.3f}"
+                 for play in plays]
+        lines.append(f"| {format_value(p)},{format_value(p)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def game_report(name: str, model: GameModel, preset: Preset | None = None) -> str:
     """A Markdown report of one rule set: RTP, EV by upcard, dealer table, pair decisions."""
-    rules = analysis.rules
-    ev = analysis.ev()
+    rules = model.ev.rules
     title = f"{preset.title} ({name})" if preset else name
     lines = [
         f"# {title}: exact analysis", "",
-        f"- Engine: bja {__version__} (exact combinatorial analysis; no sampling)",
+        f"- Engine: {model.ev.engine} (exact combinatorial analysis; no sampling)",
         f"- Rules: `{format_spec(rules)}`",
-        f"- Shoe: {analysis.shoe.total} cards, reshuffled every round (full-shoe EV = RTP)",
+        f"- Shoe: {model.ev.shoe.total} cards, reshuffled every round (full-shoe EV = RTP)",
         "- Strategy level: CDZ- (optimal composition-dependent play of every hand; split "
         "hands follow the pre-split strategy; pairs are resplit whenever allowed)",
         "- Splits: Farmer's algorithm, exact for CDZ- (checked against a whole-round "
@@ -41,43 +75,5 @@ def game_report(name: str, analysis: Analysis, preset: Preset | None = None) -> 
     if preset:
         lines += ["", f"## Readings and assumptions (rule text: `{preset.source}`)", "",
                   *[f"- {a}" for a in preset.assumptions]]
-    ins = insurance(analysis.shoe)
-    lines += [
-        "", "## Return", "",
-        f"- EV per initial unit bet: {float(ev) * 100:.9f}%",
-        f"- RTP: {(1 + float(ev)) * 100:.9f}%",
-        *([f"- Published RTP: {preset.published_rtp} (difference: see the README)"]
-          if preset and preset.published_rtp else []),
-        *[f"- Note: {n}" for n in notes(analysis)],
-        f"- Insurance (ace up, full shoe): {float(ins.ev) * 100:.6f}% of the insurance bet "
-        f"({'take' if ins.take else 'decline'}; p(ten) = {float(ins.p_ten):.6f})",
-        "", "## EV by upcard (unconditional, % of initial bet)", "",
-        "| upcard | EV |", "|---|---|",
-    ]
-    by = analysis.by_upcard()
-    lines += [f"| {format_value(u)} | {float(by[u]) * 100:.9f} |" for u in UPCARDS if u in by]
-    lines += ["", "## Dealer outcomes (unconditional)", "",
-              "| upcard | " + " | ".join(o.label for o in Outcome) + " |",
-              "|---|" + "---|" * len(Outcome)]
-    for u in UPCARDS:
-        if not analysis.shoe[u]:
-            continue
-        d = dealer_distribution(analysis.shoe.remove([u]).counts, u,
-                                hits_soft_17=rules.hits_soft_17, exact=False)
-        lines.append(f"| {format_value(u)} | "
-                     + " | ".join(f"{d.outcomes[o.label]:.6f}" for o in Outcome) + " |")
-    lines += ["", "## Best play of each pair (code; EV of that play, % conditioned)", "",
-              "| pair | " + " | ".join(format_value(u) for u in UPCARDS) + " |",
-              "|---|" + "---|" * len(UPCARDS)]
-    for p in (1, *range(2, 11)):
-        cells = []
-        for u in UPCARDS:
-            try:
-                actions = analysis.actions(u, (p, p))
-            except ValueError:
-                cells.append("-")
-                continue
-            best = max(actions, key=lambda a: actions[a])
-            cells.append(f"{Action(best).code} {float(actions[best]) * 100:.3f}")
-        lines.append(f"| {format_value(p)},{format_value(p)} | " + " | ".join(cells) + " |")
+    lines += _return_section(model, preset) + _tables(model)
     return "\n".join(lines) + "\n"

@@ -1,94 +1,82 @@
-"""Renderers for the engine's results: pure functions from a model to text or JSON data.
+"""Text and JSON of the main game's report models: pure formatting, nothing computed.
 
-Percentages print with 9 decimals, the precision of published analyzers.
+Each function takes a model of :mod:`analyzer.report.model` (or a preset) and
+returns a string or JSON-ready data.  Percentages print with 9 decimals, the
+precision of published analyzers.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from analyzer import __version__
-from analyzer.core.actions import Action
-from analyzer.core.cards import blackjack_value, format_value
-from analyzer.core.outcomes import Outcome
+from analyzer.core.cards import format_value
 from analyzer.core.presets import Preset
 from analyzer.core.rules import describe_rules, format_spec
 from analyzer.core.shoe import format_shoe
-from analyzer.engine.analysis import Analysis
-from analyzer.engine.dealer import dealer_distribution
-from analyzer.engine.insurance import insurance, insurance_table
 
-UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+if TYPE_CHECKING:
+    from analyzer.core.rules import Rules
+    from analyzer.core.shoe import Shoe
+    from analyzer.report.model import DealerTable, EvReport, HandReport, InsuranceFigures
+
+DEALER_COLUMNS = ("bust", "17", "18", "19", "20", "21", "blackjack", "bust22")
 
 
-def fraction_text(x: Any) -> str:
-    """``"p/q"`` for a Fraction (an int prints as ``"n/1"``)."""
+def fraction_text(x: int | float | Fraction) -> str:
+    """``"p/q"`` of an exact figure (an int prints as ``"n/1"``).
+
+    >>> fraction_text(Fraction(-3, 6)), fraction_text(2)
+    ('-1/2', '2/1')
+    """
     f = Fraction(x)
     return f"{f.numerator}/{f.denominator}"
 
 
-def _header(analysis: Analysis) -> dict[str, Any]:
-    return {"rules": format_spec(analysis.rules), "shoe": format_shoe(analysis.shoe),
-            "engine": f"bja {__version__}", "exact": analysis.exact}
+def _header(rules: Rules, shoe: Shoe, engine: str, exact: bool) -> dict[str, Any]:
+    return {"rules": format_spec(rules), "shoe": format_shoe(shoe), "engine": engine,
+            "exact": exact}
 
 
-def notes(analysis: Analysis) -> list[str]:
-    """Caveats every EV output must carry for these rules."""
-    rules = analysis.rules
-    out = []
-    if rules.cut_card:
-        out.append(f"the shoe is reshuffled after {rules.cut_card} cards: the cut-card RTP is "
-                   "NOT yet computed; the EV shown is the full-shoe EV (every round off a "
-                   "fresh shoe)")
-    if rules.split_by_rank:
-        out.append("pairs split by rank: two ten-valued cards split only when of the same "
-                   "rank (ten ranks taken as evenly spread); resplit odds of tens use values")
-    return out
-
-
-def insurance_json(analysis: Analysis) -> dict[str, Any]:
-    full = insurance(analysis.shoe)
-    positive = [i for i in insurance_table(analysis.shoe) if i.take]
+def insurance_json(ins: InsuranceFigures | None) -> dict[str, Any] | None:
+    if ins is None:
+        return None
     return {
         "per_unit_of_insurance_bet": True,
-        "full_shoe": {"ev": float(full.ev), "ev_exact": fraction_text(full.ev),
-                      "p_ten": float(full.p_ten), "take": full.take},
-        "after_two_cards_take": ["-".join(format_value(c) for c in i.cards) for i in positive],
+        "full_shoe": {"ev": float(ins.ev), "ev_exact": fraction_text(ins.ev),
+                      "p_ten": float(ins.p_ten), "take": ins.take},
+        "after_two_cards_take": ["-".join(format_value(c) for c in cards)
+                                 for cards in ins.after_two_cards_take],
     }
 
 
-def ev_json(analysis: Analysis) -> dict[str, Any]:
-    ev = analysis.ev()
-    data = _header(analysis)
-    data.update({"split": analysis.split, "ev": float(ev), "rtp": 1 + float(ev),
-                 "notes": notes(analysis), "insurance": insurance_json(analysis),
-                 "by_upcard": {format_value(u): float(v)
-                               for u, v in sorted(analysis.by_upcard().items(),
-                                                  key=lambda kv: UPCARDS.index(kv[0]))}})
-    if analysis.exact:
-        data["ev_exact"] = fraction_text(ev)
+def ev_json(report: EvReport) -> dict[str, Any]:
+    data = _header(report.rules, report.shoe, report.engine, report.exact)
+    data.update({"split": report.split, "ev": float(report.ev), "rtp": 1 + float(report.ev),
+                 "notes": list(report.notes), "insurance": insurance_json(report.insurance),
+                 "by_upcard": {format_value(u): float(v) for u, v in report.by_upcard}})
+    if report.exact:
+        data["ev_exact"] = fraction_text(report.ev)
     return data
 
 
-def ev_text(analysis: Analysis) -> str:
-    ev = analysis.ev()
-    lines = [f"rules: {format_spec(analysis.rules)}   (strategy: CDZ-, optimal "
+def ev_text(report: EvReport) -> str:
+    lines = [f"rules: {format_spec(report.rules)}   (strategy: CDZ-, optimal "
              "composition-dependent play; split hands use the pre-split strategy)",
-             f"shoe:  {format_shoe(analysis.shoe)}", "",
+             f"shoe:  {format_shoe(report.shoe)}", "",
              " upcard | EV (% of initial bet)", "--------+----------------"]
-    by = analysis.by_upcard()
-    for u in UPCARDS:
-        if u in by:
-            lines.append(f"   {format_value(u)}    | {float(by[u]) * 100:15.9f}")
-    lines += ["--------+----------------", f" total  | {float(ev) * 100:15.9f}"]
-    if analysis.exact:
-        lines.append(f"exact EV = {fraction_text(ev)}")
-    lines.append(f"RTP = {(1 + float(ev)) * 100:.9f}%")
-    ins = insurance(analysis.shoe)
-    lines.append(f"insurance (ace up, full shoe): EV {float(ins.ev) * 100:.6f}% of the "
-                 f"insurance bet: {'take' if ins.take else 'decline'}")
-    lines += [f"note: {n}" for n in notes(analysis)]
+    lines += [f"   {format_value(u)}    | {float(v) * 100:15.9f}" for u, v in report.by_upcard]
+    lines += ["--------+----------------", f" total  | {float(report.ev) * 100:15.9f}"]
+    if report.exact:
+        lines.append(f"exact EV = {fraction_text(report.ev)}")
+    lines.append(f"RTP = {(1 + float(report.ev)) * 100:.9f}%")
+    ins = report.insurance
+    if ins is None:
+        lines.append("insurance: none offered (no ace in the shoe)")
+    else:
+        lines.append(f"insurance (ace up, full shoe): EV {float(ins.ev) * 100:.6f}% of the "
+                     f"insurance bet: {'take' if ins.take else 'decline'}")
+    lines += [f"note: {n}" for n in report.notes]
     return "\n".join(lines)
 
 
@@ -110,63 +98,55 @@ def preset_text(preset: Preset) -> str:
     return "\n".join(lines)
 
 
-def hand_json(analysis: Analysis, up: int, cards: tuple[int, ...], *,
-              unconditioned: bool) -> dict[str, Any]:
-    actions = analysis.hand_actions(up, cards, unconditioned=unconditioned)
-    best = max(actions, key=lambda a: actions[a])
-    data = _header(analysis)
+def hand_json(report: HandReport) -> dict[str, Any]:
+    data = _header(report.rules, report.shoe, report.engine, report.exact)
     data.update({
-        "upcard": format_value(up), "cards": [format_value(c) for c in cards],
-        "conditioned_on_no_dealer_blackjack": analysis.conditioned(up) and not unconditioned,
-        "actions": {Action(a).label: float(v) for a, v in actions.items()},
-        "best": Action(best).label,
+        "upcard": format_value(report.upcard), "cards": [format_value(c) for c in report.cards],
+        "conditioned_on_no_dealer_blackjack": report.conditioned,
+        "actions": {name: float(v) for name, v in report.actions},
+        "best": report.best,
     })
-    if analysis.exact:
-        data["actions_exact"] = {Action(a).label: fraction_text(v) for a, v in actions.items()}
+    if report.exact:
+        data["actions_exact"] = {name: fraction_text(v)
+                                 for name, v in report.actions}
     return data
 
 
-def hand_text(analysis: Analysis, up: int, cards: tuple[int, ...], *,
-              unconditioned: bool) -> str:
-    data = hand_json(analysis, up, cards, unconditioned=unconditioned)
-    if blackjack_value(up) is None:
+def hand_text(report: HandReport) -> str:
+    if report.upcard not in (1, 10):
         cond = "no dealer blackjack possible"
-    elif data["conditioned_on_no_dealer_blackjack"]:
+    elif report.conditioned:
         cond = "conditioned on the dealer not having blackjack"
     else:
         cond = "unconditioned: a dealer blackjack is possible"
-    lines = [f"rules: {data['rules']}",
-             f"hand {'-'.join(data['cards'])} vs {data['upcard']}  (EV % of initial bet, {cond})"]
-    for name, v in data["actions"].items():
-        mark = "  <- best" if name == data["best"] else ""
-        lines.append(f"  {name:<9} {v * 100:15.9f}{mark}")
+    shown = "-".join(format_value(c) for c in report.cards)
+    lines = [f"rules: {format_spec(report.rules)}",
+             f"hand {shown} vs {format_value(report.upcard)}  (EV % of initial bet, {cond})"]
+    for name, v in report.actions:
+        mark = "  <- best" if name == report.best else ""
+        lines.append(f"  {name:<9} {float(v) * 100:15.9f}{mark}")
     return "\n".join(lines)
 
 
-def dealer_json(analysis: Analysis) -> dict[str, Any]:
-    data = _header(analysis)
-    table: dict[str, Any] = {}
-    for u in UPCARDS:
-        if not analysis.shoe[u]:
-            continue
-        d = dealer_distribution(analysis.shoe.remove([u]).counts, u,
-                                hits_soft_17=analysis.rules.hits_soft_17, exact=analysis.exact)
-        row: dict[str, Any] = {o.label: float(d.outcomes[o.label]) for o in Outcome}
-        row["bust"] = float(d.bust)
-        row["bust_by_cards"] = {str(k): float(v) for k, v in d.bust_by_cards.items()}
-        if analysis.exact:
-            row["exact"] = {o.label: fraction_text(d.outcomes[o.label]) for o in Outcome}
-        table[format_value(u)] = row
-    data["upcards"] = table
+def dealer_json(table: DealerTable) -> dict[str, Any]:
+    data = _header(table.rules, table.shoe, table.engine, table.exact)
+    rows: dict[str, Any] = {}
+    for r in table.rows:
+        row: dict[str, Any] = {k: float(v) for k, v in r.outcomes}
+        row["bust"] = float(r.bust)
+        row["bust_by_cards"] = {str(k): float(v) for k, v in r.bust_by_cards}
+        if table.exact:
+            row["exact"] = {k: fraction_text(v) for k, v in r.outcomes}
+        rows[format_value(r.upcard)] = row
+    data["upcards"] = rows
     data["note"] = "unconditioned: the upcard removed from the shoe, blackjack not ruled out"
     return data
 
 
-def dealer_text(analysis: Analysis) -> str:
-    data = dealer_json(analysis)
-    cols = ("bust", "17", "18", "19", "20", "21", "blackjack", "bust22")
+def dealer_text(table: DealerTable) -> str:
+    data = dealer_json(table)
     lines = [f"rules: {data['rules']}", data["note"], "",
-             " up | " + " ".join(f"{c:>9}" for c in cols), "----+" + "-" * 80]
+             " up | " + " ".join(f"{c:>9}" for c in DEALER_COLUMNS), "----+" + "-" * 80]
     for u, row in data["upcards"].items():
-        lines.append(f"  {u} | " + " ".join(f"{row[c]:9.6f}" for c in cols))
+        lines.append(f"  {u} | " + " ".join(f"{row[c]:9.6f}" for c in DEALER_COLUMNS))
     return "\n".join(lines)

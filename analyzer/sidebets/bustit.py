@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import perm
 
-from analyzer.core.errors import RuleError, ShoeError
+from analyzer.core.errors import ImpossibleShoeError, InternalError, RuleError
 from analyzer.engine.dealer import dealer_bust_by_cards
 from analyzer.sidebets.outcomes import Outcomes
 from analyzer.sidebets.suitshoe import SuitShoe
@@ -67,7 +67,8 @@ def _check_dealer_finishes(values: Sequence[int], reading: str) -> None:
     cards = sorted(v for v in range(1, 11) for _ in range(values[v - 1]))
     player = cards[-2:] if reading == "removed" else []
     if len(cards) < 4 or sum(cards) - sum(player) < 17:
-        raise ShoeError(f"a shoe of {len(cards)} cards can run out before the dealer finishes")
+        raise ImpossibleShoeError(f"a shoe of {len(cards)} cards can run out before the dealer "
+                                  "finishes")
 
 
 def outcomes(shoe: SuitShoe, *, hits_soft_17: bool = False, reading: str = "removed") -> Outcomes:
@@ -118,5 +119,5 @@ def _longest(win: dict[int, Fraction]) -> int:
 
 def _whole(x: Fraction, event: str) -> int:
     if x.denominator != 1:  # the dealer engine broke its exactness contract
-        raise ArithmeticError(f"Bust It {event}: {x} combinations is not a whole number")
+        raise InternalError(f"Bust It {event}: {x} combinations is not a whole number")
     return x.numerator

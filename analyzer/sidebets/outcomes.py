@@ -21,7 +21,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb
 
-from analyzer.core.errors import ShoeError
+from analyzer.core.errors import ImpossibleShoeError
 from analyzer.sidebets.suitshoe import Card, SuitShoe
 
 
@@ -51,7 +51,7 @@ def count_card_sets(
     ``classify`` receives the cards sorted by rank, then suit.
     """
     if shoe.total < size:
-        raise ShoeError(f"a shoe of {shoe.total} cards cannot deal {size} cards")
+        raise ImpossibleShoeError(f"a shoe of {shoe.total} cards cannot deal {size} cards")
     present = list(shoe.items())
     counts = dict.fromkeys(events, 0)
     for combo in combinations_with_replacement(range(len(present)), size):

@@ -20,6 +20,7 @@ inherit a price::
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,9 +44,18 @@ class PayTable:
     pays: Mapping[str, Fraction]
 
 
+def exponent_ok(text: str) -> bool:
+    """False for an absurd exponent: ``Fraction("1e999999999")`` would build a
+    billion-digit integer (found by the fuzz tests) instead of failing."""
+    exponent = re.search(r"[eE]\s*([+-]?\d+)", text)
+    return not exponent or abs(int(exponent.group(1))) <= 1000
+
+
 def parse_pay(raw: object, where: str) -> Fraction:
     """A pay from TOML (int, float, string) or the command line: ``"8"``, ``"7.5"``, ``"15/2"``."""
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        raise PayTableError(f"{where}: pay {raw!r} is not a number")
+    if not exponent_ok(str(raw)):
         raise PayTableError(f"{where}: pay {raw!r} is not a number")
     try:
         pay = Fraction(str(raw).strip())

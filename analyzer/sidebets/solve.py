@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from analyzer.core.errors import PayTableError
+from analyzer.core.errors import ImpossiblePayError, PayTableError
 from analyzer.sidebets.bets import SideBet
 from analyzer.sidebets.outcomes import Outcomes
-from analyzer.sidebets.paytable import PayTable, format_pay
+from analyzer.sidebets.paytable import PayTable, exponent_ok, format_pay
 from analyzer.sidebets.stats import par_sheet
 
 
@@ -41,6 +41,8 @@ class Solution:
 def parse_target(text: str) -> Fraction:
     """``"0.96"``, ``"24/25"`` or ``"96%"``."""
     raw = text.strip()
+    if not exponent_ok(raw):
+        raise PayTableError(f"target RTP {text!r} is not a number")
     try:
         value = Fraction(raw[:-1]) / 100 if raw.endswith("%") else Fraction(raw)
     except (ValueError, ZeroDivisionError):
@@ -62,7 +64,7 @@ def solve_pay(
         raise PayTableError(f"--step {format_pay(step)} must be positive")
     p_event = outcomes.probability(event)
     if p_event == 0:
-        raise PayTableError(f"--solve: {event!r} cannot occur in this shoe")
+        raise ImpossiblePayError(f"--solve: {event!r} cannot occur in this shoe")
 
     def rtp(pay: Fraction) -> Fraction:
         return par_sheet(bet, outcomes, _with(table, event, pay), "").rtp
@@ -78,7 +80,7 @@ def solve_pay(
     root = sympy.solve(equation, x)[0]
     pay = Fraction(int(root.p), int(root.q))
     if pay < -1:
-        raise PayTableError(f"--solve: RTP {format_pay(target_rtp)} needs {event} to pay "
+        raise ImpossiblePayError(f"--solve: RTP {format_pay(target_rtp)} needs {event} to pay "
                             f"{float(pay):.4f}, below -1")
     low, high = math.floor(pay / step) * step, math.ceil(pay / step) * step
     pays = [p for p in dict.fromkeys((Fraction(low), Fraction(high))) if p >= -1]

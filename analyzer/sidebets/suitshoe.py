@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from analyzer.core.errors import ShoeError
+from analyzer.core.errors import ImpossibleShoeError, ShoeError
 from analyzer.core.shoe import CardCounts, checked_counts
 
 Card = tuple[int, int]  # (rank 1..13, suit 0..3)
@@ -139,7 +139,8 @@ def parse_suit_shoe(text: str) -> SuitShoe:
             raise ShoeError(f"shoe spec item {sign + item!r} is not Ndecks, CARD, CARD*K or CARD:K")
     for card, n in zip(CARDS, counts, strict=True):
         if n < 0:
-            raise ShoeError(f"shoe spec {text!r} removes more {format_card(card)} than it holds")
+            raise ImpossibleShoeError(f"shoe spec {text!r} removes more {format_card(card)} "
+                                      "than it holds")
     return SuitShoe(counts)
 
 

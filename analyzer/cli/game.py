@@ -1,0 +1,102 @@
+"""``bja ev``, ``bja hand`` and ``bja dealer``: the main game of one rule set and shoe.
+
+Each handler builds a report model (:mod:`analyzer.report.model`) and hands it
+to a renderer.  The engine is imported when a handler runs, not when the
+parser is built.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from analyzer.core.errors import RuleConflictError
+from analyzer.core.presets import game_rules
+from analyzer.core.shoe import Shoe, parse_shoe
+
+if TYPE_CHECKING:
+    from analyzer.core.rules import Rules
+    from analyzer.engine.analysis import Analysis
+
+
+def _rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default=None, help="a preset (see `bja rules list`); --rules "
+                   "tokens then apply on top of it")
+    p.add_argument("--rules", default="", help='rule spec, e.g. "6D S17 DOA DAS SPL3 LS"')
+    p.add_argument("--shoe", default=None, help="shoe composition, e.g. A:24,2:24,...,T:96")
+    p.add_argument("--exact", action="store_true", help="exact rational arithmetic")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    """Add ``ev``, ``hand`` and ``dealer`` to the main CLI."""
+    p = sub.add_parser("ev", help="overall EV of a round and EV by upcard")
+    _rules_args(p)
+    p.add_argument("--split", default="cdz", choices=("cdz", "exact"),
+                   help="splits: cdz (CDZ-, Farmer's algorithm) or exact (CDZ- by whole-round "
+                   "enumeration; small shoes only)")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
+    p.set_defaults(func=cmd_ev)
+
+    p = sub.add_parser("hand", help="EV of every action for one hand")
+    _rules_args(p)
+    p.add_argument("--up", required=True, help="dealer upcard: A, 2-9, T")
+    p.add_argument("--cards", required=True, help="player's cards, e.g. T,6")
+    p.add_argument("--unconditioned", action="store_true",
+                   help="do not condition on the dealer having no blackjack")
+    p.set_defaults(func=cmd_hand)
+
+    p = sub.add_parser("dealer", help="dealer outcome table per upcard")
+    _rules_args(p)
+    p.set_defaults(func=cmd_dealer)
+
+
+def rules_and_shoe(args: argparse.Namespace) -> tuple[Rules, Shoe]:
+    """The rules (``--game``, ``--rules``) and the shoe (``--shoe``, else full decks)."""
+    rules = game_rules(args.game, args.rules)
+    if args.shoe is None:
+        return rules, Shoe.decks(rules.decks)
+    shoe = parse_shoe(args.shoe)
+    if rules.cut_card >= shoe.total:
+        raise RuleConflictError(f"CUT{rules.cut_card} with --shoe: the cut card must come "
+                                f"before the end of the {shoe.total}-card shoe")
+    return rules, shoe
+
+
+def _analysis(args: argparse.Namespace) -> Analysis:
+    from analyzer.engine.analysis import Analysis
+
+    rules, shoe = rules_and_shoe(args)
+    return Analysis(rules, shoe, exact=args.exact)
+
+
+def cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
+    from analyzer.report.cache import cached_ev_report
+    from analyzer.report.render import ev_json, ev_text
+
+    rules, shoe = rules_and_shoe(args)
+    report = cached_ev_report(rules, shoe, exact=args.exact, split=args.split,
+                              use_cache=not args.no_cache)
+    return ev_json(report) if args.json else ev_text(report)
+
+
+def cmd_hand(args: argparse.Namespace) -> dict[str, Any] | str:
+    from analyzer.core.cards import parse_cards, parse_value
+    from analyzer.report.model import hand_report
+    from analyzer.report.render import hand_json, hand_text
+
+    up = int(parse_value(args.up))
+    cards = tuple(int(c) for c in parse_cards(args.cards))
+    report = hand_report(_analysis(args), up, cards, unconditioned=args.unconditioned)
+    return hand_json(report) if args.json else hand_text(report)
+
+
+def cmd_dealer(args: argparse.Namespace) -> dict[str, Any] | str:
+    from analyzer.report.model import dealer_table
+    from analyzer.report.render import dealer_json, dealer_text
+
+    table = dealer_table(_analysis(args))
+    return dealer_json(table) if args.json else dealer_text(table)
+
+
+__all__ = ["register", "rules_and_shoe"]

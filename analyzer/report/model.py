@@ -1,0 +1,200 @@
+"""Report models of the main game: every figure an output shows, computed once.
+
+Like the charts' :class:`~analyzer.charts.model.Chart` and the side bets'
+``ParSheet``, these models hold results, not text: :mod:`analyzer.report.render`
+and :mod:`analyzer.report.game_report` format them (text, JSON, Markdown) and
+:mod:`analyzer.report.cache` keeps them on disk.  Figures are Fractions when the
+analysis is exact, floats otherwise; a renderer never computes one.
+
+>>> from analyzer.core.rules import parse_spec
+>>> from analyzer.engine.analysis import Analysis
+>>> report = ev_report(Analysis(parse_spec("1D H17 DOA NDAS SPL1 NS")))
+>>> f"{report.ev:.9%}", [u for u, _ in report.by_upcard]
+('-0.168766712%', [2, 3, 4, 5, 6, 7, 8, 9, 10, 1])
+>>> report.insurance.ev  # Fractions whatever the arithmetic: insurance is exact and cheap
+Fraction(-1, 17)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from analyzer import __version__
+from analyzer.core.actions import Action
+from analyzer.core.errors import HandError
+from analyzer.core.outcomes import Outcome
+from analyzer.core.rules import Rules
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.dealer import dealer_distribution
+from analyzer.engine.insurance import insurance, insurance_table
+
+Number = float | Fraction
+UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # the order every table shows
+
+
+@dataclass(frozen=True)
+class InsuranceFigures:
+    """Insurance against an ace up: off the full shoe, and which two-card hands take it."""
+
+    ev: Fraction  # per unit of the insurance bet, full shoe
+    p_ten: Fraction
+    take: bool
+    after_two_cards_take: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class EvReport:
+    """The round: EV, EV by upcard, insurance and caveats of one rule set and shoe."""
+
+    rules: Rules
+    shoe: Shoe
+    exact: bool
+    split: str  # the split mode of the analysis: "cdz" or "exact"
+    engine: str
+    ev: Number
+    by_upcard: tuple[tuple[int, Number], ...]  # in UPCARDS order, upcards the shoe holds
+    insurance: InsuranceFigures | None  # None: no ace in the shoe, no insurance
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HandReport:
+    """Every legal action of one hand against one upcard, with its EV."""
+
+    rules: Rules
+    shoe: Shoe
+    exact: bool
+    engine: str
+    upcard: int
+    cards: tuple[int, ...]
+    conditioned: bool  # EVs conditioned on no dealer blackjack
+    actions: tuple[tuple[str, Number], ...]  # action name -> EV, in the engine's order
+    best: str
+
+
+@dataclass(frozen=True)
+class DealerRow:
+    """The dealer's final outcomes with one upcard (unconditioned)."""
+
+    upcard: int
+    outcomes: tuple[tuple[str, Number], ...]  # Outcome order
+    bust: Number
+    bust_by_cards: tuple[tuple[int, Number], ...]  # total dealer cards -> P(bust)
+
+    def outcome(self, name: str) -> Number:
+        return dict(self.outcomes)[name]
+
+
+@dataclass(frozen=True)
+class DealerTable:
+    """The dealer's outcomes for every upcard the shoe holds."""
+
+    rules: Rules
+    shoe: Shoe
+    exact: bool
+    engine: str
+    rows: tuple[DealerRow, ...]  # in UPCARDS order
+
+
+@dataclass(frozen=True)
+class PairPlay:
+    """The best play of a pair against one upcard (``None`` where the shoe cannot deal it)."""
+
+    best: str
+    ev: Number
+
+
+@dataclass(frozen=True)
+class GameModel:
+    """Everything the Markdown report of a game shows."""
+
+    ev: EvReport
+    dealer: DealerTable
+    pairs: tuple[tuple[int, tuple[PairPlay | None, ...]], ...]  # pair -> one play per upcard
+
+
+def notes(rules: Rules) -> tuple[str, ...]:
+    """Caveats every EV output must carry for these rules."""
+    out = []
+    if rules.cut_card:
+        out.append(f"the shoe is reshuffled after {rules.cut_card} cards: the cut-card RTP is "
+                   "NOT yet computed; the EV shown is the full-shoe EV (every round off a "
+                   "fresh shoe)")
+    if rules.split_by_rank:
+        out.append("pairs split by rank: two ten-valued cards split only when of the same "
+                   "rank (ten ranks taken as evenly spread); resplit odds of tens use values")
+    return tuple(out)
+
+
+def _engine() -> str:
+    return f"bja {__version__}"
+
+
+def insurance_figures(shoe: Shoe) -> InsuranceFigures | None:
+    """Insurance against an ace up; None for a shoe without an ace (no insurance offered)."""
+    if not shoe[1]:
+        return None
+    full = insurance(shoe)
+    return InsuranceFigures(
+        ev=full.ev, p_ten=full.p_ten, take=full.take,
+        after_two_cards_take=tuple(i.cards for i in insurance_table(shoe) if i.take))
+
+
+def ev_report(analysis: Analysis) -> EvReport:
+    """The round's figures (the slow part: every upcard, hand and split)."""
+    by = analysis.by_upcard()
+    return EvReport(
+        rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, split=analysis.split,
+        engine=_engine(), ev=analysis.ev(), by_upcard=tuple((u, by[u]) for u in UPCARDS if u in by),
+        insurance=insurance_figures(analysis.shoe), notes=notes(analysis.rules))
+
+
+def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,
+                unconditioned: bool = False) -> HandReport:
+    """Every action of one hand (conditioned on no dealer blackjack unless ``unconditioned``)."""
+    actions = analysis.hand_actions(upcard, cards, unconditioned=unconditioned)
+    best = max(actions, key=lambda a: actions[a])
+    return HandReport(
+        rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, engine=_engine(),
+        upcard=upcard, cards=cards,
+        conditioned=analysis.conditioned(upcard) and not unconditioned,
+        actions=tuple((Action(a).label, v) for a, v in actions.items()),
+        best=Action(best).label)
+
+
+def dealer_table(analysis: Analysis) -> DealerTable:
+    """The dealer's outcomes per upcard, the upcard removed from the shoe."""
+    rows = []
+    for u in UPCARDS:
+        if not analysis.shoe[u]:
+            continue
+        d = dealer_distribution(analysis.shoe.remove([u]).counts, u,
+                                hits_soft_17=analysis.rules.hits_soft_17, exact=analysis.exact)
+        outcomes = tuple((o.label, d.outcomes[o.label]) for o in Outcome)
+        rows.append(DealerRow(upcard=u, outcomes=outcomes,
+                              bust=d.bust, bust_by_cards=tuple(d.bust_by_cards.items())))
+    return DealerTable(rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact,
+                       engine=_engine(), rows=tuple(rows))
+
+
+def _pair_play(analysis: Analysis, upcard: int, pair: int) -> PairPlay | None:
+    try:
+        actions = analysis.actions(upcard, (pair, pair))
+    except HandError:  # the shoe cannot deal this pair against this upcard
+        return None
+    best = max(actions, key=lambda a: actions[a])
+    return PairPlay(best=Action(best).label, ev=actions[best])
+
+
+def game_model(analysis: Analysis) -> GameModel:
+    """The round, the dealer table and the best play of every pair."""
+    pairs = tuple((p, tuple(_pair_play(analysis, u, p) for u in UPCARDS))
+                  for p in (1, *range(2, 11)))
+    return GameModel(ev=ev_report(analysis), dealer=dealer_table(analysis), pairs=pairs)
+
+
+__all__ = ["UPCARDS", "DealerRow", "DealerTable", "EvReport", "GameModel", "HandReport",
+           "InsuranceFigures", "PairPlay", "dealer_table", "ev_report", "game_model",
+           "hand_report", "insurance_figures", "notes"]
