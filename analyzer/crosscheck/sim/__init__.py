@@ -1,0 +1,35 @@
+"""The Monte Carlo simulator: an INDEPENDENT cross-check of the exact engine.
+
+Test labs want the exact figures confirmed by a simulation that shares none of
+the engine's arithmetic.  Everything here but the strategy is the simulator's
+own code: a real shoe of 52-card decks (real ranks J/Q/K where pairs split by
+rank), its shuffle, the deal, hand totals, dealer play and the settlement of
+every rule (:mod:`~analyzer.crosscheck.sim.config`,
+:mod:`~analyzer.crosscheck.sim.kernel`).  The strategy - the engine's
+optimal composition-dependent play or a chart - is exported once into plain
+decision tables (:mod:`~analyzer.crosscheck.sim.tables`); those tables are the
+only thing taken from ``analyzer.engine``.  The loop is compiled with numba,
+which is imported only by this package (never by ``bja --help``).
+
+>>> from analyzer.core.rules import parse_spec
+>>> r = simulate(parse_spec("6D S17 DOA DAS SPL3 LS"), 20_000, seed=1, jobs=1)
+>>> r.rounds, r.seed, sum(r.histogram.values())
+(20000, 1, 20000)
+"""
+
+from analyzer.crosscheck.sim.config import MAX_ROUNDS, SimulationError, shoe_codes
+from analyzer.crosscheck.sim.shoe_study import (
+    AsDealt,
+    CounterResult,
+    counter_rounds,
+    counter_win_rate,
+    rtp_as_dealt,
+)
+from analyzer.crosscheck.sim.simulate import SimResult, result_distribution, simulate
+from analyzer.crosscheck.sim.strategies import chart_strategy, optimal_strategy
+from analyzer.crosscheck.sim.tables import DecisionTables, SimStrategy, export_tables
+
+__all__ = ["MAX_ROUNDS", "AsDealt", "CounterResult", "DecisionTables", "SimResult",
+           "SimStrategy", "SimulationError", "chart_strategy", "counter_rounds",
+           "counter_win_rate", "export_tables", "optimal_strategy", "result_distribution",
+           "rtp_as_dealt", "shoe_codes", "simulate"]
