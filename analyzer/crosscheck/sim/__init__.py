@@ -17,17 +17,41 @@ which is imported only by this package (never by ``bja --help``).
 (20000, 1, 20000)
 """
 
-from analyzer.crosscheck.sim.config import MAX_ROUNDS, SimulationError, shoe_codes
-from analyzer.crosscheck.sim.shoe_study import (
-    AsDealt,
-    CounterResult,
-    counter_rounds,
-    counter_win_rate,
-    rtp_as_dealt,
-)
-from analyzer.crosscheck.sim.simulate import SimResult, result_distribution, simulate
-from analyzer.crosscheck.sim.strategies import chart_strategy, optimal_strategy
-from analyzer.crosscheck.sim.tables import DecisionTables, SimStrategy, export_tables
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Public names -> the module defining them.  Imported on first use (PEP 562), so that
+# the light modules (config, layout, tables) load without numba.
+_EXPORTS = {
+    "MAX_ROUNDS": "config", "SimulationError": "config", "shoe_codes": "config",
+    "AsDealt": "shoe_study", "CounterResult": "shoe_study", "counter_rounds": "shoe_study",
+    "counter_win_rate": "shoe_study", "rtp_as_dealt": "shoe_study",
+    "SimResult": "estimate", "result_distribution": "estimate", "simulate": "estimate",
+    "chart_strategy": "strategies", "optimal_strategy": "strategies",
+    "DecisionTables": "tables", "SimStrategy": "tables", "export_tables": "tables",
+}
+
+if TYPE_CHECKING:
+    from analyzer.crosscheck.sim.config import MAX_ROUNDS, SimulationError, shoe_codes
+    from analyzer.crosscheck.sim.estimate import SimResult, result_distribution, simulate
+    from analyzer.crosscheck.sim.shoe_study import (
+        AsDealt,
+        CounterResult,
+        counter_rounds,
+        counter_win_rate,
+        rtp_as_dealt,
+    )
+    from analyzer.crosscheck.sim.strategies import chart_strategy, optimal_strategy
+    from analyzer.crosscheck.sim.tables import DecisionTables, SimStrategy, export_tables
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+
 
 __all__ = ["MAX_ROUNDS", "AsDealt", "CounterResult", "DecisionTables", "SimResult",
            "SimStrategy", "SimulationError", "chart_strategy", "counter_rounds",

@@ -8,6 +8,7 @@ that the simulation checks the engine rather than repeating it.  """
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -28,6 +29,34 @@ MAX_WIN = 8
 
 class SimulationError(AnalyzerError):
     """Bad simulation input: round count, job count, seed, spread or an impossible cut card."""
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def check_counts(rounds: object, jobs: object, seed: object) -> None:
+    """Refuse counts that are not whole numbers in range, naming the value and the bound."""
+    for value, what, low in ((rounds, "number of rounds", 2), (jobs, "number of jobs", 1),
+                             (0 if seed is None else seed, "seed", 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise SimulationError(f"{what} must be a whole number >= {low}, not {value!r}")
+    assert isinstance(rounds, int)
+    if rounds > MAX_ROUNDS:
+        raise SimulationError(f"number of rounds {rounds:.3g} is above the maximum "
+                              f"{MAX_ROUNDS:.0e} (about three hours on 2 cores at 10 million "
+                              "rounds a second)")
+
+
+def check_cut(rules: Rules, cut: int) -> None:
+    """Refuse a cut card at or beyond the end of the shoe."""
+    size = 52 * rules.decks
+    if not 0 <= cut < size:
+        raise SimulationError(f"cut card at {cut} cards is not inside the {size}-card shoe")
 
 
 def _two_card_total(a: int, b: int) -> tuple[int, bool]:
@@ -127,4 +156,5 @@ def shoe_codes(rules: Rules) -> npt.NDArray[np.int8]:
     return ranks if rules.split_by_rank else np.minimum(ranks, 10).astype(np.int8)
 
 
-__all__ = ["MAX_ROUNDS", "SimRules", "SimulationError", "shoe_codes"]
+__all__ = ["MAX_ROUNDS", "SimRules", "SimulationError", "check_counts", "check_cut", "default_jobs",
+           "shoe_codes"]

@@ -62,7 +62,6 @@ from analyzer.crosscheck.sim.layout import (
     ERR_TABLE,
     HANDS,
     HIT,
-    K,
     RC,
     RNG,
     RS,
@@ -72,6 +71,7 @@ from analyzer.crosscheck.sim.layout import (
     SHOE_S,
     SIZE,
     SPLIT,
+    STACKED,
     SURRENDER,
     T_FIRST,
     T_FREE,
@@ -79,6 +79,7 @@ from analyzer.crosscheck.sim.layout import (
     T_NCARDS,
     T_TOTAL,
     TC_MAX,
+    K,
 )
 
 _VAL = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10], dtype=np.int64)
@@ -155,7 +156,7 @@ def _draw(st: Any) -> Any:
     k, n = st[K], st[SIZE]
     if k >= n:
         k = _reuse_discards(st)
-    j = SHOE + k + _below(st, n - k)
+    j = SHOE + k if st[STACKED] != 0 else SHOE + k + _below(st, n - k)
     c = st[j]
     st[j] = st[SHOE + k]
     st[SHOE + k] = c
@@ -174,7 +175,7 @@ def _play(st: Any, tab: Any, cfg: Any, u: Any, node: Any, act: Any, win: Any, lo
     if act < 0:
         st[ERR] = ERR_TABLE
     state = 1
-    while act == HIT or act == DOUBLE:
+    while act == HIT or act == DOUBLE:  # noqa: SIM109 (numba: no tuple test)
         child = tab[node, _VAL[_draw(st)] - 1]
         if child < 0:
             if child == -2:

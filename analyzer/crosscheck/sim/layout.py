@@ -22,6 +22,7 @@ STAND, HIT, DOUBLE, SPLIT, SURRENDER = range(5)
 K, RS, RC, ERR, RUNOUT, SHOE_N, SHOE_S, SIZE = range(8)  # next card, round start, Hi-Lo
 # running count, error code, run-out flag, open shoe's rounds and sum, cards in the shoe
 RNG = 8  # 4 words of xoshiro256** state
+STACKED = 12  # 1: deal the shoe in the order it lies (stacked-deck tests), no shuffling
 HANDS = 16  # 4 hands x (state, total, win, loss)
 SHOE = 32  # the shoe's card codes from here on
 ERR_EMPTY, ERR_IMPOSSIBLE, ERR_TABLE, ERR_RANGE = 1, 2, 3, 4

@@ -9,11 +9,9 @@ sharing the read-only decision tables.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,8 +19,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.crosscheck.sim.config import MAX_ROUNDS, SimRules, SimulationError, shoe_codes
 from analyzer.crosscheck.sim import layout as L
+from analyzer.crosscheck.sim.config import (
+    SimRules,
+    SimulationError,
+    check_counts,
+    check_cut,
+    shoe_codes,
+)
 from analyzer.crosscheck.sim.kernel import close_shoe, run_chunk
 from analyzer.crosscheck.sim.tables import DecisionTables
 
@@ -32,27 +36,6 @@ _ERRORS = {1: "a round used up the whole shoe", 2: "a hand drew a card the shoe 
            3: "the decision tables miss a hand that was dealt",
            4: "a round's result fell outside the histogram"}
 I64 = npt.NDArray[np.int64]
-
-
-def default_jobs() -> int:
-    """All the cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-def check_counts(rounds: object, jobs: object, seed: object) -> None:
-    """Refuse counts that are not whole numbers in range, naming the value and the bound."""
-    for value, what, low in ((rounds, "number of rounds", 2), (jobs, "number of jobs", 1),
-                             (0 if seed is None else seed, "seed", 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise SimulationError(f"{what} must be a whole number >= {low}, not {value!r}")
-    assert isinstance(rounds, int)
-    if rounds > MAX_ROUNDS:
-        raise SimulationError(f"number of rounds {rounds:.3g} is above the maximum "
-                              f"{MAX_ROUNDS:.0e} (about three hours on 2 cores at 10 million "
-                              "rounds a second)")
 
 
 @dataclass
@@ -132,9 +115,7 @@ def run(sr: SimRules, tables: DecisionTables, rounds: int, *, seed: int | None, 
         progress: bool = False, label: str = "simulating") -> Totals:
     """Play ``rounds`` rounds in ``jobs`` parallel jobs and sum what they accumulated."""
     check_counts(rounds, jobs, seed)
-    if cut >= len(shoe_codes(sr.rules)):
-        raise SimulationError(f"cut card at {cut} cards is not inside the "
-                              f"{len(shoe_codes(sr.rules))}-card shoe")
+    check_cut(sr.rules, cut)
     root = np.random.SeedSequence(seed)
     used_seed = int(root.entropy)  # type: ignore[arg-type]
     jobs = min(jobs, rounds)
@@ -166,11 +147,18 @@ def run(sr: SimRules, tables: DecisionTables, rounds: int, *, seed: int | None, 
                   seed=used_seed, jobs=jobs, per_job=shares)
 
 
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    """``fn()`` and the seconds it took."""
-    start = time.perf_counter()
-    out = fn()
-    return out, time.perf_counter() - start
-
-
-__all__ = ["CHUNK", "Totals", "check_counts", "default_jobs", "run", "timed"]
+def play_round(sr: SimRules, tables: DecisionTables, cards: list[int]) -> tuple[int, int]:
+    """One round dealt from a stacked shoe - ``cards`` (codes) first, then the rest of the
+    shoe in order - through the compiled loop: ``(result in ticks, cards used)``."""
+    rest = list(shoe_codes(sr.rules))
+    for c in cards:
+        if c not in rest:
+            raise SimulationError(f"card code {c} is not (or no longer) in the shoe")
+        rest.remove(c)
+    n = len(rest) + len(cards)
+    job = _Job(sr, tables.packed(), sr.cfg(n - 1, None, tables.split), 1,
+               np.random.SeedSequence(0), False)
+    job.st[L.SHOE:] = [*cards, *rest]
+    job.st[L.STACKED] = 1
+    job.chunk(1)
+    return sr.low + int(np.flatnonzero(job.hist)[0]), int(job.st[L.K])

@@ -35,10 +35,16 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.rules import Rules, format_spec
-from analyzer.crosscheck.sim.config import SimRules, SimulationError
+from analyzer.crosscheck.sim.config import (
+    SimRules,
+    SimulationError,
+    check_counts,
+    check_cut,
+    default_jobs,
+)
+from analyzer.crosscheck.sim.estimate import cluster_se, simulate
 from analyzer.crosscheck.sim.layout import TC_MAX
-from analyzer.crosscheck.sim.run import default_jobs, run
-from analyzer.crosscheck.sim.simulate import cluster_se, simulate
+from analyzer.crosscheck.sim.run import run
 from analyzer.crosscheck.sim.strategies import strategy_tables
 from analyzer.crosscheck.sim.tables import DecisionTables, SimStrategy
 
@@ -145,10 +151,13 @@ def counter_win_rate(rules: Rules, rounds: int, *, spread: tuple[int, int] = (1,
                      strategy: AnyStrategy = "chart", seed: int | None = None,
                      jobs: int | None = None, progress: bool = False) -> CounterResult:
     """Win rate of a Hi-Lo counter with a bet spread, dealt to the game's cut card."""
+    jobs = default_jobs() if jobs is None else jobs
+    check_counts(rounds, jobs, seed)
+    check_cut(rules, rules.cut_card)
     sr = SimRules.of(rules)
     tables, name = strategy_tables(rules, strategy)
-    totals = run(sr, tables, rounds, seed=seed, jobs=default_jobs() if jobs is None else jobs,
-                 cut=rules.cut_card, spread=spread, progress=progress, label="counting")
+    totals = run(sr, tables, rounds, seed=seed, jobs=jobs, cut=rules.cut_card, spread=spread,
+                 progress=progress, label="counting")
     acc = totals.tc_acc.sum(axis=0)
     return CounterResult(
         rules=format_spec(rules), strategy=name, rounds=rounds, seed=totals.seed,
@@ -173,6 +182,7 @@ def counter_rounds(rules: Rules, rounds: int, *, strategy: AnyStrategy = "chart"
     if isinstance(rounds, int) and rounds > MAX_RECORDS:
         raise SimulationError(f"per-round records are kept for at most {MAX_RECORDS:.0e} "
                               f"rounds, not {rounds:.3g}")
+    check_counts(rounds, jobs, seed)
     sr = SimRules.of(rules)
     tables, _ = strategy_tables(rules, strategy)
     totals = run(sr, tables, rounds, seed=seed, jobs=jobs, cut=rules.cut_card, spread=(1, 1),

@@ -102,7 +102,7 @@ class DecisionTables:
     seconds: float  # time spent asking the strategy
 
     def packed(self) -> I32:
-        """One row per hand node, in the kernel's layout (:mod:`~analyzer.crosscheck.sim.layout`)."""
+        """One row per hand node, in the kernel's layout (see ``layout``)."""
         n = self.nodes
         tab = np.full((len(n.comps), L.T_WIDTH), -1, dtype=np.int32)
         tab[:, :10] = n.nxt

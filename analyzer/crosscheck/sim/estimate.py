@@ -14,8 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.core.rules import Rules, format_spec
-from analyzer.crosscheck.sim.config import SimRules
-from analyzer.crosscheck.sim.run import Totals, default_jobs, run
+from analyzer.crosscheck.sim.config import SimRules, check_counts, check_cut, default_jobs
+from analyzer.crosscheck.sim.run import Totals, play_round, run
 from analyzer.crosscheck.sim.strategies import strategy_tables
 from analyzer.crosscheck.sim.tables import DecisionTables, SimStrategy
 
@@ -112,11 +112,13 @@ def simulate(rules: Rules, rounds: int, *, seed: int | None = None, jobs: int | 
         Parallel jobs (default: every core).  A fixed ``seed`` and ``jobs``
         give the same result; without a seed a fresh one is drawn and reported.
     """
+    jobs = default_jobs() if jobs is None else jobs
+    cut = rules.cut_card if cut_card is None else cut_card
+    check_counts(rounds, jobs, seed)  # before the (slow) strategy export
+    check_cut(rules, cut)
     sr = SimRules.of(rules)
     tables, name = strategy_tables(rules, strategy)
-    cut = rules.cut_card if cut_card is None else cut_card
-    totals = run(sr, tables, rounds, seed=seed, jobs=default_jobs() if jobs is None else jobs,
-                 cut=cut, progress=progress)
+    totals = run(sr, tables, rounds, seed=seed, jobs=jobs, cut=cut, progress=progress)
     hist = histogram(totals, sr)
     mean, sd = moments(hist)
     se_iid = sd / math.sqrt(rounds)
@@ -127,6 +129,19 @@ def simulate(rules: Rules, rounds: int, *, seed: int | None = None, jobs: int | 
                      table_seconds=tables.seconds, compile_seconds=totals.compile_seconds)
 
 
+def play_stacked(rules: Rules, cards: list[int],
+                 strategy: str | SimStrategy | DecisionTables | None = None
+                 ) -> tuple[Fraction, int]:
+    """One round dealt from a stacked shoe (``cards`` in order: player, upcard, player,
+    hole card, draws...; codes 1-10, or 1-13 with J/Q/K under SPR): ``(result in initial
+    bets, cards used)``.  For pinning each rule's settlement on chosen cards."""
+    sr = SimRules.of(rules)
+    tables = strategy if isinstance(strategy, DecisionTables) else \
+        strategy_tables(rules, strategy)[0]
+    ticks, used = play_round(sr, tables, cards)
+    return Fraction(ticks, sr.ticks), used
+
+
 def result_distribution(rules: Rules, rounds: int, **kwargs: Any) -> dict[Fraction, float]:
     """The simulated distribution of a round's net result: result (exact, in initial bets)
     -> share of rounds.  Keyword arguments as for :func:`simulate`."""
@@ -134,5 +149,5 @@ def result_distribution(rules: Rules, rounds: int, **kwargs: Any) -> dict[Fracti
     return {v: n / rounds for v, n in sorted(result.histogram.items())}
 
 
-__all__ = ["SimResult", "cluster_se", "histogram", "moments", "result_distribution",
-           "simulate"]
+__all__ = ["SimResult", "cluster_se", "histogram", "moments", "play_stacked",
+           "result_distribution", "simulate"]
