@@ -54,7 +54,8 @@ def _text(game: str, out: dict[str, Any]) -> str:
         f"= {out['mean'] * pct:+.3f}% ± {out['se'] * pct:.3f}%",
         f"RTP           {out['rtp'] * pct:.3f}%",
         f"SD per round  {out['sd']:.4f}",
-        f"speed         {out['rounds_per_second']:,.0f} rounds/s ({out['seconds']:.1f} s)",
+        f"speed         {out['rounds_per_second']:,.0f} rounds/s ({out['seconds']:.1f} s wall; "
+        f"{out['rounds_per_cpu_second']:,.0f} rounds per CPU second)",
     ]
     if "exact_ev" in out:
         lines += [

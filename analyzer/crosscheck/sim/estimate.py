@@ -43,6 +43,7 @@ class SimResult:
     se_iid: float
     histogram: dict[Fraction, int]
     seconds: float
+    cpu_seconds: float
     table_seconds: float
     compile_seconds: float
 
@@ -58,7 +59,14 @@ class SimResult:
 
     @property
     def rounds_per_second(self) -> float:
+        """Rounds per second of wall time, all jobs together."""
         return self.rounds / max(self.seconds, 1e-9)
+
+    @property
+    def rounds_per_cpu_second(self) -> float:
+        """Rounds per second of one core's CPU time: the per-core speed, which a busy
+        machine does not hide."""
+        return self.rounds / max(self.cpu_seconds, 1e-9)
 
     def z(self, exact_ev: float) -> float:
         """How many standard errors the estimate lies from ``exact_ev``."""
@@ -67,6 +75,7 @@ class SimResult:
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in self.__dict__.items() if k != "histogram"}
         return {**out, "rtp": self.rtp, "rounds_per_second": self.rounds_per_second,
+                "rounds_per_cpu_second": self.rounds_per_cpu_second,
                 "histogram": {str(v): n for v, n in sorted(self.histogram.items())}}
 
 
@@ -126,7 +135,8 @@ def simulate(rules: Rules, rounds: int, *, seed: int | None = None, jobs: int | 
                      jobs=totals.jobs, cut_card=cut, mean=float(mean), sd=sd,
                      se=cluster_se(totals.shoe_acc, sr.ticks) if cut else se_iid,
                      se_iid=se_iid, histogram=hist, seconds=totals.seconds,
-                     table_seconds=tables.seconds, compile_seconds=totals.compile_seconds)
+                     cpu_seconds=totals.cpu_seconds, table_seconds=tables.seconds,
+                     compile_seconds=totals.compile_seconds)
 
 
 def play_stacked(rules: Rules, cards: list[int],

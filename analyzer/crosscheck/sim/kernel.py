@@ -25,10 +25,11 @@ with CHBJ.  Results are whole numbers of ticks (``cfg[C_TICKS]`` per unit bet).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+import numba
 import numpy as np
-from numba import njit
 
 from analyzer.crosscheck.sim.layout import (
     C_A21,
@@ -87,8 +88,17 @@ _HILO = np.array([0, -1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1], dtype=np.int64
 _U32 = np.uint64(0xFFFFFFFF)
 # Small helpers are inlined by LLVM (forceinline); the rest are plain calls without
 # reference counting (_nrt=False: nothing here allocates), which keeps them cheap.
+_F = TypeVar("_F", bound=Callable[..., Any])
 _INNER = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 _INLINE = {**_INNER, "forceinline": True}
+_ENTRY = {"_nrt": False, "cache": True, "nogil": True}  # called from Python, cached on disk
+
+
+def njit(**options: Any) -> Callable[[_F], _F]:
+    """``numba.njit`` with options its type stubs do not list (``_nrt``, wrappers)."""
+    jit: Any = numba.njit
+    decorator: Callable[[_F], _F] = jit(**options)
+    return decorator
 
 
 @njit(**_INLINE)
@@ -330,7 +340,7 @@ def _round(st: Any, tab: Any, cfg: Any) -> Any:
     return _settle(st, cfg, u, hole, peek, nh) * ticks
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**_ENTRY)
 def run_chunk(nrounds: int, st: Any, tab: Any, cfg: Any, hist: Any, shoe_acc: Any,
               tc_acc: Any, records: Any) -> Any:
     """Play ``nrounds`` rounds, continuing the job's shoe and generator; returns an error code.
@@ -352,7 +362,7 @@ def run_chunk(nrounds: int, st: Any, tab: Any, cfg: Any, hist: Any, shoe_acc: An
             st[RC] = 0
         st[RS] = st[K]
         bet = 1
-        floor_tc = 0
+        floor_tc = np.int64(0)
         tc = 0.0
         if counting:
             tc = st[RC] * 52.0 / (n - st[K])
@@ -370,7 +380,7 @@ def run_chunk(nrounds: int, st: Any, tab: Any, cfg: Any, hist: Any, shoe_acc: An
         else:
             hist[j] += 1
         w = bet * x
-        b = min(max(floor_tc, -TC_MAX), TC_MAX) + TC_MAX
+        b = (floor_tc if -TC_MAX < floor_tc < TC_MAX else np.sign(floor_tc) * TC_MAX) + TC_MAX
         tc_acc[b, 0] += 1
         tc_acc[b, 1] += x
         tc_acc[b, 2] += x * x
@@ -384,7 +394,7 @@ def run_chunk(nrounds: int, st: Any, tab: Any, cfg: Any, hist: Any, shoe_acc: An
     return st[ERR]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**_ENTRY)
 def close_shoe(st: Any, shoe_acc: Any) -> None:
     """Add the open shoe to the per-shoe sums and start a new one (a full reshuffle)."""
     s, m = st[SHOE_S], st[SHOE_N]

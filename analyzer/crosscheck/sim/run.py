@@ -47,6 +47,7 @@ class Totals:
     tc_acc: I64
     records: npt.NDArray[np.float64] | None
     seconds: float
+    cpu_seconds: float
     compile_seconds: float
     seed: int
     jobs: int
@@ -72,6 +73,7 @@ class _Job:
         self.tc_acc = np.zeros((2 * L.TC_MAX + 1, 6), np.int64)
         self.records = np.zeros((share if record else 0, 3), np.float64)
         self.share, self.done = share, 0
+        self.cpu_seconds = 0.0  # this job's thread CPU time (a per-core speed on a busy box)
 
     def chunk(self, n: int) -> None:
         rec = self.records[self.done:self.done + n] if len(self.records) else self.records
@@ -82,9 +84,11 @@ class _Job:
         self.done += n
 
     def run(self, stop: threading.Event) -> None:
+        start = time.thread_time()
         while self.done < self.share and not stop.is_set():
             self.chunk(min(CHUNK, self.share - self.done))
         close_shoe(self.st, self.shoe_acc)  # the last, partly dealt shoe
+        self.cpu_seconds = time.thread_time() - start
 
 
 def _progress(jobs: list[_Job], total: int, futures: list[Any], label: str) -> None:
@@ -143,7 +147,8 @@ def run(sr: SimRules, tables: DecisionTables, rounds: int, *, seed: int | None, 
     return Totals(hist=sum((j.hist for j in work), np.zeros(sr.bins, np.int64)),
                   shoe_acc=sum((j.shoe_acc for j in work), np.zeros(6, np.int64)),
                   tc_acc=sum((j.tc_acc for j in work), np.zeros_like(work[0].tc_acc)),
-                  records=records, seconds=seconds, compile_seconds=compiled - start,
+                  records=records, seconds=seconds,
+                  cpu_seconds=sum(j.cpu_seconds for j in work), compile_seconds=compiled - start,
                   seed=used_seed, jobs=jobs, per_job=shares)
 
 
