@@ -74,10 +74,11 @@ def _counter_text(game: str, out: dict[str, Any]) -> str:
     lines = [
         f"Hi-Lo counter, bet spread {lo}-{hi}: {game}",
         f"rules         {out['rules']}",
-        f"strategy      {out['strategy']} (no index plays, no insurance)",
+        f"strategy      {out['strategy']}; no index plays, no insurance",
         f"ramp          bet = min({hi}, max({lo}, floor(true count))) units; true count = "
         "running count / (cards left / 52)",
-        f"rounds        {out['rounds']:,} (seed {out['seed']}, {out['jobs']} jobs)"
+        f"rounds        {out['rounds']:,} (seed {out['seed']}, {out['jobs']} "
+        f"job{'s' if out['jobs'] > 1 else ''})"
         + (f", reshuffled after {out['cut_card']} cards" if out["cut_card"]
            else ", shuffled every round: nothing to count"),
         f"win rate      {out['win_per_100']:+.3f} ± {out['se_per_100']:.3f} units per 100 "
