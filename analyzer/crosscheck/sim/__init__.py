@@ -12,7 +12,8 @@ only thing taken from ``analyzer.engine``.  The loop is compiled with numba,
 which is imported only by this package (never by ``bja --help``).
 
 >>> from analyzer.core.rules import parse_spec
->>> r = simulate(parse_spec("6D S17 DOA DAS SPL3 LS"), 20_000, seed=1, jobs=1)
+>>> from analyzer.crosscheck.sim import simulate
+>>> r = simulate(parse_spec("1D S17 DOA DAS SPL3 LS"), 20_000, seed=1, jobs=1)
 >>> r.rounds, r.seed, sum(r.histogram.values())
 (20000, 1, 20000)
 """
