@@ -102,7 +102,7 @@ class ChartError(NotationError):
 
 
 class SimulationError(NotationError):
-    """Bad simulation input: round count, job count or seed."""
+    """Bad simulation input: round count, job count, seed, spread or an impossible cut card."""
 
 
 class UsageError(NotationError):
