@@ -38,11 +38,14 @@ from analyzer.engine.hands import (
     evaluate,
     hand_space,
 )
+from analyzer.engine.postsplit import post_split_ev
 from analyzer.engine.splits import SplitPlan, policy_decision, split_ev
 from analyzer.engine.strategy import Strategy
 
 Number = Any
-SPLIT_MODES = ("cdz", "exact")  # Farmer's convention; exact whole-round enumeration
+# CDZ-, CDP1, CDP (Farmer's post-split levels), optimal splitting (full card memory),
+# and "exact": the whole-round enumeration of CDZ- play, a cross-check on small shoes.
+SPLIT_MODES = ("cdz", "cdp1", "cdp", "optimal", "exact")
 
 
 def one(exact: bool) -> Number:
@@ -141,6 +144,10 @@ class Analysis:
                                       for c in space.comps.tolist()], dtype=bool)
             if self.split == "exact":
                 ua.splits[pair] = self._exact_split(ua, plan, decide, hits)
+            elif self.split in ("cdp1", "cdp"):
+                ua.splits[pair] = post_split_ev(self.split, ua.values, ua.shoe, ua.upcard, plan,
+                                                hits_soft_17=self.rules.hits_soft_17,
+                                                exact=self.exact)
             else:
                 ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
                                            hits_soft_17=self.rules.hits_soft_17,
