@@ -23,7 +23,7 @@ from analyzer.core.errors import AnalyzerError
 from analyzer.core.presets import PRESETS, game_rules, get_preset
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe, format_shoe, parse_shoe
-from analyzer.engine.analysis import Analysis
+from analyzer.engine.analysis import SPLIT_MODES, Analysis
 from analyzer.report.build import build
 from analyzer.report.cache import ev_report
 from analyzer.report.render import (
@@ -53,6 +53,14 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+def _split_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--split", default="cdz", choices=SPLIT_MODES,
+                   help="play of split hands: cdz (CDZ-: the pre-split strategy), cdp1 / cdp "
+                   "(Farmer's post-split strategies), optimal (every card of the split round "
+                   "remembered; slow: minutes per pair and upcard on full shoes), exact (CDZ- "
+                   "by whole-round enumeration, a cross-check for small shoes)")
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     return game_rules(args.game, args.rules)
 
@@ -69,7 +77,7 @@ def _cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
 
 def _cmd_hand(args: argparse.Namespace) -> dict[str, Any] | str:
     rules = _rules(args)
-    analysis = Analysis(rules, _shoe(args, rules), exact=args.exact)
+    analysis = Analysis(rules, _shoe(args, rules), exact=args.exact, split=args.split)
     up = int(parse_value(args.up))
     cards = tuple(int(c) for c in parse_cards(args.cards))
     if args.json:
@@ -106,8 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ev", help="overall EV of a round and EV by upcard")
     _rules_args(p)
-    p.add_argument("--split", default="cdz", help="splits: cdz (CDZ-, Farmer's algorithm) or "
-                   "exact (CDZ- by whole-round enumeration; small shoes only)")
+    _split_arg(p)
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
     p.set_defaults(func=_cmd_ev)
 
@@ -117,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cards", required=True, help="player's cards, e.g. T,6")
     p.add_argument("--unconditioned", action="store_true",
                    help="do not condition on the dealer having no blackjack")
+    _split_arg(p)
     p.set_defaults(func=_cmd_hand)
 
     p = sub.add_parser("dealer", help="dealer outcome table per upcard")

@@ -38,6 +38,8 @@ from analyzer.engine.hands import (
     evaluate,
     hand_space,
 )
+from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
+from analyzer.engine.optimal_split import refusal as optimal_refusal
 from analyzer.engine.postsplit import post_split_ev
 from analyzer.engine.splits import SplitPlan, policy_decision, split_ev
 from analyzer.engine.strategy import Strategy
@@ -61,7 +63,7 @@ class UpcardAnalysis:
     values: HandValues
     policy: Any = None  # per node STAND/HIT of a fixed strategy (None: optimal play)
     splits: dict[int, Number] = field(default_factory=dict)  # pair value -> split EV
-    ev: Number = 0
+    ev: Number = None  # the round's EV given this upcard, once computed (upcard_ev)
 
 
 class Analysis:
@@ -84,6 +86,14 @@ class Analysis:
             raise AnalyzerError("OBO with CHBJ and splitting is not modelled: which hand pays "
                                 "the original bet when a split Charlie beats the blackjack is "
                                 "unsettled")
+        if strategy is not None and split not in ("cdz", "exact"):
+            raise AnalyzerError(f"split level {split!r} is a level of optimal play; a fixed "
+                                "strategy plays its split hands its own way (use cdz)")
+        if split == "optimal":
+            cards = (shoe if shoe is not None else Shoe.decks(rules.decks)).total
+            reason = optimal_refusal(rules, cards)
+            if reason:
+                raise SplitInfeasible(reason)
         self.rules = rules
         self.strategy = strategy
         self.split = split
@@ -119,8 +129,14 @@ class Analysis:
                               policy=policy, play=self.play_rules(upcard))
             ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values, policy=policy)
             self._upcards[upcard] = ua
-            ua.ev = self._round_ev(ua)
         return self._upcards[upcard]
+
+    def upcard_ev(self, upcard: int) -> Number:
+        """EV of a round given ``upcard`` (computed once; every pair's split EV with it)."""
+        ua = self.upcard(upcard)
+        if ua.ev is None:
+            ua.ev = self._round_ev(ua)
+        return ua.ev
 
     def split_value(self, ua: UpcardAnalysis, pair: int) -> Number:
         """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
@@ -144,6 +160,10 @@ class Analysis:
                                       for c in space.comps.tolist()], dtype=bool)
             if self.split == "exact":
                 ua.splits[pair] = self._exact_split(ua, plan, decide, hits)
+            elif self.split == "optimal":
+                ua.splits[pair] = OptimalSplit(
+                    ua.shoe, ua.upcard, plan, hits_soft_17=self.rules.hits_soft_17,
+                    conditioned=self.conditioned(ua.upcard), exact=self.exact).value()
             elif self.split in ("cdp1", "cdp"):
                 ua.splits[pair] = post_split_ev(self.split, ua.values, ua.shoe, ua.upcard, plan,
                                                 hits_soft_17=self.rules.hits_soft_17,
@@ -312,11 +332,11 @@ class Analysis:
         for u in range(1, 11):
             if self.shoe[u]:
                 w = Fraction(self.shoe[u], total)
-                result += (w if self.exact else float(w)) * self.upcard(u).ev
+                result += (w if self.exact else float(w)) * self.upcard_ev(u)
         return result
 
     def by_upcard(self) -> dict[int, Number]:
-        return {u: self.upcard(u).ev for u in range(1, 11) if self.shoe[u]}
+        return {u: self.upcard_ev(u) for u in range(1, 11) if self.shoe[u]}
 
 
 __all__ = ["Analysis", "UpcardAnalysis"]

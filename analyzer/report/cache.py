@@ -20,6 +20,7 @@ import joblib
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import parse_shoe
 from analyzer.engine.analysis import Analysis
+from analyzer.report.levels import levels_json, strategy_levels
 from analyzer.report.render import ev_json, ev_text
 
 
@@ -36,7 +37,10 @@ def _compute_ev(spec: str, shoe: str, exact: bool, as_json: bool, split: str,
                 fingerprint: str) -> dict[str, Any] | str:
     del fingerprint  # only part of the key
     analysis = Analysis(parse_spec(spec), parse_shoe(shoe), exact=exact, split=split)
-    return ev_json(analysis) if as_json else ev_text(analysis)
+    if not as_json:
+        return ev_text(analysis)
+    levels = strategy_levels(analysis.rules, analysis.shoe, exact, analyses={split: analysis})
+    return ev_json(analysis, levels_json(levels))
 
 
 @cache

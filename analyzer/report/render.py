@@ -61,7 +61,19 @@ def insurance_json(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def ev_json(analysis: Analysis) -> dict[str, Any]:
+SPLIT_LEVELS = {"cdz": "CDZ-, optimal composition-dependent play; split hands use the "
+                       "pre-split strategy",
+                "cdp1": "CDP1, optimal composition-dependent play; split hands use the "
+                        "post-split strategy of the first split hand (Farmer)",
+                "cdp": "CDP, optimal composition-dependent play; split hands use the post-split "
+                       "strategy for the number of pair cards removed (Farmer)",
+                "optimal": "optimal composition-dependent play; optimal splitting (every card "
+                           "of the split round remembered)",
+                "exact": "CDZ-, splits by whole-round enumeration (cross-check)"}
+
+
+def ev_json(analysis: Analysis, levels: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``bja ev --json``; ``levels`` (see :mod:`analyzer.report.levels`) when computed."""
     ev = analysis.ev()
     data = _header(analysis)
     data.update({"split": analysis.split, "ev": float(ev), "rtp": 1 + float(ev),
@@ -71,13 +83,15 @@ def ev_json(analysis: Analysis) -> dict[str, Any]:
                                                   key=lambda kv: UPCARDS.index(kv[0]))}})
     if analysis.exact:
         data["ev_exact"] = fraction_text(ev)
+    if levels is not None:
+        data["levels"] = levels
     return data
 
 
 def ev_text(analysis: Analysis) -> str:
     ev = analysis.ev()
-    lines = [f"rules: {format_spec(analysis.rules)}   (strategy: CDZ-, optimal "
-             "composition-dependent play; split hands use the pre-split strategy)",
+    lines = [f"rules: {format_spec(analysis.rules)}   (strategy: "
+             f"{SPLIT_LEVELS.get(analysis.split, analysis.split)})",
              f"shoe:  {format_shoe(analysis.shoe)}", "",
              " upcard | EV (% of initial bet)", "--------+----------------"]
     by = analysis.by_upcard()
@@ -120,6 +134,7 @@ def hand_json(analysis: Analysis, up: int, cards: tuple[int, ...], *,
     data = _header(analysis)
     data.update({
         "upcard": format_value(up), "cards": [format_value(c) for c in cards],
+        "split": analysis.split,
         "conditioned_on_no_dealer_blackjack": analysis.conditioned(up) and not unconditioned,
         "actions": {ACTION_NAMES[a]: float(v) for a, v in actions.items()},
         "best": ACTION_NAMES[best],
