@@ -105,3 +105,13 @@ def test_cli_refuses_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
                  "--no-cache"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bja: error: optimal splitting with resplits") and err.count("\n") == 1
+
+
+def test_cdp_equals_cdp1_without_resplits() -> None:
+    """With one split there is only one level of removed pair cards: CDP is CDP1."""
+    rules = parse_spec("2D H17 DOA DAS SPL1 LS")
+    cdz, cdp1, cdp = (Analysis(rules, split=s) for s in ("cdz", "cdp1", "cdp"))
+    for up in (6, 10):
+        for pair in range(1, 11):
+            v = [a.split_value(a.upcard(up), pair) for a in (cdz, cdp1, cdp)]
+            assert v[0] <= v[1] + 1e-15 and v[1] == v[2], (up, pair, v)

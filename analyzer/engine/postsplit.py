@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.cards import composition
+from analyzer.engine.dealer import N_OUTCOMES, outcome_matrix
 from analyzer.engine.hands import (
     DOUBLE,
     HIT,
@@ -46,11 +47,10 @@ from analyzer.engine.hands import (
     HandSpace,
     HandValues,
     double_allowed,
-    payoff_matrix,
     evaluate,
+    payoff_matrix,
     sub_space,
 )
-from analyzer.engine.dealer import N_OUTCOMES, outcome_matrix
 from analyzer.engine.splits import SplitPlan, split_ev
 
 Number = Any
@@ -269,7 +269,7 @@ def level_count(base: tuple[int, ...], upcard: int, plan: SplitPlan) -> int:
 
 def post_split_ev(level: str, first: HandValues, base: tuple[int, ...], upcard: int,
                   plan: SplitPlan, *, hits_soft_17: bool, exact: bool) -> Number:
-    """EV of splitting under ``level`` (``"cdp1"`` or ``"cdp"``), conditioned as :func:`split_ev`."""
+    """EV of splitting under ``level`` (``"cdp1"``, ``"cdp"``), conditioned as :func:`split_ev`."""
     if level not in ("cdp1", "cdp"):
         raise ValueError(f"unknown post-split level {level!r}")
     levels = SplitLevels(first, base, upcard, plan, hits_soft_17=hits_soft_17, exact=exact)
