@@ -73,3 +73,14 @@ def test_levels_differ_where_farmer_does() -> None:
     cdp1, _ = analysed("6d-s17-das-spl3-ls-cdp1.txt")
     cdp, _ = analysed("6d-s17-das-spl3-ls-cdp.txt")
     assert cdp.ev() > cdp1.ev() > Analysis(parse_spec("6D S17 DOA DAS SPL3 LS")).ev()
+
+
+def test_cdp_below_cdp1_where_farmer_prints_it() -> None:
+    """Farmer's CDP is not a playable strategy: for 10,10 vs 2 and vs 6 his CDP split EV
+    is below CDP1 (the reference files); the engine agrees, so the order CDP1 <= CDP
+    holds for the round but not for every pair."""
+    cdp1, ref1 = analysed("6d-s17-das-spl3-ls-cdp1.txt")
+    cdp, ref = analysed("6d-s17-das-spl3-ls-cdp.txt")
+    for up in (2, 6):
+        assert ref.pair_tables["split"][(10, up)] < ref1.pair_tables["split"][(10, up)]
+        assert cdp.actions(up, (10, 10))[SPLIT] < cdp1.actions(up, (10, 10))[SPLIT]

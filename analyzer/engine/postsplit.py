@@ -25,8 +25,11 @@ last printed digit (``tests/test_farmer_postsplit.py``).
 
 Note that under CDP the recursion combines values of *different* strategies
 (one per ``a``), so a CDP figure is Farmer's defined quantity rather than the
-EV of one playable strategy; it need not exceed CDP1 (it does in every case
-tested).
+EV of one playable strategy, and it can be *below* CDP1: Farmer's own output
+for ``6D S17 DOA DAS SPL3 LS`` has 10,10 vs 2 at 11.855614114% (CDP) against
+11.861422561% (CDP1), and vs 6 at 44.898820577% against 44.905987906%; this
+engine reproduces both.  The overall EV is higher under CDP in every rule set
+tested.
 """
 
 from __future__ import annotations
