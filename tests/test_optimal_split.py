@@ -86,6 +86,8 @@ def test_order_of_levels_every_pair_and_upcard(spec: str) -> None:
               ("cdz", "cdp1", "cdp", "optimal")}
     for up in range(1, 11):
         for pair in range(1, 11):
+            if shoe[pair] - (up == pair) < 2:
+                continue
             v = {s: a.actions(up, (pair, pair))[SPLIT] for s, a in levels.items()}
             assert v["cdz"] <= v["cdp1"] == v["cdp"] <= v["optimal"], (up, pair, v)
 

@@ -321,7 +321,8 @@ class OptimalSplit:
             else:
                 best = cont[:, i]
                 may_double = (double is not None and plan.double_after_split
-                              and double_allowed(plan.double, key) and not forced[i])
+                              and double_allowed(plan.double, key) and not forced[i]
+                              and space.total[i] < 21)  # a 21 is never doubled (as the oracle)
                 if may_double:
                     assert double is not None
                     best = np.where(double[:, i] > best, double[:, i], best)
