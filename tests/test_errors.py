@@ -270,11 +270,9 @@ def _cpu(argv: list[str]) -> float:
 def test_static_cli_names_match_the_library() -> None:
     from analyzer.charts.build import TEXT_RENDERERS
     from analyzer.cli import chart, sidebet
-    from analyzer.engine.analysis import SPLIT_MODES
     from analyzer.sidebets.bets import BETS
     from analyzer.sidebets.bustit import READINGS
 
     assert tuple(BETS) == sidebet.BET_NAMES
     assert tuple(READINGS) == sidebet.BUST_IT_READINGS
     assert tuple(TEXT_RENDERERS) == chart.TEXT_FORMATS
-    assert SPLIT_MODES == ("cdz", "exact")

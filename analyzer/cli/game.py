@@ -11,6 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from analyzer.core.errors import RuleConflictError
+from analyzer.core.levels import SPLIT_MODES
 from analyzer.core.presets import game_rules
 from analyzer.core.shoe import Shoe, parse_shoe
 
@@ -28,13 +29,22 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+def _split_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--split", default="cdz", choices=SPLIT_MODES,
+                   help="play of split hands: cdz (CDZ-: the pre-split strategy), cdp1 / cdp "
+                   "(Farmer's post-split strategies), optimal (every card of the split round "
+                   "remembered; slow: minutes per pair and upcard on full shoes), exact (CDZ- "
+                   "by whole-round enumeration, a cross-check for small shoes)")
+
+
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Add ``ev``, ``hand`` and ``dealer`` to the main CLI."""
     p = sub.add_parser("ev", help="overall EV of a round and EV by upcard")
     _rules_args(p)
-    p.add_argument("--split", default="cdz", choices=("cdz", "exact"),
-                   help="splits: cdz (CDZ-, Farmer's algorithm) or exact (CDZ- by whole-round "
-                   "enumeration; small shoes only)")
+    _split_arg(p)
+    p.add_argument("--levels", action="store_true",
+                   help="also the RTP of every level of play: basic chart, CDZ-, CDP1, CDP "
+                   "(optimal splitting with --split optimal); several analyses more")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
     p.set_defaults(func=cmd_ev)
 
@@ -44,6 +54,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--cards", required=True, help="player's cards, e.g. T,6")
     p.add_argument("--unconditioned", action="store_true",
                    help="do not condition on the dealer having no blackjack")
+    _split_arg(p)
     p.set_defaults(func=cmd_hand)
 
     p = sub.add_parser("dealer", help="dealer outcome table per upcard")
@@ -67,7 +78,7 @@ def _analysis(args: argparse.Namespace) -> Analysis:
     from analyzer.engine.analysis import Analysis
 
     rules, shoe = rules_and_shoe(args)
-    return Analysis(rules, shoe, exact=args.exact)
+    return Analysis(rules, shoe, exact=args.exact, split=getattr(args, "split", "cdz"))
 
 
 def cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
@@ -76,7 +87,7 @@ def cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
 
     rules, shoe = rules_and_shoe(args)
     report = cached_ev_report(rules, shoe, exact=args.exact, split=args.split,
-                              use_cache=not args.no_cache)
+                              levels=args.levels, use_cache=not args.no_cache)
     return ev_json(report) if args.json else ev_text(report)
 
 

@@ -31,6 +31,7 @@ from analyzer.core.cards import (
     is_natural,
 )
 from analyzer.core.errors import HandError, ImpossibleShoeError, RuleConflictError, UsageError
+from analyzer.core.levels import SPLIT_MODES
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
 from analyzer.crosscheck.exact_splits import exact_split_ev
@@ -41,10 +42,11 @@ from analyzer.engine.hands import (
     evaluate,
     hand_space,
 )
+from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
+from analyzer.engine.optimal_split import refusal as optimal_refusal
+from analyzer.engine.postsplit import post_split_ev
 from analyzer.engine.splits import SplitPlan, policy_decision, split_ev
 from analyzer.engine.strategy import Strategy
-
-SPLIT_MODES = ("cdz", "exact")  # Farmer's convention; exact whole-round enumeration
 
 
 def unpeeked(value: Number, p_bj: Number) -> Number:
@@ -64,7 +66,7 @@ class UpcardAnalysis:
     values: HandValues
     policy: npt.NDArray[np.int64] | None = None  # per node STAND/HIT of a fixed strategy
     splits: dict[int, Number] = field(default_factory=dict)  # pair value -> split EV
-    ev: Number = 0
+    ev: Number | None = None  # the round's EV given this upcard, once computed (upcard_ev)
 
 
 class Analysis:
@@ -87,6 +89,14 @@ class Analysis:
             raise RuleConflictError("OBO with CHBJ and splitting is not modelled: which hand pays "
                                 "the original bet when a split Charlie beats the blackjack is "
                                 "unsettled")
+        if strategy is not None and split not in ("cdz", "exact"):
+            raise RuleConflictError(f"split level {split!r} is a level of optimal play; a fixed "
+                                    "strategy plays its split hands its own way (use cdz)")
+        if split == "optimal":
+            cards = (shoe if shoe is not None else Shoe.decks(rules.decks)).total
+            reason = optimal_refusal(rules, cards)
+            if reason:
+                raise SplitInfeasible(reason)
         self.rules = rules
         self.strategy = strategy
         self.split = split
@@ -122,8 +132,14 @@ class Analysis:
                               policy=policy, play=self.play_rules(upcard))
             ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values, policy=policy)
             self._upcards[upcard] = ua
-            ua.ev = self._round_ev(ua)
         return self._upcards[upcard]
+
+    def upcard_ev(self, upcard: int) -> Number:
+        """EV of a round given ``upcard`` (computed once; every pair's split EV with it)."""
+        ua = self.upcard(upcard)
+        if ua.ev is None:
+            ua.ev = self._round_ev(ua)
+        return ua.ev
 
     def split_value(self, ua: UpcardAnalysis, pair: int) -> Number:
         """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
@@ -148,6 +164,14 @@ class Analysis:
                                       for c in space.comps.tolist()], dtype=bool)
             if self.split == "exact":
                 ua.splits[pair] = self._exact_split(ua, plan, decide, hits)
+            elif self.split == "optimal":
+                ua.splits[pair] = OptimalSplit(
+                    ua.shoe, ua.upcard, plan, hits_soft_17=self.rules.hits_soft_17,
+                    conditioned=self.conditioned(ua.upcard), exact=self.exact).value()
+            elif self.split in ("cdp1", "cdp"):
+                ua.splits[pair] = post_split_ev(self.split, ua.values, ua.shoe, ua.upcard, plan,
+                                                hits_soft_17=self.rules.hits_soft_17,
+                                                exact=self.exact)
             else:
                 ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
                                            hits_soft_17=self.rules.hits_soft_17,
@@ -309,11 +333,11 @@ class Analysis:
         result = 0 * unit(self.exact)
         for u in range(1, 11):
             if self.shoe[u]:
-                result += as_number(Fraction(self.shoe[u], total), self.exact) * self.upcard(u).ev
+                result += as_number(Fraction(self.shoe[u], total), self.exact) * self.upcard_ev(u)
         return result
 
     def by_upcard(self) -> dict[int, Number]:
-        return {u: self.upcard(u).ev for u in range(1, 11) if self.shoe[u]}
+        return {u: self.upcard_ev(u) for u in range(1, 11) if self.shoe[u]}
 
 
 __all__ = ["Analysis", "UpcardAnalysis"]

@@ -78,6 +78,7 @@ class SplitPlan:
 
 
 Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
+LevelValues = Callable[[int], "tuple[Number, Number, Number] | None"]
 
 
 def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
@@ -201,14 +202,17 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
 def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
              hits_soft_17: bool, exact: bool, decide: Decide | None = None,
              hits: npt.NDArray[np.bool_] | None = None,
-             free_hits: npt.NDArray[np.bool_] | None = None) -> Number:
+             free_hits: npt.NDArray[np.bool_] | None = None,
+             level_values: LevelValues | None = None) -> Number:
     """EV of splitting the pair, conditioned on no dealer blackjack where the dealer peeked.
 
     ``first`` are the pre-split EVs of every hand against ``upcard`` from
     ``base`` (the shoe less the upcard); they fix the CDZ- decisions.  A fixed
     strategy instead gives ``decide`` (two-card split hands) and ``hits`` (per
     node of ``first.space``: whether a hand reached by hitting hits again), and
-    ``free_hits`` the same for a hand carrying a free bet.
+    ``free_hits`` the same for a hand carrying a free bet.  ``level_values(a)``
+    may supply ``(EV[X; a, 0], EV[P; a, 0], X_free)`` for a level of play that is
+    not one fixed strategy (:mod:`analyzer.engine.postsplit`); None keeps ``decide``.
     """
     if decide is None:
         def decide(node: int, may_double: bool) -> int:
@@ -230,9 +234,13 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
             xs.append(0)
             ps.append(0)
             continue
-        x, pp, x_free = _hand_values(first, base, upcard, plan, removed, decide, hits,
-                                     hits_soft_17=hits_soft_17, exact=exact,
-                                     free_hits=free_hits)
+        given = level_values(removed) if level_values is not None else None
+        x: Any
+        pp: Any
+        x_free: Any
+        x, pp, x_free = given if given is not None else _hand_values(
+            first, base, upcard, plan, removed, decide, hits, hits_soft_17=hits_soft_17,
+            exact=exact, free_hits=free_hits)
         if plan.free:  # one paid hand and one free hand
             settled: Number = (
                 _settle_blackjack(x + x_free, base, upcard, plan, 1, Fraction(1)) if exact

@@ -57,9 +57,11 @@ def cache_dir() -> Path:
     return Path(os.environ.get("BJA_CACHE_DIR") or Path.home() / ".cache" / "bja")
 
 
-def entry_path(rules: Rules, shoe: Shoe, *, exact: bool, split: str) -> Path:
+def entry_path(rules: Rules, shoe: Shoe, *, exact: bool, split: str,
+               levels: bool = False) -> Path:
     """Where the report of these inputs is kept (for the current engine)."""
-    key = repr((engine_fingerprint(), format_spec(rules), shoe.counts, exact, split)).encode()
+    key = repr((engine_fingerprint(), format_spec(rules), shoe.counts, exact, split,
+                levels)).encode()
     return cache_dir() / "ev" / f"{hashlib.sha256(key).hexdigest()}.pkl"
 
 
@@ -68,7 +70,8 @@ def _encode(report: EvReport) -> bytes:
     return _MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
 
 
-def _decode(data: bytes, rules: Rules, shoe: Shoe, exact: bool, split: str) -> EvReport | None:
+def _decode(data: bytes, rules: Rules, shoe: Shoe, exact: bool, split: str,
+            levels: bool) -> EvReport | None:
     """The entry's report, or None unless it is whole, untouched and answers these inputs."""
     head, _, rest = data.partition(b"\n")
     digest, _, payload = rest.partition(b"\n")
@@ -78,25 +81,26 @@ def _decode(data: bytes, rules: Rules, shoe: Shoe, exact: bool, split: str) -> E
         report = pickle.loads(payload)
     except Exception:  # a payload of another version of the model
         return None
-    if not isinstance(report, EvReport) or (report.rules, report.shoe, report.exact,
-                                            report.split) != (rules, shoe, exact, split):
+    if not isinstance(report, EvReport) or (
+            report.rules, report.shoe, report.exact, report.split, report.levels is not None
+    ) != (rules, shoe, exact, split, levels):
         return None
     return report
 
 
 def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool, split: str = "cdz",
-                     use_cache: bool = True) -> EvReport:
+                     levels: bool = False, use_cache: bool = True) -> EvReport:
     """``bja ev``'s model for these inputs: from the disk memo, else computed (and kept)."""
     if not use_cache:
-        return ev_report(Analysis(rules, shoe, exact=exact, split=split))
-    path = entry_path(rules, shoe, exact=exact, split=split)
+        return ev_report(Analysis(rules, shoe, exact=exact, split=split), levels=levels)
+    path = entry_path(rules, shoe, exact=exact, split=split, levels=levels)
     try:
-        found = _decode(path.read_bytes(), rules, shoe, exact, split)
+        found = _decode(path.read_bytes(), rules, shoe, exact, split, levels)
     except OSError:
         found = None
     if found is not None:
         return found
-    report = ev_report(Analysis(rules, shoe, exact=exact, split=split))
+    report = ev_report(Analysis(rules, shoe, exact=exact, split=split), levels=levels)
     with contextlib.suppress(UsageError):  # an unwritable folder costs speed, not the answer
         write_bytes_atomic(path, _encode(report))
     return report

@@ -29,6 +29,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dealer import dealer_distribution
 from analyzer.engine.insurance import insurance, insurance_table
+from analyzer.report.levels import Levels, strategy_levels
 
 Number = float | Fraction
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # the order every table shows
@@ -51,12 +52,13 @@ class EvReport:
     rules: Rules
     shoe: Shoe
     exact: bool
-    split: str  # the split mode of the analysis: "cdz" or "exact"
+    split: str  # the split mode of the analysis (analyzer.core.levels.SPLIT_MODES)
     engine: str
     ev: Number
     by_upcard: tuple[tuple[int, Number], ...]  # in UPCARDS order, upcards the shoe holds
     insurance: InsuranceFigures | None  # None: no ace in the shoe, no insurance
     notes: tuple[str, ...]
+    levels: Levels | None = None  # the RTP of every level of play, when asked for
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class HandReport:
     engine: str
     upcard: int
     cards: tuple[int, ...]
+    split: str  # how a split is played (analyzer.core.levels.SPLIT_MODES)
     conditioned: bool  # EVs conditioned on no dealer blackjack
     actions: tuple[tuple[str, Number], ...]  # action name -> EV, in the engine's order
     best: str
@@ -142,13 +145,20 @@ def insurance_figures(shoe: Shoe) -> InsuranceFigures | None:
         after_two_cards_take=tuple(i.cards for i in insurance_table(shoe) if i.take))
 
 
-def ev_report(analysis: Analysis) -> EvReport:
-    """The round's figures (the slow part: every upcard, hand and split)."""
+def ev_report(analysis: Analysis, *, levels: bool = False) -> EvReport:
+    """The round's figures (the slow part: every upcard, hand and split).
+
+    With ``levels`` also the RTP of every level of play (several analyses more).
+    """
     by = analysis.by_upcard()
+    found = None
+    if levels:
+        found = strategy_levels(analysis.rules, analysis.shoe, analysis.exact,
+                                analyses={analysis.split: analysis})
     return EvReport(
         rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, split=analysis.split,
         engine=_engine(), ev=analysis.ev(), by_upcard=tuple((u, by[u]) for u in UPCARDS if u in by),
-        insurance=insurance_figures(analysis.shoe), notes=notes(analysis.rules))
+        insurance=insurance_figures(analysis.shoe), notes=notes(analysis.rules), levels=found)
 
 
 def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,
@@ -158,7 +168,7 @@ def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,
     best = max(actions, key=lambda a: actions[a])
     return HandReport(
         rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, engine=_engine(),
-        upcard=upcard, cards=cards,
+        upcard=upcard, cards=cards, split=analysis.split,
         conditioned=analysis.conditioned(upcard) and not unconditioned,
         actions=tuple((Action(a).label, v) for a, v in actions.items()),
         best=Action(best).label)

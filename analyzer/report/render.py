@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from analyzer.core.cards import format_value
+from analyzer.core.levels import LEVEL_TITLES, SPLIT_TITLES
 from analyzer.core.presets import Preset
 from analyzer.core.rules import describe_rules, format_spec
 from analyzer.core.shoe import format_shoe
@@ -18,6 +19,7 @@ from analyzer.core.shoe import format_shoe
 if TYPE_CHECKING:
     from analyzer.core.rules import Rules
     from analyzer.core.shoe import Shoe
+    from analyzer.report.levels import Levels
     from analyzer.report.model import DealerTable, EvReport, HandReport, InsuranceFigures
 
 DEALER_COLUMNS = ("bust", "17", "18", "19", "20", "21", "blackjack", "bust22")
@@ -57,12 +59,14 @@ def ev_json(report: EvReport) -> dict[str, Any]:
                  "by_upcard": {format_value(u): float(v) for u, v in report.by_upcard}})
     if report.exact:
         data["ev_exact"] = fraction_text(report.ev)
+    if report.levels is not None:
+        data["levels"] = levels_json(report.levels)
     return data
 
 
 def ev_text(report: EvReport) -> str:
-    lines = [f"rules: {format_spec(report.rules)}   (strategy: CDZ-, optimal "
-             "composition-dependent play; split hands use the pre-split strategy)",
+    lines = [f"rules: {format_spec(report.rules)}   (strategy: "
+             f"{SPLIT_TITLES.get(report.split, report.split)})",
              f"shoe:  {format_shoe(report.shoe)}", "",
              " upcard | EV (% of initial bet)", "--------+----------------"]
     lines += [f"   {format_value(u)}    | {float(v) * 100:15.9f}" for u, v in report.by_upcard]
@@ -77,6 +81,8 @@ def ev_text(report: EvReport) -> str:
         lines.append(f"insurance (ace up, full shoe): EV {float(ins.ev) * 100:.6f}% of the "
                      f"insurance bet: {'take' if ins.take else 'decline'}")
     lines += [f"note: {n}" for n in report.notes]
+    if report.levels is not None:
+        lines += ["", "RTP by level of play:", *levels_text(report.levels)]
     return "\n".join(lines)
 
 
@@ -102,6 +108,7 @@ def hand_json(report: HandReport) -> dict[str, Any]:
     data = _header(report.rules, report.shoe, report.engine, report.exact)
     data.update({
         "upcard": format_value(report.upcard), "cards": [format_value(c) for c in report.cards],
+        "split": report.split,
         "conditioned_on_no_dealer_blackjack": report.conditioned,
         "actions": {name: float(v) for name, v in report.actions},
         "best": report.best,
@@ -150,3 +157,28 @@ def dealer_text(table: DealerTable) -> str:
     for u, row in data["upcards"].items():
         lines.append(f"  {u} | " + " ".join(f"{row[c]:9.6f}" for c in DEALER_COLUMNS))
     return "\n".join(lines)
+
+
+def levels_json(levels: Levels) -> dict[str, Any]:
+    """``{name: {"ev", "rtp", "title"} | {"not_computed": reason, "title"}}``."""
+    out: dict[str, Any] = {}
+    for level in levels.levels:
+        entry: dict[str, Any] = {"title": LEVEL_TITLES[level.name]}
+        if level.computed:
+            entry.update({"ev": float(level.ev), "rtp": 1 + float(level.ev)})
+            if levels.exact and level.name != "chart":
+                entry["ev_exact"] = fraction_text(level.ev)
+        else:
+            entry["not_computed"] = level.reason
+        out[level.name] = entry
+    return out
+
+
+def levels_text(levels: Levels) -> list[str]:
+    lines = [" level   | RTP (%)          | strategy", "---------+------------------+---------"]
+    for level in levels.levels:
+        figure = f"{(1 + float(level.ev)) * 100:16.9f}" if level.computed else f"{'-':>16}"
+        lines.append(f" {level.name:<7} | {figure} | {LEVEL_TITLES[level.name]}")
+        if not level.computed:
+            lines.append(f"         |                  | {level.reason}")
+    return lines

@@ -1,0 +1,336 @@
+"""Optimal splitting: every decision of a split round uses every card seen in the round.
+
+The player knows the upcard, both pair cards, every card of every split hand
+played so far, his current hand and (after a peek) that the dealer has no
+blackjack; each decision (stand, hit, double, resplit or not) maximises the EV
+of the whole round.  This is the "speed of light" of pair splitting in Eric
+Farmer's sense ("Optimal strategy maximizing expected value for splitting
+pairs", possiblywrong.wordpress.com, December 2024, and his brute force
+``src/pdf/blackjack_split.h``), computed here by a much smaller recursion.
+
+Why the round decomposes
+------------------------
+Cards are dealt from a randomly ordered shoe; the dealer's cards are the hole
+card and the cards after the player's last one.  Whatever the player's
+(non-anticipating) play, the cards after it are distributed like a fresh deal
+from the unseen cards, so the expected payoff of a *finished* hand, given
+everything seen so far, is a martingale: later hands cannot change it on
+average, only the player's information.  Hence, with ``K`` the cards dealt so
+far (pair cards included) and ``k`` one-card hands still to play, ``r``
+resplits left::
+
+    Phi(K, 0, r) = 0
+    Phi(K, k, r) = sum_x P(x | K) max( [x = pair, r > 0] Phi(K + x, k + 1, r - 1),
+                                       best play of the hand (pair, x) )
+
+where a hand finishing with cards ``c`` is worth its own expected payoff
+*given the cards seen at that moment* (the usual stand/bust/double value from
+the shoe ``B - K - c``) plus ``Phi(K + c, k - 1, r)``.  The split's EV is
+``Phi(pair pair, 2, max_hands - 2)``.  Hand values are conditioned on no dealer
+blackjack where the dealer peeked (the player knows it), unconditioned
+otherwise; under ``OBO`` each new paid hand gets back the blackjack's chance
+(by the same martingale), as the round loses only the original bet to it.
+
+Cost and limits
+---------------
+``Phi`` is needed for every distinct set of cards the finished hands can hold:
+for one split, every final composition of the first hand (non-busted or
+busted, about 10^4 for a pair of 2s), each needing the second hand's full
+recursion (its dealer outcomes keyed by all the cards dealt).  With resplits
+the sets multiply with each hand; they are bounded by the shoe, so small shoes
+stay feasible.  :func:`check_feasible` refuses (with the reason) rather than
+approximate: resplits only with at most ``MAX_RESPLIT_CARDS`` cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.core.cards import blackjack_value
+from analyzer.core.errors import ImpossibleError, ImpossibleHandError
+from analyzer.core.outcomes import Outcome
+from analyzer.core.rules import Rules
+from analyzer.engine.dealer import outcome_matrix
+from analyzer.engine.hands import (
+    HandSpace,
+    condition_outcomes,
+    double_allowed,
+    draw_probabilities,
+    hand_space,
+    payoff_matrix,
+    sub_space,
+)
+from analyzer.engine.postsplit import split_hand_space
+from analyzer.engine.splits import SplitPlan
+
+Number = Any
+Array = npt.NDArray[Any]
+MAX_RESPLIT_CARDS = 104  # resplits: shoes of at most two decks' worth of cards
+CHUNK = 256  # card sets evaluated together (memory: CHUNK x nodes x 10 values)
+_BASE = np.int64(64) ** np.arange(10, dtype=np.int64)  # set key: counts below 64
+
+
+class SplitInfeasible(ImpossibleError):
+    """Optimal splitting cannot be computed exactly within the limits for this case."""
+
+
+def refusal(rules: Rules, cards: int) -> str | None:
+    """Why optimal splitting cannot be computed exactly for these rules and shoe size, if so."""
+    resplits = rules.max_hands > 2 and not rules.free_splits
+    if resplits and cards > MAX_RESPLIT_CARDS:
+        return (f"optimal splitting with resplits is computed for shoes of at most "
+                f"{MAX_RESPLIT_CARDS} cards (2 decks); this shoe has {cards}: the card sets of "
+                f"three and four hands multiply beyond time and memory (SPL1 works at any "
+                f"deck count)")
+    if resplits and rules.split_by_rank:
+        return ("optimal splitting with resplits under split-by-rank (SPR) would need card "
+                "memory by rank (which ten ranks are gone), not modelled")
+    return None
+
+
+def check_feasible(plan: SplitPlan, base: tuple[int, ...]) -> None:
+    """Refuse resplits on shoes too large to enumerate (the reason in the message)."""
+    if plan.max_hands > 2 and sum(base) + 1 > MAX_RESPLIT_CARDS:
+        raise SplitInfeasible(
+            f"optimal splitting with resplits is computed for shoes of at most "
+            f"{MAX_RESPLIT_CARDS} cards (2 decks); this shoe has {sum(base) + 1}: the card "
+            f"sets of three and four hands multiply beyond time and memory (use SPL1)")
+
+
+@dataclass(frozen=True)
+class _Nodes:
+    """The split hands' nodes, with their busting children listed once."""
+
+    space: HandSpace
+    bust_node: npt.NDArray[np.int64]  # (b,) node that busts ...
+    bust_card: npt.NDArray[np.int64]  # (b,) ... drawing this value (0-based)
+    bust_of: npt.NDArray[np.int64]  # (m, 10) index into the busts, or -1
+
+
+def _nodes(space: HandSpace) -> _Nodes:
+    where = np.argwhere(space.child == space.bust)
+    bust_of = np.full(space.child.shape, -1, dtype=np.int64)
+    bust_of[where[:, 0], where[:, 1]] = np.arange(len(where))
+    return _Nodes(space=space, bust_node=where[:, 0], bust_card=where[:, 1], bust_of=bust_of)
+
+
+class OptimalSplit:
+    """The optimal EV of splitting one pair against one upcard (see the module notes).
+
+    ``base`` is the shoe less the upcard; ``conditioned``: the dealer peeked with
+    this upcard, so the player knows he has no blackjack.
+    """
+
+    def __init__(self, base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
+                 hits_soft_17: bool, conditioned: bool, exact: bool) -> None:
+        check_feasible(plan, base)
+        self.base = np.array(base, dtype=np.int64)
+        self.upcard, self.plan, self.exact = upcard, plan, exact
+        self.hits_soft_17, self.conditioned = hits_soft_17, conditioned
+        self.space, _ = split_hand_space(hand_space(base), plan.pair)
+        self._subsets: dict[bytes, _Nodes] = {}
+        self.pay = payoff_matrix(plan.play.push_22)
+        self.dtype = object if exact else np.float64
+        self._memo: dict[tuple[int, int, int], Number] = {}
+        self._row_keys = np.zeros(0, dtype=np.int64)
+        self._rows: Array = np.zeros((0, 8), dtype=self.dtype)
+        bj = blackjack_value(upcard)
+        self._obo = (bj is not None and not conditioned and not plan.play.bj_takes_all)
+
+    # -- public ---------------------------------------------------------------
+    def value(self) -> Number:
+        """EV of the split, conditioned on no dealer blackjack where the dealer peeked."""
+        p = self.plan.pair
+        if self.base[p - 1] < 2:
+            raise ImpossibleHandError(f"a pair of {p} cannot be split from this shoe")
+        start = np.zeros((1, 10), dtype=np.int64)
+        start[0, p - 1] = 2
+        resplits = 0 if self.plan.free else self.plan.max_hands - 2
+        bonus = 0 if self.plan.free else self._bj_chance(start)[0]
+        return self._phi(start, 2, resplits)[0] + bonus
+
+    # -- the recursion ------------------------------------------------------------
+    def _phi(self, sets: npt.NDArray[np.int64], k: int, r: int) -> Array:
+        """``Phi`` for each row of ``sets`` (cards dealt), ``k`` hands to play, ``r`` resplits."""
+        if k == 0:
+            return np.zeros(len(sets), dtype=self.dtype)
+        keys = (sets @ _BASE).tolist()
+        todo = sorted({key for key in keys if (key, k, r) not in self._memo})
+        if todo:
+            first = {key: i for i, key in enumerate(keys)}
+            rows = sets[[first[key] for key in todo]]
+            chunk = 1 if self.exact else CHUNK  # exact: each set on its own few nodes
+            for lo in range(0, len(todo), chunk):
+                values = self._hands(rows[lo:lo + chunk], k, r)
+                for key, v in zip(todo[lo:lo + chunk], values.tolist(), strict=True):
+                    self._memo[(key, k, r)] = v
+        out = np.empty(len(sets), dtype=self.dtype)
+        out[:] = [self._memo[(key, k, r)] for key in keys]
+        return out
+
+    def _hands(self, sets: npt.NDArray[np.int64], k: int, r: int) -> Array:
+        """Play the next hand from each row of ``sets``; the rest follows through ``Phi``."""
+        p, plan = self.plan.pair, self.plan
+        nd = self._feasible(sets)
+        space = nd.space
+        m, n = len(space.comps), len(sets)
+        if m == 0:  # no second card left to draw: a shoe this small has no such round
+            return np.zeros(n, dtype=self.dtype)
+        drawn = space.comps.copy()
+        drawn[:, p - 1] -= 1  # the hand's pair card is already among the cards dealt
+        dealt = sets[:, None, :] + drawn[None, :, :]  # (n, m, 10)
+        unseen = self.base[None, None, :] - dealt
+        free = plan.free and k == 1  # Free Bet: the last hand carries the free bet
+        rest = self._continuation(dealt, k, r)  # (n, m) Phi after standing here
+        bust_rest = self._continuation(dealt[:, nd.bust_node] +
+                                       np.eye(10, dtype=np.int64)[nd.bust_card], k, r)
+        probs = draw_probabilities(np.maximum(unseen, 0).reshape(-1, 10), self.upcard,
+                                   self.conditioned, self.exact).reshape(n, m, 10)
+        stand, bj = self._stand(nd, dealt, free)
+        lose = 0 if free else -1
+        busted = lose + bust_rest  # (n, b): a hand busting here, then the rest
+        double = None
+        if not free:
+            doubled = self._child_values(nd, 2 * stand + rest, 2 * lose + bust_rest, None)
+            double = (probs * doubled).sum(axis=2)
+            if self._obo:
+                double = double + bj  # only the original bet is lost to the blackjack
+        forced = self._forced(nd)
+        cont = np.zeros((n, m), dtype=self.dtype)
+        hit = np.zeros((n, m), dtype=self.dtype)
+        for layer in space.layers:
+            h = (probs[:, layer] * self._child_values(nd, cont, busted, layer)).sum(axis=2)
+            hit[:, layer] = h
+            s = stand[:, layer] + rest[:, layer]
+            go = (h > s) & ~forced[layer][None, :]
+            cont[:, layer] = np.where(go, h, s)
+        return self._starts(nd, sets, stand + rest, double, cont, k, r)
+
+    def _feasible(self, sets: npt.NDArray[np.int64]) -> _Nodes:
+        """The nodes some set of ``sets`` can still draw (the others have no chance)."""
+        room = (self.base[None, :] - sets).max(axis=0)
+        drawn = self.space.comps.copy()
+        drawn[:, self.plan.pair - 1] -= 1
+        keep = (drawn <= room[None, :]).all(axis=1)
+        key = keep.tobytes()
+        if key not in self._subsets:
+            self._subsets[key] = _nodes(sub_space(self.space, np.flatnonzero(keep).tolist()))
+        return self._subsets[key]
+
+    def _continuation(self, dealt: npt.NDArray[np.int64], k: int, r: int) -> Array:
+        flat = dealt.reshape(-1, 10)
+        return self._phi(flat, k - 1, r).reshape(dealt.shape[:-1])
+
+    def _child_values(self, nd: _Nodes, node_val: Array, busted: Array,
+                      layer: npt.NDArray[np.int64] | None) -> Array:
+        """``(n, len(layer), 10)``: each node's value after drawing each card.
+
+        ``node_val`` for a child in the space, ``busted`` (per bust) for a bust,
+        0 for a card the shoe cannot hold (its chance is 0).
+        """
+        space = nd.space
+        m = len(space.comps)
+        rows = np.arange(m) if layer is None else layer
+        n = node_val.shape[0]
+        padded = np.concatenate([node_val, np.zeros((n, 2), dtype=self.dtype)], axis=1)
+        vals = padded[:, np.minimum(space.child[rows], m + 1)]
+        where = nd.bust_of[rows]
+        b = where >= 0
+        vals[:, b] = busted[:, where[b]]
+        return vals
+
+    def _forced(self, nd: _Nodes) -> npt.NDArray[np.bool_]:
+        play, space = self.plan.play, nd.space
+        forced = np.zeros(len(space.comps), dtype=bool)
+        if play.charlie:
+            forced |= space.ncards >= play.charlie
+        if play.stand_on_21:
+            forced |= space.total == 21
+        return forced
+
+    def _stand(self, nd: _Nodes, dealt: npt.NDArray[np.int64], free: bool
+               ) -> tuple[Array, Array]:
+        """Stand payoff of every node (the hand's own bet) and the blackjack chance."""
+        n, m, _ = dealt.shape
+        rows = self._outcomes(dealt.reshape(-1, 10))
+        space, play = nd.space, self.plan.play
+        pay = self.pay[space.total]  # (m, outcomes)
+        win = (rows.reshape(n, m, -1) * (pay == 1)[None]).sum(axis=2)
+        lose = (rows.reshape(n, m, -1) * (pay == -1)[None]).sum(axis=2)
+        bj = rows.reshape(n, m, -1)[:, :, Outcome.BLACKJACK]
+        stand = win if free else win - lose
+        if play.charlie:
+            charlie = (space.ncards >= play.charlie)[None, :]
+            beats = 0 if play.charlie_beats_bj else (1 if free else 2)
+            stand = np.where(charlie, 1 - beats * bj, stand)
+        return stand, bj
+
+    def _outcomes(self, dealt: npt.NDArray[np.int64]) -> Array:
+        """Dealer outcomes for each set of dealt cards (cached; conditioned if peeked)."""
+        keys = dealt @ _BASE
+        uniq, first = np.unique(keys, return_index=True)
+        cached = self._row_keys
+        at = np.searchsorted(cached, uniq)
+        have = (at < len(cached)) & (cached[np.minimum(at, max(len(cached) - 1, 0))] == uniq) \
+            if len(cached) else np.zeros(len(uniq), dtype=bool)
+        if not have.all():
+            shoes = np.maximum(self.base[None, :] - dealt[first[~have]], 0)
+            rows = outcome_matrix(self.upcard, self.hits_soft_17, shoes, self.exact)
+            if self.conditioned:
+                rows = condition_outcomes(rows, self.exact)
+            merged = np.concatenate([cached, uniq[~have]])
+            order = np.argsort(merged, kind="stable")
+            self._row_keys = merged[order]
+            self._rows = np.concatenate([self._rows, rows])[order]
+        result: Array = self._rows[np.searchsorted(self._row_keys, keys)]
+        return result
+
+    def _bj_chance(self, sets: npt.NDArray[np.int64]) -> Array:
+        """What a new paid hand gets back under OBO: the dealer blackjack's chance now."""
+        out = np.zeros(len(sets), dtype=self.dtype)
+        if not self._obo:
+            return out
+        bj = blackjack_value(self.upcard)
+        assert bj is not None
+        unseen = self.base[None, :] - sets
+        for i, row in enumerate(unseen.tolist()):
+            total = sum(row)
+            out[i] = Fraction(row[bj - 1], total) if self.exact else row[bj - 1] / total
+        return out
+
+    def _starts(self, nd: _Nodes, sets: npt.NDArray[np.int64], stand: Array,
+                double: Array | None, cont: Array, k: int, r: int) -> Array:
+        """Each set's value: the second card, then the best play (or a resplit)."""
+        p, plan, space = self.plan.pair, self.plan, nd.space
+        forced = self._forced(nd)
+        unseen = np.maximum(self.base[None, :] - sets, 0)
+        probs = draw_probabilities(unseen, self.upcard, self.conditioned, self.exact)
+        total = np.zeros(len(sets), dtype=self.dtype)
+        for x in range(1, 11):
+            key = tuple(int(c) for c in np.eye(10, dtype=np.int64)[p - 1] +
+                        np.eye(10, dtype=np.int64)[x - 1])
+            i = space.index.get(key)
+            if i is None:
+                continue
+            if plan.one_card:
+                best = stand[:, i]
+            else:
+                best = cont[:, i]
+                may_double = (double is not None and plan.double_after_split
+                              and double_allowed(plan.double, key) and not forced[i]
+                              and space.total[i] < 21)  # a 21 is never doubled (as the oracle)
+                if may_double:
+                    assert double is not None
+                    best = np.where(double[:, i] > best, double[:, i], best)
+            if x == p and r > 0:
+                more = sets.copy()
+                more[:, p - 1] += 1
+                again = self._phi(more, k + 1, r - 1) + self._bj_chance(more)
+                best = np.where(again > best, again, best)
+            total = total + probs[:, x - 1] * best
+        return total

@@ -1,0 +1,98 @@
+"""The RTP of every level of play, from the basic chart to optimal splitting.
+
+A certification states how much a player can return at each level of skill:
+
+* ``chart``: the total-dependent basic strategy chart derived for the rules,
+  played exactly as written (:func:`analyzer.charts.evaluate.make_chart`);
+* ``cdz``: optimal composition-dependent play, split hands by the pre-split
+  strategy (CDZ-);
+* ``cdp1`` / ``cdp``: post-split strategies as Eric Farmer defines them
+  (:mod:`analyzer.engine.postsplit`);
+* ``optimal``: optimal splitting, every decision of a split round using every
+  card seen in it (:mod:`analyzer.engine.optimal_split`).  Minutes per pair and
+  upcard on full shoes, so computed only when asked for; otherwise, or where it
+  cannot be computed exactly, the level says why ("not computed: ...").
+
+Only the split EVs differ between the CDZ-, CDP1, CDP and optimal levels; the
+chart also differs in every other decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from analyzer.core.errors import AnalyzerError, UsageError
+from analyzer.core.levels import LEVELS
+from analyzer.core.rules import Rules, format_spec
+from analyzer.core.shoe import Shoe, format_shoe
+from analyzer.engine.analysis import Analysis
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level's EV per unit initial bet, or why it was not computed."""
+
+    name: str
+    ev: Any = None  # float, or Fraction in exact mode; None when not computed
+    reason: str = ""
+
+    @property
+    def computed(self) -> bool:
+        return self.ev is not None
+
+
+@dataclass(frozen=True)
+class Levels:
+    """The EV of a round at every level of play for one rule set and shoe."""
+
+    rules: str
+    shoe: str
+    exact: bool
+    levels: tuple[Level, ...]
+
+    def __getitem__(self, name: str) -> Level:
+        for level in self.levels:
+            if level.name == name:
+                return level
+        raise UsageError(f"unknown level {name!r} (use {', '.join(LEVELS)})")
+
+
+def _analysed(rules: Rules, shoe: Shoe, exact: bool, split: str,
+              done: dict[str, Analysis]) -> Level:
+    try:
+        analysis = done.get(split) or Analysis(rules, shoe, exact=exact, split=split)
+        return Level(split, analysis.ev())
+    except AnalyzerError as err:
+        return Level(split, reason=f"not computed: {err}")
+
+
+def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False, *,
+                    optimal: bool = False,
+                    analyses: dict[str, Analysis] | None = None) -> Levels:
+    """EV of the basic chart, CDZ-, CDP1, CDP and (with ``optimal``) optimal splitting.
+
+    ``analyses`` may hold analyses already made for some levels (keyed by split
+    mode), reused as they are.
+    """
+    shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
+    done = dict(analyses or {})
+    from analyzer.charts.evaluate import make_chart  # the charts need the engine first
+
+    try:
+        run = make_chart(rules, "levels", shoe=shoe)
+        assert run.chart.evaluation is not None
+        chart = Level("chart", run.chart.evaluation.chart_ev)
+        if not exact:
+            done.setdefault("cdz", run.optimum)
+    except AnalyzerError as err:
+        chart = Level("chart", reason=f"not computed: {err}")
+    found = [chart] + [_analysed(rules, shoe, exact, s, done) for s in ("cdz", "cdp1", "cdp")]
+    if optimal or "optimal" in done:
+        found.append(_analysed(rules, shoe, exact, "optimal", done))
+    else:
+        found.append(Level("optimal", reason="not computed: optimal splitting takes minutes "
+                                             "per pair and upcard on a full shoe; ask for it "
+                                             "with --split optimal"))
+    return Levels(rules=format_spec(rules), shoe=format_shoe(shoe), exact=exact,
+                  levels=tuple(found))

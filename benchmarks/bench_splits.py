@@ -1,0 +1,99 @@
+"""Time the post-split levels (CDZ-, CDP1, CDP) and optimal splitting.
+
+* The full analysis of ``6D S17 DOA DAS SPL3 LS`` under each level, each in a
+  fresh process: CPU and wall seconds, peak memory, and the ratio to CDZ-
+  (target: CDP1 and CDP within 1.5x).  CPU time is the fairer figure on a
+  shared machine; both are printed.
+* Optimal splitting of ``8D S17 DOA DAS SPL1`` pair by upcard: ``--optimal N``
+  times N of the 100 cases (pairs chosen from the most to the least costly
+  spread) and prints each case's time and the sum; ``--optimal 100`` runs them
+  all (target: under 5 minutes on 2 cores within 2 GB).
+
+    python benchmarks/bench_splits.py [--optimal N] [--skip-levels]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+LEVEL_CHILD = r"""
+import json, resource, sys, time
+from analyzer.core.rules import parse_spec
+from analyzer.engine.analysis import Analysis
+spec, split = sys.argv[1], sys.argv[2]
+cpu, wall = time.process_time(), time.perf_counter()
+ev = Analysis(parse_spec(spec), split=split).ev()
+print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "ev": float(ev)}))
+"""
+
+OPTIMAL_CHILD = r"""
+import json, resource, sys, time
+from analyzer.core.rules import parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.optimal_split import OptimalSplit
+from analyzer.engine.splits import SplitPlan
+rules = parse_spec(sys.argv[1])
+up, pair = int(sys.argv[2]), int(sys.argv[3])
+base = Shoe.decks(rules.decks).remove([up]).counts
+cpu, wall = time.process_time(), time.perf_counter()
+value = OptimalSplit(base, up, SplitPlan.from_rules(rules, pair, up),
+                     hits_soft_17=rules.hits_soft_17, conditioned=rules.peeks_on(up),
+                     exact=False).value()
+print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "ev": float(value)}))
+"""
+
+
+def _run(child: str, *args: str) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", child, *args], check=True,
+                         capture_output=True, text=True).stdout
+    result: dict[str, float] = json.loads(out)
+    return result
+
+
+def levels(spec: str) -> None:
+    print(f"full analysis of {spec} (fresh process each; machine shared, so see CPU)")
+    base: dict[str, float] | None = None
+    for split in ("cdz", "cdp1", "cdp"):
+        r = _run(LEVEL_CHILD, spec, split)
+        base = base or r
+        print(f"  {split:<5} cpu {r['cpu']:7.2f} s  wall {r['wall']:7.2f} s  "
+              f"peak {r['peak_mb']:6.0f} MB  cpu x{r['cpu'] / base['cpu']:.2f}  "
+              f"wall x{r['wall'] / base['wall']:.2f}  EV {r['ev'] * 100:.9f}%")
+
+
+def optimal(spec: str, count: int) -> None:
+    cases = [(up, pair) for pair in (10, 1, 9, 8, 7, 6, 5, 4, 3, 2)
+             for up in (6, 10, 2, 1, 7, 3, 8, 4, 9, 5)][:count]
+    print(f"optimal splitting, {spec}: {len(cases)} of the 100 pair/upcard cases")
+    cpu = wall = peak = 0.0
+    for up, pair in cases:
+        r = _run(OPTIMAL_CHILD, spec, str(up), str(pair))
+        cpu, wall, peak = cpu + r["cpu"], wall + r["wall"], max(peak, r["peak_mb"])
+        print(f"  pair {pair:>2} vs {up:>2}: cpu {r['cpu']:7.2f} s  wall {r['wall']:7.2f} s  "
+              f"peak {r['peak_mb']:6.0f} MB  E(split) {r['ev']:.12f}")
+    print(f"  total: cpu {cpu:.1f} s, wall {wall:.1f} s (one process at a time), "
+          f"peak {peak:.0f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rules", default="6D S17 DOA DAS SPL3 LS")
+    parser.add_argument("--optimal-rules", default="8D S17 DOA DAS SPL1")
+    parser.add_argument("--optimal", type=int, default=2, help="optimal cases to time")
+    parser.add_argument("--skip-levels", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_levels:
+        levels(args.rules)
+    if args.optimal:
+        optimal(args.optimal_rules, args.optimal)
+
+
+if __name__ == "__main__":
+    main()

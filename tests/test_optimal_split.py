@@ -1,0 +1,119 @@
+"""Optimal splitting against a brute-force whole-round enumeration with full card memory.
+
+Reference: ``tests/oracle_split_memory.py`` (independent of the engine: it plays every
+hand card by card and settles the round with all hands at once), exact fractions on
+small shoes; one split and resplits, and the seed rules.  Also the order of the levels
+of play and the refusals.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from analyzer.cli.main import main
+from analyzer.core.actions import SPLIT
+from analyzer.core.errors import AnalyzerError
+from analyzer.core.rules import Rules, parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
+from analyzer.engine.splits import SplitPlan
+from tests.oracle_split_memory import clear_caches, optimal_split_ev
+
+
+def engine(rules: Rules, counts: tuple[int, ...], up: int, pair: int,
+           exact: bool = True) -> Fraction | float:
+    base = list(counts)
+    base[up - 1] -= 1
+    plan = SplitPlan.from_rules(rules, pair, up)
+    return OptimalSplit(tuple(base), up, plan, hits_soft_17=rules.hits_soft_17,  # type: ignore[no-any-return]
+                        conditioned=rules.peeks_on(up), exact=exact).value()
+
+
+SMALL = (0, 2, 1, 0, 1, 1, 1, 0, 1, 6)  # 13 cards: seconds
+FAST = [
+    ("1D S17 DOA DAS SPL1 NS", SMALL, 6, 2),
+    ("1D S17 DOA DAS SPL1 NS", SMALL, 10, 2),  # peek with a ten up: conditioned
+]
+SLOW = [
+    ("1D H17 D10 NDAS SPL1 NS", (3, 1, 1, 1, 1, 1, 1, 1, 1, 5), 1, 1),  # aces, ace up
+    ("1D S17 DOA DAS SPL1 NS", (2, 2, 2, 2, 1, 1, 1, 1, 1, 6), 6, 2),
+    ("1D S17 DOA DAS SPL1 NS", (2, 2, 2, 2, 1, 1, 1, 1, 1, 6), 10, 2),
+    ("1D H17 DOA NDAS SPL1 NS", (2, 3, 2, 1, 2, 1, 2, 1, 1, 6), 1, 3),
+    ("1D S17 DOA DAS SPL1 ENHC OBO NS", (1, 3, 1, 1, 1, 1, 1, 1, 1, 8), 10, 2),
+    ("1D S17 DOA DAS SPL1 NS CH5 A21 P22", (1, 3, 1, 1, 1, 1, 1, 1, 1, 8), 6, 2),
+    ("1D S17 DOA NDAS SPL1 NS PEEKA CH6 CHBJ A21 P22 FS2", (1, 3, 1, 1, 1, 1, 1, 1, 1, 8), 10,
+     2),
+    ("1D S17 DOA DAS SPL3 NS", (1, 3, 1, 1, 1, 1, 1, 1, 1, 9), 6, 2),  # resplits
+    ("1D S17 DOA DAS SPL3 RSA HSA NS", (3, 1, 1, 1, 1, 1, 1, 1, 1, 9), 5, 1),
+]
+
+
+@pytest.mark.parametrize(("spec", "counts", "up", "pair"), FAST)
+def test_matches_whole_round_enumeration(spec: str, counts: tuple[int, ...], up: int,
+                                         pair: int) -> None:
+    rules = parse_spec(spec)
+    assert engine(rules, counts, up, pair) == optimal_split_ev(rules, counts, up, pair)
+    clear_caches()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("spec", "counts", "up", "pair"), SLOW)
+def test_matches_whole_round_enumeration_more(spec: str, counts: tuple[int, ...], up: int,
+                                              pair: int) -> None:
+    rules = parse_spec(spec)
+    exact = engine(rules, counts, up, pair)
+    assert exact == optimal_split_ev(rules, counts, up, pair)
+    assert abs(engine(rules, counts, up, pair, exact=False) - float(exact)) < 1e-13
+    clear_caches()
+
+
+def test_float_agrees_with_exact() -> None:
+    rules = parse_spec("1D S17 DOA DAS SPL1 NS")
+    exact = engine(rules, SMALL, 6, 2)
+    assert abs(engine(rules, SMALL, 6, 2, exact=False) - float(exact)) < 1e-14
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["1D S17 DOA DAS SPL1 NS", "1D H17 DOA NDAS SPL1 LS ENHC"])
+def test_order_of_levels_every_pair_and_upcard(spec: str) -> None:
+    """CDZ- <= CDP1 <= CDP <= optimal for every pair and upcard; CDP = CDP1 (no resplit)."""
+    rules = parse_spec(spec)
+    shoe = Shoe([2, 3, 2, 2, 2, 2, 2, 2, 2, 8])
+    levels = {s: Analysis(rules, shoe, exact=True, split=s) for s in
+              ("cdz", "cdp1", "cdp", "optimal")}
+    for up in range(1, 11):
+        for pair in range(1, 11):
+            if shoe[pair] - (up == pair) < 2:
+                continue
+            v = {s: a.actions(up, (pair, pair))[SPLIT] for s, a in levels.items()}
+            assert v["cdz"] <= v["cdp1"] == v["cdp"] <= v["optimal"], (up, pair, v)
+
+
+def test_refusals() -> None:
+    with pytest.raises(SplitInfeasible, match="at most 104 cards"):
+        Analysis(parse_spec("6D S17 DOA DAS SPL3 LS"), split="optimal")
+    with pytest.raises(SplitInfeasible, match="by rank"):
+        Analysis(parse_spec("2D S17 DOA NDAS SPL2 NS SPR"), split="optimal")
+    with pytest.raises(AnalyzerError, match="fixed strategy"):
+        from analyzer.engine.frozen import FrozenStrategy  # noqa: F401
+        Analysis(parse_spec("1D"), strategy=object(), split="cdp")  # type: ignore[arg-type]
+
+
+def test_cli_refuses_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ev", "--rules", "6D S17 DOA DAS SPL3 LS", "--split", "optimal",
+                 "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bja: error: optimal splitting with resplits") and err.count("\n") == 1
+
+
+def test_cdp_equals_cdp1_without_resplits() -> None:
+    """With one split there is only one level of removed pair cards: CDP is CDP1."""
+    rules = parse_spec("2D H17 DOA DAS SPL1 LS")
+    cdz, cdp1, cdp = (Analysis(rules, split=s) for s in ("cdz", "cdp1", "cdp"))
+    for up in (6, 10):
+        for pair in range(1, 11):
+            v = [a.split_value(a.upcard(up), pair) for a in (cdz, cdp1, cdp)]
+            assert v[0] <= v[1] + 1e-15 and v[1] == v[2], (up, pair, v)

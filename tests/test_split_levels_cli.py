@@ -1,0 +1,50 @@
+"""``--split`` on ``bja ev`` / ``bja hand``, and the ``levels`` of ``bja ev --json``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analyzer.cli.main import main
+from analyzer.core.rules import parse_spec
+from analyzer.report.levels import strategy_levels
+
+
+def test_hand_cdp1_matches_farmer(capsys: pytest.CaptureFixture[str]) -> None:
+    """8,8 vs 10, 6D S17 DOA DAS SPL3 LS: Farmer's CDP1 split EV -47.489375082%
+    (tests/reference/farmer-ca/6d-s17-das-spl3-ls-cdp1.txt)."""
+    assert main(["hand", "--rules", "6D S17 DOA DAS SPL3 LS", "--up", "T", "--cards", "8,8",
+                 "--split", "cdp1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["split"] == "cdp1"
+    assert abs(data["actions"]["split"] * 100 - -47.489375082) <= 1e-9
+
+
+def test_unknown_split_is_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["ev", "--rules", "1D", "--split", "cdq"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.startswith("bja: error: argument --split")
+
+
+@pytest.mark.slow
+def test_ev_json_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ev", "--rules", "1D H17 DOA DAS SPL1 NS", "--json", "--levels",
+                 "--no-cache"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    levels = data["levels"]
+    assert list(levels) == ["chart", "cdz", "cdp1", "cdp", "optimal"]
+    assert levels["cdz"]["ev"] == data["ev"]
+    assert levels["chart"]["ev"] <= levels["cdz"]["ev"] <= levels["cdp1"]["ev"] \
+        <= levels["cdp"]["ev"]
+    assert levels["cdp1"]["ev"] == levels["cdp"]["ev"]  # one split: the same level
+    assert levels["optimal"]["not_computed"].startswith("not computed:")
+
+
+@pytest.mark.slow
+def test_levels_refuse_optimal_with_reason() -> None:
+    levels = strategy_levels(parse_spec("6D S17 DOA DAS SPL3 LS"), optimal=True)
+    assert not levels["optimal"].computed
+    assert "at most 104 cards" in levels["optimal"].reason
+    assert levels["chart"].ev <= levels["cdz"].ev <= levels["cdp1"].ev <= levels["cdp"].ev
