@@ -136,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     register_sidebet(sub)
     register_charts(sub)
     register_simulate(sub)
+    from analyzer.cli.compare import register as register_compare  # light: argparse only
+    register_compare(sub)
     return parser
 
 
