@@ -84,8 +84,12 @@ def compare_effects(base: Rules, options: RunOptions, *, base_name: str | None =
 
 
 def compare_explain(games: Sequence[tuple[str, Rules]], options: RunOptions, *,
-                    max_players: int = MAX_PLAYERS, memo: Memo | None = None) -> Comparison:
-    """Games side by side; each one's difference from the previous explained rule by rule."""
+                    max_players: int = MAX_PLAYERS, chain: int | None = None,
+                    memo: Memo | None = None) -> Comparison:
+    """Games side by side; each one's difference from the previous explained rule by rule.
+
+    ``chain``: only the first ``chain`` games are explained (the rest are shown beside).
+    """
     if len(games) < 2:
         raise AnalyzerError("explain needs at least two games or specs")
     memo = memo if memo is not None else Memo(options.use_cache)
@@ -98,7 +102,7 @@ def compare_explain(games: Sequence[tuple[str, Rules]], options: RunOptions, *,
     def evaluate(specs: list[str]) -> dict[str, Figures | str]:
         return evaluate_specs(specs, plain, memo)
 
-    for k in range(1, len(rows)):
+    for k in range(1, min(len(rows), chain or len(rows))):
         if rows[k].ok and rows[k - 1].ok:
             why = explain(games[k - 1][1], games[k][1], evaluate, max_players)
             rows[k] = dataclasses.replace(rows[k], explanation=why)

@@ -84,8 +84,9 @@ def product_variants(base: Rules, axes: Sequence[Sequence[str]]) -> list[Variant
     for cell in itertools.product(*axes):
         chosen = [alt for alt in cell if alt != KEEP]
         name = " ".join(chosen) if chosen else "base"
+        tokens = dict.fromkeys(t.upper() for alt in chosen for t in alt.split())  # H17 twice
         try:
-            variants.append(Variant(name, parse_spec(" ".join(chosen), base)))
+            variants.append(Variant(name, parse_spec(" ".join(tokens), base)))
         except RuleError as err:
             variants.append(Variant(name, None, error=str(err)))
     return variants
