@@ -1,0 +1,87 @@
+"""Time the 32-variant grid of ``bja compare``, cold and warm, against the C++ reference.
+
+The grid (issue 9)::
+
+    bja compare --base "6D S17 DOA DAS SPL3 LS" --vary "1D|2D|6D|8D" --vary "S17|H17" \\
+        --vary "DAS|NDAS" --vary "LS|NS"
+
+Cold: a fresh, empty memo folder, in a fresh process (no in-memory state).
+Warm: the same command again on the memo the cold run filled.  Both with and
+without the basic-strategy chart column (``--no-chart``), which derives and
+evaluates one chart per variant.  ``--reference`` also times Farmer's C++
+analyzer (``/work/ref/strategy``, answers on stdin) on the same 32 rule sets one
+after another, the way a user would compare them without this command.
+
+    python benchmarks/bench_compare.py [--jobs N] [--reference] [--skip-chart]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GRID = ["--base", "6D S17 DOA DAS SPL3 LS", "--vary", "1D|2D|6D|8D", "--vary", "S17|H17",
+        "--vary", "DAS|NDAS", "--vary", "LS|NS"]
+REFERENCE = Path("/work/ref/strategy")
+
+
+def run_grid(cache: Path, chart: bool, jobs: int | None) -> float:
+    """Wall time of one ``bja compare`` of the grid in a fresh process."""
+    argv = [sys.executable, "-m", "analyzer", "compare", *GRID, "--json", "--no-progress"]
+    argv += [] if chart else ["--no-chart"]
+    argv += [] if jobs is None else ["--jobs", str(jobs)]
+    env = {"BJA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, capture_output=True, env=env)
+    return time.perf_counter() - start
+
+
+def reference_input(decks: int, h17: bool, das: bool, ls: bool) -> str:
+    """Farmer's prompts, in order: decks, H17, double any total, double soft, double any
+    number of cards, DAS, resplit, resplit aces, CDZ-, late surrender, payoff, table file;
+    then "0 0" ends the hand queries."""
+    yes = {True: "y", False: "n"}
+    answers = [str(decks), yes[h17], "y", "y", "n", yes[das], "y", "n", "y", yes[ls], "1.5",
+               "table.txt", "0 0"]
+    return "\n".join(answers) + "\n"
+
+
+def run_reference() -> float:
+    """Wall time of the C++ analyzer on the 32 rule sets, one after another."""
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        for decks, h17, das, ls in itertools.product((1, 2, 6, 8), (False, True),
+                                                     (True, False), (True, False)):
+            subprocess.run([str(REFERENCE)], input=reference_input(decks, h17, das, ls),
+                           text=True, check=True, capture_output=True, cwd=folder)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--reference", action="store_true", help="also time the C++ analyzer")
+    parser.add_argument("--skip-chart", action="store_true", help="only the --no-chart grid")
+    args = parser.parse_args()
+    print(f"grid: {' '.join(GRID)}  (32 rule sets; jobs: {args.jobs or 'all cores'})")
+    for chart in (False,) if args.skip_chart else (False, True):
+        cache = Path(tempfile.mkdtemp(prefix="bja-bench-"))
+        try:
+            cold = run_grid(cache, chart, args.jobs)
+            warm = run_grid(cache, chart, args.jobs)
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        label = "with chart column" if chart else "without chart (--no-chart)"
+        print(f"{label:<28} cold {cold:7.1f} s   warm {warm:5.2f} s")
+    if args.reference and REFERENCE.exists():
+        print(f"{'C++ reference, 32 runs':<28} {run_reference():7.1f} s")
+
+
+if __name__ == "__main__":
+    main()
