@@ -226,7 +226,8 @@ def test_renderers_show_what_is_present() -> None:
     assert isinstance(exact, dict)
     assert exact["rows"][0]["ev_exact"] == "-1/200" and exact["rows"][0]["delta_exact"] == "-1/500"
     csv_text = render(_comparison(exact=True), "csv")
-    assert isinstance(csv_text, str) and csv_text.splitlines()[0].endswith("ev_exact,delta_exact,error")
+    assert isinstance(csv_text, str)
+    assert csv_text.splitlines()[0].endswith("ev_exact,delta_exact,error")
     for fmt in ("markdown", "html"):
         out = render(c, fmt)
         assert isinstance(out, str) and "S17 -&gt; H17" in out or "S17 -> H17" in str(out)

@@ -14,7 +14,7 @@ import pytest
 
 from analyzer.cli.main import main
 from analyzer.compare import RunOptions, compare_effects, compare_explain, compare_grid
-from analyzer.compare import runner as runner_module
+from analyzer.compare import worker as worker_module
 from analyzer.compare.memo import Memo, memo_folder
 from analyzer.compare.variants import parse_axis, product_variants
 from analyzer.core.presets import game_base
@@ -51,7 +51,7 @@ def test_memo_serves_a_repeated_grid(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_engine(*_args: Any) -> dict[str, Any]:
         raise AssertionError("the memo should have served this rule set")
 
-    monkeypatch.setattr(runner_module, "compute", no_engine)
+    monkeypatch.setattr(worker_module, "compute", no_engine)
     assert _grid(options) == first
 
 
@@ -135,7 +135,7 @@ def test_interrupted_run_writes_nothing(tmp_path: Path, monkeypatch: pytest.Monk
     def interrupted(*_args: Any) -> dict[str, Any]:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner_module, "compute", interrupted)
+    monkeypatch.setattr(worker_module, "compute", interrupted)
     out = tmp_path / "grid.html"
     assert main(["compare", "--base", "2D", "--vary", "S17|H17", "--html", "--out", str(out),
                  "--jobs", "1", "--no-chart"]) == 130
@@ -150,7 +150,7 @@ def test_effects_of_a_cached_base_sorted(monkeypatch: pytest.MonkeyPatch) -> Non
             return {"error": "not modelled here"}
         return {"float": {"ev": -len(spec) / 1000}}
 
-    monkeypatch.setattr(runner_module, "compute", fake)
+    monkeypatch.setattr(worker_module, "compute", fake)
     c = compare_effects(game_base("charlie7"), RunOptions(charts=False, jobs=1, progress=False,
                                                           use_cache=False))
     deltas = [r.delta for r in c.rows if r.delta is not None]

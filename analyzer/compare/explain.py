@@ -202,8 +202,8 @@ def explain(a: Rules, b: Rules, evaluate: Evaluate, max_players: int = MAX_PLAYE
                      "the changes are shown together")
         players = [Player("all rules", tuple(c for p in players for c in p.components),
                           ", ".join(p.change for p in players))]
-        shares, orders, n, values = [values[full] - values[0]], 1, 1, {0: values[0], 1: values[full]}
-        full = 1
+        shares, orders, n = [values[full] - values[0]], 1, 1
+        values, full = {0: values[0], 1: values[full]}, 1
     div = dividends(n, values)
     contributions = tuple(
         Contribution(p.name, p.change, shares[i],

@@ -1,11 +1,13 @@
 """On-disk memo of per-rule-set figures, so a repeated variant costs nothing.
 
 One small JSON file per (rule set, shoe, kind of figure), named by the SHA-256
-of its key, in a folder named by the engine fingerprint (a hash of every source
-file, as :mod:`analyzer.report.cache` keys ``bja ev``): a changed engine never
-serves a stale figure.  Floats are stored by ``repr`` (JSON round-trips them
-exactly) and fractions as ``"p/q"``.  Files are written atomically, so an
-interrupted run leaves whole entries or none.  The parent process reads and
+of its key, in a folder named by the engine fingerprint: a hash of every source
+file a figure depends on (rules, engine, split cross-check, charts, and the
+worker that calls them), as :mod:`analyzer.report.cache` keys ``bja ev``.  A
+changed engine never serves a stale figure; a changed renderer keeps the memo.
+Floats are stored by ``repr`` (JSON round-trips them exactly) and fractions as
+``"p/q"``.  Files are written atomically, so an interrupted run leaves whole
+entries or none.  The parent process reads and
 writes the memo; workers (local or on a Dask cluster) only compute.
 """
 
@@ -14,13 +16,27 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from analyzer.report.cache import engine_fingerprint
 from analyzer.report.output import write_atomic
 
 KINDS = ("float", "exact", "chart")
+SOURCES = ("core", "engine", "crosscheck", "charts", "compare/worker.py", "__init__.py")
+
+
+@cache
+def engine_fingerprint() -> str:
+    """SHA-256 of the source files the figures depend on (see the module docstring)."""
+    package = Path(__file__).parents[1]
+    digest = hashlib.sha256()
+    for source in SOURCES:
+        path = package / source
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(file.relative_to(package).as_posix().encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
 
 
 def memo_folder() -> Path:

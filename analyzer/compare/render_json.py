@@ -20,7 +20,7 @@ def _explanation(e: Explanation, exact: bool) -> dict[str, Any]:
     def number(key: str, x: Any) -> dict[str, Any]:
         if x is None:
             return {key: None}
-        out = {key: float(x)}
+        out: dict[str, Any] = {key: float(x)}
         if exact:
             out[f"{key}_exact"] = fraction_text(x)
         return out

@@ -11,6 +11,7 @@ re-run), written atomically: a rebuild changes no byte.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -48,9 +49,12 @@ def build_compare_reports(root: Path, progress: Callable[[str], None] | None = N
     options = options or RunOptions(progress=False)
     folder = root / "reports" / "compare"
     written: list[Path] = []
+    # A chart per effects row would multiply the build time by about four (the chart
+    # of each seed game is in tables/<game>/); `bja compare --game X --effects` has it.
+    plain = dataclasses.replace(options, charts=False)
     for name, preset in PRESETS.items():
         say(f"rule effects of {name}")
-        effects = compare_effects(preset.rules, options, base_name=name)
+        effects = compare_effects(preset.rules, plain, base_name=name)
         written += _write(folder, f"{name}-effects", effects, ("markdown", "csv", "png"))
     say("seed games side by side, differences explained")
     assert set(CHAIN) | set(BESIDE) <= set(PRESETS) | set(CLASSIC_GAMES)

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from analyzer.compare import worker
 from analyzer.compare.memo import Memo
 from analyzer.compare.model import Figures
 from analyzer.core.errors import AnalyzerError
+from analyzer.core.rules import parse_spec
 
 BACKENDS = ("loky", "dask")
 
@@ -36,49 +38,6 @@ class RunOptions:
     use_cache: bool = True
     progress: bool = True  # a bar on stderr when the work takes over a second
     shoe: str | None = None  # one shoe for every rule set (library use); None: full decks
-
-
-def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, Any]:
-    """The missing figures of one rule set: ``{kind: data}``, or ``{"error": why}``.
-
-    Runs in a worker: imports inside, so the parent's ``bja --help`` stays light.
-    """
-    from analyzer.charts.evaluate import make_chart
-    from analyzer.core.rules import parse_spec
-    from analyzer.core.shoe import parse_shoe
-    from analyzer.engine.analysis import Analysis
-    from analyzer.report.render import fraction_text
-
-    out: dict[str, Any] = {}
-    try:
-        rules = parse_spec(spec)
-        fixed = parse_shoe(shoe) if shoe else None
-        if "chart" in kinds:
-            out.update(_chart(rules, fixed, spec, make_chart))
-        if "float" in kinds:
-            ev = out["chart"]["ev"] if "chart" in out else Analysis(rules, fixed).ev()
-            out["float"] = {"ev": float(ev)}
-        if "exact" in kinds:
-            out["exact"] = {"ev_exact": fraction_text(Analysis(rules, fixed, exact=True).ev())}
-    except AnalyzerError as err:
-        return {"error": str(err)}
-    return out
-
-
-def _chart(rules: Any, shoe: Any, title: str, make_chart: Any) -> dict[str, Any]:
-    """The chart figures; a chart that cannot be derived empties only its own column."""
-    from analyzer.engine.analysis import Analysis
-
-    try:
-        run = make_chart(rules, title, shoe=shoe)
-    except AnalyzerError:
-        raise
-    except Exception as err:  # noqa: BLE001 - the chart column fails, not the row
-        ev = float(Analysis(rules, shoe).ev())
-        return {"chart": {"ev": ev, "chart_error": f"chart not derived: {err}"}}
-    assert run.chart.evaluation is not None
-    figures = run.chart.evaluation
-    return {"chart": {"ev": float(figures.optimum_ev), "chart_ev": float(figures.chart_ev)}}
 
 
 def _kinds(options: RunOptions) -> tuple[str, ...]:
@@ -127,35 +86,52 @@ def _run(todo: list[tuple[str, tuple[str, ...]]],
         return
     bar = _progress_bar(len(todo), options.progress)
     try:
-        for spec, result in _dispatch(todo, options):
-            bar(1)
-            yield spec, result
+        for done in _dispatch(todo, options):
+            bar(len(done))
+            yield from done
     finally:
         bar(0)
 
 
+def chunks(todo: list[tuple[str, tuple[str, ...]]],
+           jobs: int) -> list[list[tuple[str, tuple[str, ...]]]]:
+    """Tasks grouped by shoe (deck count), about two chunks per worker, largest shoes first.
+
+    Same-shoe rule sets in one process reuse the engine's per-shoe caches; large
+    shoes first keeps the workers evenly loaded (longest tasks scheduled first).
+    """
+    size = max(1, -(-len(todo) // (2 * jobs)))
+    groups: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
+    for task in todo:
+        groups.setdefault(parse_spec(task[0]).decks, []).append(task)
+    out = []
+    for decks in sorted(groups, reverse=True):
+        group = groups[decks]
+        out += [group[i:i + size] for i in range(0, len(group), size)]
+    return out
+
+
 def _dispatch(todo: list[tuple[str, tuple[str, ...]]],
-              options: RunOptions) -> Iterable[tuple[str, dict[str, Any]]]:
+              options: RunOptions) -> Iterable[list[tuple[str, dict[str, Any]]]]:
+    """Lists of ``(spec, result)``, one per finished chunk."""
     jobs = options.jobs or os.cpu_count() or 1
     if options.backend not in BACKENDS:
         raise AnalyzerError(f"unknown backend {options.backend!r} (use {', '.join(BACKENDS)})")
     if options.backend == "loky" and (jobs == 1 or len(todo) == 1):
-        return ((spec, compute(spec, options.shoe, kinds)) for spec, kinds in todo)
+        return ([(spec, worker.compute(spec, options.shoe, kinds))] for spec, kinds in todo)
     import joblib
 
-    tasks = (joblib.delayed(_tagged)(spec, options.shoe, kinds) for spec, kinds in todo)
+    tasks = (joblib.delayed(worker.compute_chunk)(chunk, options.shoe)
+             for chunk in chunks(todo, jobs))
     if options.backend == "dask":
         return _on_dask(tasks, options.scheduler)
     parallel = joblib.Parallel(n_jobs=min(jobs, len(todo)), return_as="generator_unordered")
-    result: Iterable[tuple[str, dict[str, Any]]] = parallel(tasks)
+    result: Iterable[list[tuple[str, dict[str, Any]]]] = parallel(tasks)
     return result
 
 
-def _tagged(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
-    return spec, compute(spec, shoe, kinds)
-
-
-def _on_dask(tasks: Iterable[Any], scheduler: str | None) -> Iterator[tuple[str, dict[str, Any]]]:
+def _on_dask(tasks: Iterable[Any],
+             scheduler: str | None) -> Iterator[list[tuple[str, dict[str, Any]]]]:
     """Run the tasks on the Dask cluster at ``scheduler`` (joblib's Dask backend)."""
     if not scheduler:
         raise AnalyzerError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
@@ -166,14 +142,14 @@ def _on_dask(tasks: Iterable[Any], scheduler: str | None) -> Iterator[tuple[str,
         raise AnalyzerError("--backend dask needs dask[distributed]: "
                             "pip install 'bja-analyzer[dask]'") from None
     try:
-        client = Client(scheduler, timeout="10s", set_as_default=False)
+        client = Client(scheduler, timeout="10s", set_as_default=False)  # type: ignore[no-untyped-call]
     except OSError as err:
         raise AnalyzerError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") from None
     try:
         with joblib.parallel_config(backend="dask", client=client):
             yield from joblib.Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]
 
 
 def _progress_bar(total: int, enabled: bool) -> Callable[[int], None]:
