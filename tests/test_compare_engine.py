@@ -155,3 +155,35 @@ def test_effects_of_a_cached_base_sorted(monkeypatch: pytest.MonkeyPatch) -> Non
                                                           use_cache=False))
     deltas = [r.delta for r in c.rows if r.delta is not None]
     assert deltas == sorted(deltas, reverse=True) and c.rows[-1].error == "not modelled here"
+
+
+def _fake_compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """A made-up, deterministic EV per rule set (the Shapley algebra does not care)."""
+    import hashlib
+
+    ev = int(hashlib.sha256(spec.encode()).hexdigest(), 16) % 20011 / 1e6 - 0.01
+    out: dict[str, Any] = {"float": {"ev": ev}}
+    if "exact" in kinds:
+        out["exact"] = {"ev_exact": f"{round(ev * 10**6)}/{10**6}"}
+    return out
+
+
+def test_explain_cli_json(monkeypatch: pytest.MonkeyPatch,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(worker_module, "compute", _fake_compute)
+    assert main(["compare", "charlie7", "8d-s17-das", "6D S17 DOA DAS SPL3 LS", "--exact",
+                 "--no-chart", "--json", "--jobs", "1", "--no-cache"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["mode"] == "explain" and data["base_name"] == "charlie7"
+    assert "contributions" not in data["rows"][0]
+    for prev, row in zip(data["rows"], data["rows"][1:], strict=False):
+        total = Fraction(row["ev_exact"]) - Fraction(prev["ev_exact"])
+        assert sum(Fraction(k["shapley_exact"]) for k in row["contributions"]) == total
+        assert Fraction(row["explains"]["total_exact"]) == total
+    rules = [k["rule"] for k in data["rows"][1]["contributions"]]
+    assert rules == ["splits", "surrender", "charlie", "21 stands"]
+    assert [k["change"] for k in data["rows"][2]["contributions"]] == ["8D -> 6D", "NS -> LS"]
+    text_argv = ["compare", "charlie7", "8d-s17-das", "--no-chart", "--jobs", "1", "--no-cache"]
+    assert main(text_argv) == 0
+    text = capsys.readouterr().out
+    assert "(= the difference, exactly)" in text and "orders averaged: 24 of 24" in text

@@ -11,7 +11,7 @@ from html import escape
 
 from analyzer.compare.columns import display, exact_cells, label, numeric_columns
 from analyzer.compare.model import Comparison
-from analyzer.compare.render_text import MODES, explanation_lines, header_lines
+from analyzer.compare.render_text import MODES, explained, explanation_lines, header_lines
 
 _STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #222; }
@@ -94,10 +94,8 @@ def render_html(c: Comparison) -> str:
     out += [f"<li>{escape(line)}</li>" for line in header_lines(c)[1:]]
     out += ["</ul>", '<p class="small">Click a column heading to sort; EVs in % of the '
             "initial bet, differences in percentage points.</p>", *_table(c)]
-    for r in c.rows:
-        if r.explanation:
-            out += [f"<h2>{escape(label(c, r))}: the difference rule by rule</h2>",
-                    "<pre>" + escape("\n".join(explanation_lines(r.explanation, c.exact)))
-                    + "</pre>"]
+    for title, e in explained(c):
+        out += [f"<h2>{escape(title)}: the difference rule by rule</h2>",
+                "<pre>" + escape("\n".join(explanation_lines(e, c.exact, title))) + "</pre>"]
     out += [f"<script>{_SCRIPT}</script>", "</body>", "</html>"]
     return "\n".join(out) + "\n"

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 
 from analyzer.compare.columns import label
 from analyzer.compare.model import Comparison
-from analyzer.compare.render_text import MODES
+from analyzer.compare.render_text import MODES, explained
 
 DPI = 100
 BAR = 0.32  # inches per bar
@@ -27,16 +27,18 @@ def _bars(c: Comparison) -> list[tuple[str, list[tuple[str, float]]]]:
     """Panels of (title, [(label, points)]) sorted with the largest value first."""
     if c.mode == "explain":
         panels = []
-        for r in c.rows:
-            e = r.explanation
-            if e is not None:
-                items = [(f"{k.rule}: {k.change}", float(k.shapley) * 100)
-                         for k in e.contributions]
-                panels.append((f"{e.source} -> {e.target}\n(total "
-                               f"{float(e.total) * 100:+.4f} pp)", items))
+        for title, e in explained(c):
+            items = [(_short(f"{k.rule}: {k.change}"), float(k.shapley) * 100)
+                     for k in e.contributions]
+            panels.append((f"{title}: {float(e.total) * 100:+.4f} pp, rule by rule "
+                           "(Shapley)", items))
         return [(t, sorted(i, key=lambda kv: -kv[1])) for t, i in panels]
     items = [(label(c, r), float(r.delta) * 100) for r in c.rows if r.delta is not None]
     return [(f"{MODES[c.mode]}\nbase: {c.base_name}", sorted(items, key=lambda kv: -kv[1]))]
+
+
+def _short(text: str, width: int = 48) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _draw(ax: Axes, title: str, items: list[tuple[str, float]]) -> None:

@@ -68,19 +68,28 @@ def render_text(c: Comparison) -> str:
                 lines.append(f"  {label(c, r)}: EV {cells['ev_exact']}"
                              + (f"; diff {cells['delta_exact']}" if "delta_exact" in cells
                                 else ""))
-    for r in c.rows:
-        if r.explanation:
-            lines += ["", *explanation_lines(r.explanation, c.exact)]
+    for title, e in explained(c):
+        lines += ["", *explanation_lines(e, c.exact, title)]
     return "\n".join(lines) + "\n"
 
 
-def explanation_lines(e: Explanation, exact: bool) -> list[str]:
+def explained(c: Comparison) -> list[tuple[str, Explanation]]:
+    """``("previous -> row", explanation)`` of every explained row."""
+    return [(f"{label(c, prev)} -> {label(c, r)}", r.explanation)
+            for prev, r in zip(c.rows, c.rows[1:], strict=False) if r.explanation]
+
+
+def explanation_lines(e: Explanation, exact: bool, title: str = "") -> list[str]:
     """One explanation as text: contributions, interactions, invalid intermediates."""
-    lines = [f"{e.source}  ->  {e.target}: difference {_pp(e.total)} pp",
+    lines = [f"{title or 'difference'}: {_pp(e.total)} pp", f"  from {e.source}",
+             f"  to   {e.target}",
              f"  {'rule':<26}{'change':<28}{'Shapley pp':>13}{'alone pp':>13}{'last pp':>13}"]
     for k in e.contributions:
-        lines.append(f"  {k.rule:<26}{k.change:<28}{_pp(k.shapley):>13}{_pp(k.alone):>13}"
+        change = k.change if len(k.change) < 28 else ""
+        lines.append(f"  {k.rule:<26}{change:<28}{_pp(k.shapley):>13}{_pp(k.alone):>13}"
                      f"{_pp(k.last):>13}")
+        if not change:
+            lines.append(f"    ({k.change})")
     total = sum((k.shapley for k in e.contributions), Fraction(0))
     lines.append(f"  {'sum':<54}{_pp(total):>13}   (= the difference"
                  f"{', exactly' if total == e.total else ' (NOT EQUAL)'})")
@@ -107,10 +116,9 @@ def render_markdown(c: Comparison) -> str:
     for b in body:
         cells = b + [""] * (len(head) - len(b))
         lines.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
-    for r in c.rows:
-        if r.explanation:
-            lines += ["", f"## {label(c, r)}: the difference rule by rule", "", "```",
-                      *explanation_lines(r.explanation, c.exact), "```"]
+    for title, e in explained(c):
+        lines += ["", f"## {title}: the difference rule by rule", "", "```",
+                  *explanation_lines(e, c.exact, title), "```"]
     return "\n".join(lines) + "\n"
 
 
