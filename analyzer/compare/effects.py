@@ -4,11 +4,14 @@ Each component of :mod:`analyzer.compare.components` is changed alone, to each
 value players meet in casinos: decks 1/2/4/6/8; S17/H17; DOA/D9/D10; DAS/NDAS;
 NSPL/SPL1-3; RSA, HSA; NS/LS/ES and SNA; blackjack 3:2, 6:5, 1:1, 2:1; peek,
 PEEKA, ENHC and OBO; Charlie 5/6/7 (or none); CHBJ, A21, P22; free doubles
-(hard 9-11) and free splits (A-9); split by rank; aces splittable.  A change
-applies when it matters to the base (DAS only where pairs split, OBO only where
-a blackjack can go unchecked, SNA only with surrender...) and gives a valid rule
-set.  Not varied: the cut card and INSNS, which do not enter the full-shoe EV of
-a round (the cut-card effect is not computed; insurance is a separate bet).
+(hard 9-11) and free splits (A-9); split by rank; aces splittable.
+
+A change applies when it matters to the base and gives a valid rule set: DAS
+only where pairs split, RSA only where a third hand is allowed, SNA only with
+surrender, OBO only where a blackjack can go unchecked, CHBJ only where a
+Charlie can meet an unchecked blackjack.  Not varied: the cut card and INSNS,
+which do not enter the full-shoe EV of a round (the cut-card effect is not
+computed; insurance is a separate bet).
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ def _changes(r: Rules) -> Iterator[tuple[str, dict[str, Any]]]:
         yield "double after split", {"double_after_split": not r.double_after_split}
     yield from (("splits", {"max_hands": m}) for m in (1, 2, 3, 4))
     if splits and r.split_aces:
-        yield "resplit aces", {"resplit_aces": not r.resplit_aces}
+        if r.max_hands > 2 or r.resplit_aces:  # resplitting needs a third hand
+            yield "resplit aces", {"resplit_aces": not r.resplit_aces}
         yield "hit split aces", {"hit_split_aces": not r.hit_split_aces}
     yield from (("surrender", {"surrender": s}) for s in Surrender)
     if r.surrender is not Surrender.NONE:
@@ -50,7 +54,8 @@ def _changes(r: Rules) -> Iterator[tuple[str, dict[str, Any]]]:
         yield "unpeeked blackjack", {"unpeeked_bj_takes_all": not r.unpeeked_bj_takes_all}
     yield from (("charlie", {"charlie": c, "charlie_beats_bj": False})
                 for c in (*CHARLIES, 0) if c != r.charlie and (r.charlie or c))
-    if r.charlie:
+    if r.charlie and (r.hole_card is not HoleCard.PEEK or r.charlie_beats_bj):
+        # Only an unchecked dealer blackjack can meet a Charlie.
         yield "charlie beats blackjack", {"charlie_beats_bj": not r.charlie_beats_bj}
     yield "21 stands", {"stand_on_21": not r.stand_on_21}
     yield "push 22", {"push_22": not r.push_22}
