@@ -36,6 +36,7 @@ def test_dask_cluster_gives_the_local_figures_bit_for_bit() -> None:
     assert remote == local and len(local) == 6
 
 
+@pytest.mark.slow  # the client waits its 10 s connect timeout
 def test_unreachable_scheduler_is_one_error() -> None:
     pytest.importorskip("dask.distributed")
     options = RunOptions(charts=False, backend="dask", scheduler="tcp://127.0.0.1:1",
