@@ -4,7 +4,8 @@ Each component of :mod:`analyzer.compare.components` is changed alone, to each
 value players meet in casinos: decks 1/2/4/6/8; S17/H17; DOA/D9/D10; DAS/NDAS;
 NSPL/SPL1-3; RSA, HSA; NS/LS/ES and SNA; blackjack 3:2, 6:5, 1:1, 2:1; peek,
 PEEKA, ENHC and OBO; Charlie 5/6/7 (or none); CHBJ, A21, P22; free doubles
-(hard 9-11) and free splits (A-9); split by rank; aces splittable.
+(hard 9-11) and free splits (A-9, where one split is allowed: the engine
+models a free split with SPL1 only); split by rank; aces splittable.
 
 A change applies when it matters to the base and gives a valid rule set: DAS
 only where pairs split, RSA only where a third hand is allowed, SNA only with
@@ -40,7 +41,9 @@ def _changes(r: Rules) -> Iterator[tuple[str, dict[str, Any]]]:
     yield from (("doubling", {"double": d}) for d in Double)
     if splits:
         yield "double after split", {"double_after_split": not r.double_after_split}
-    yield from (("splits", {"max_hands": m}) for m in (1, 2, 3, 4))
+    # The engine models a free split with one split only (SPL1).
+    yield from (("splits", {"max_hands": m}) for m in (1, 2, 3, 4)
+                if not r.free_splits or m == 2)
     if splits and r.split_aces:
         if r.max_hands > 2 or r.resplit_aces:  # resplitting needs a third hand
             yield "resplit aces", {"resplit_aces": not r.resplit_aces}
@@ -60,7 +63,7 @@ def _changes(r: Rules) -> Iterator[tuple[str, dict[str, Any]]]:
     yield "21 stands", {"stand_on_21": not r.stand_on_21}
     yield "push 22", {"push_22": not r.push_22}
     yield "free doubles", {"free_doubles": frozenset() if r.free_doubles else FREE_DOUBLES}
-    if splits or r.free_splits:
+    if r.max_hands == 2 or r.free_splits:
         yield "free splits", {"free_splits": frozenset() if r.free_splits else FREE_SPLITS}
     if splits:
         yield "split by rank", {"split_by_rank": not r.split_by_rank}

@@ -43,6 +43,8 @@ def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, An
             out["exact"] = {"ev_exact": fraction_text(Analysis(rules, fixed, exact=True).ev())}
     except AnalyzerError as err:
         return {"error": str(err)}
+    except ValueError as err:  # an engine limit (e.g. free splits with resplits): this row
+        return {"error": f"not modelled by the engine: {err}"}
     return out
 
 
