@@ -97,9 +97,13 @@ def test_effects_of_a_classic_base() -> None:
                      "SPL3 -> NSPL", "NRSA -> RSA", "NHSA -> HSA", "LS -> ES", "LS -> NS",
                      "no SNA -> SNA", "BJ3:2 -> BJ6:5", "BJ3:2 -> BJ1:1", "PEEK -> ENHC",
                      "PEEK -> PEEKA", "no CH -> CH5", "no A21 -> A21", "no P22 -> P22",
-                     "no FD -> FD9-11", "no FS -> FSA-9", "no SPR -> SPR", "no NSA -> NSA"):
+                     "no FD -> FD9-11", "no SPR -> SPR", "no NSA -> NSA"):
         assert expected in changes
     assert "no OBO -> OBO" not in changes  # a peeked blackjack already takes one bet only
+    assert "no CHBJ -> CHBJ" not in changes and "no FS -> FSA-9" not in changes  # SPL3
+    one_split = {v.change for v in effect_variants(parse_spec("6D SPL1 CH6"))}
+    assert "no FS -> FSA-9" in one_split and "NRSA -> RSA" not in one_split
+    assert "no CHBJ -> CHBJ" not in one_split  # every blackjack is peeked: CHBJ is moot
     assert all(v.rules is not None and v.rules != BASE for v in effect_variants(BASE))
 
 
