@@ -38,8 +38,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-
-import networkx as nx
+from typing import Any
 
 from analyzer.compare.components import Component, differing
 from analyzer.compare.model import Contribution, Explanation, Figures, Interaction
@@ -94,8 +93,13 @@ def _values(a: Rules, b: Rules, players: Sequence[Player], masks: Sequence[int],
     return values, invalid
 
 
-def lattice_graph(n: int, valid: set[int]) -> nx.DiGraph:
-    """Valid intermediates as nodes; an edge ``S -> S+i`` labelled with player ``i``."""
+def lattice_graph(n: int, valid: set[int]) -> Any:
+    """Valid intermediates as nodes; an edge ``S -> S+i`` labelled with player ``i``.
+
+    A ``networkx.DiGraph`` (imported here: only explanations need it).
+    """
+    import networkx as nx
+
     graph = nx.DiGraph()
     graph.add_nodes_from(valid)
     for s in valid:
@@ -106,9 +110,10 @@ def lattice_graph(n: int, valid: set[int]) -> nx.DiGraph:
     return graph
 
 
-def _path_counts(graph: nx.DiGraph, source: int, sink: int) -> tuple[dict[int, int],
-                                                                       dict[int, int]]:
+def _path_counts(graph: Any, source: int, sink: int) -> tuple[dict[int, int], dict[int, int]]:
     """Paths from the source to each node, and from each node to the sink."""
+    import networkx as nx
+
     order = list(nx.topological_sort(graph))
     into = {v: 0 for v in order}
     out = {v: 0 for v in order}
@@ -128,6 +133,8 @@ def shapley(n: int, values: dict[int, Fraction]) -> tuple[list[Fraction], int]:
     full = (1 << n) - 1
     if 0 not in values or full not in values:
         raise AnalyzerError("the source and target games must both be valid")
+    import networkx as nx
+
     graph = lattice_graph(n, set(values))
     if not nx.has_path(graph, 0, full):
         return [], 0
