@@ -187,3 +187,25 @@ def test_explain_cli_json(monkeypatch: pytest.MonkeyPatch,
     assert main(text_argv) == 0
     text = capsys.readouterr().out
     assert "(= the difference, exactly)" in text and "orders averaged: 24 of 24" in text
+
+
+@pytest.mark.slow  # about 40 s: ten PNGs and two 64-game lattices, twice
+def test_build_reports_are_byte_identical_on_a_rerun(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """reports/compare/ from the memo on the second run: the same bytes (engine stubbed)."""
+    from analyzer.compare.reports import build_compare_reports
+
+    monkeypatch.setattr(worker_module, "compute", _fake_compute)
+    options = RunOptions(charts=False, jobs=1, progress=False)
+    first = build_compare_reports(tmp_path / "a", options=options)
+    monkeypatch.setattr(worker_module, "compute", None)  # everything from the memo now
+    second = build_compare_reports(tmp_path / "b", options=options)
+    names = sorted(p.name for p in first)
+    assert names == sorted(p.name for p in second)
+    assert {"charlie7-effects.md", "seed-games.html", "seed-games.png"} <= set(names)
+    for a, b in zip(sorted(first), sorted(second), strict=True):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    text = (tmp_path / "a" / "reports" / "compare" / "seed-games.md").read_text()
+    assert "## charlie7 -> free-bet: the difference rule by rule" in text
+    assert "## free-bet -> privilege: the difference rule by rule" in text
+    assert "privilege -> four-jacks" not in text
