@@ -202,7 +202,7 @@ def explain(a: Rules, b: Rules, evaluate: Evaluate, max_players: int = MAX_PLAYE
     values, invalid = _values(a, b, players, range(1 << n), evaluate)
     full = (1 << n) - 1
     shares, orders = shapley(n, values)
-    bad = tuple((" + ".join(players[i].change for i in range(n) if m >> i & 1), why)
+    bad = tuple((" + ".join(players[i].name for i in range(n) if m >> i & 1), why)
                 for m, why in sorted(invalid.items()))
     if n and not orders:
         notes.append("no order of single-rule changes passes through valid games only: "

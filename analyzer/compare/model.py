@@ -70,7 +70,7 @@ class Explanation:
     total: Fraction
     contributions: tuple[Contribution, ...]
     interactions: tuple[Interaction, ...] = ()
-    invalid: tuple[tuple[str, str], ...] = ()  # (intermediate rules, why not valid)
+    invalid: tuple[tuple[str, str], ...] = ()  # (rules changed from the source, why invalid)
     orders: int = 0  # valid orders of applying the changes averaged over
     all_orders: int = 0  # every order (n!)
     notes: tuple[str, ...] = ()

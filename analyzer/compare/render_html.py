@@ -24,7 +24,7 @@ table.cmp td.num { text-align: right; font-family: monospace; }
 table.cmp td.spec { font-family: monospace; font-size: 0.9em; }
 table.cmp tr:nth-child(even) td { background: #f3f3f3; }
 td.pos { color: #0a6b1f; } td.neg { color: #a11; } td.err { color: #a11; font-style: italic; }
-pre { background: #f6f6f6; padding: 0.8em; font-size: 0.85em; overflow-x: auto; }
+pre { background: #f6f6f6; padding: 0.8em; font-size: 0.85em; white-space: pre-wrap; }
 .small { font-size: 0.85em; color: #555; }
 """
 

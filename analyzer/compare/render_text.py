@@ -102,8 +102,12 @@ def explanation_lines(e: Explanation, exact: bool, title: str = "") -> list[str]
         lines += [f"    {' x '.join(i.rules)}: {_pp(i.dividend)}" for i in e.interactions[:10]]
         if len(e.interactions) > 10:
             lines.append(f"    ... {len(e.interactions) - 10} smaller ones")
+    reasons: dict[str, list[str]] = {}
     for desc, why in e.invalid:
-        lines.append(f"  not a valid game: source with {desc}: {why}")
+        reasons.setdefault(why, []).append(desc)
+    for why, games in reasons.items():
+        lines.append(f"  {len(games)} intermediate game(s) not valid ({why}): the source "
+                     "with " + "; with ".join(games))
     lines += [f"  note: {n}" for n in e.notes]
     return lines
 
