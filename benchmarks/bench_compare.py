@@ -6,7 +6,8 @@ The grid (issue 9)::
         --vary "DAS|NDAS" --vary "LS|NS"
 
 Cold: a fresh, empty memo folder, in a fresh process (no in-memory state).
-Warm: the same command again on the memo the cold run filled.  Both with and
+Warm: the same command again on the memo the cold run filled; its time is split
+into the CLI's imports and the compare itself (memo reads, rendering).  Both with and
 without the basic-strategy chart column (``--no-chart``), which derives and
 evaluates one chart per variant.  ``--reference`` also times Farmer's C++
 analyzer (``/work/ref/strategy``, answers on stdin) on the same 32 rule sets one
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import shutil
 import subprocess
 import sys
@@ -31,15 +33,30 @@ GRID = ["--base", "6D S17 DOA DAS SPL3 LS", "--vary", "1D|2D|6D|8D", "--vary", "
 REFERENCE = Path("/work/ref/strategy")
 
 
-def run_grid(cache: Path, chart: bool, jobs: int | None) -> float:
-    """Wall time of one ``bja compare`` of the grid in a fresh process."""
-    argv = [sys.executable, "-m", "analyzer", "compare", *GRID, "--json", "--no-progress"]
+CHILD = r"""
+import contextlib, io, json, sys, time
+start = time.perf_counter()
+from analyzer.cli.main import main
+imported = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(sys.argv[1:])
+done = time.perf_counter()
+print(json.dumps({"imports": imported - start, "compare": done - imported, "status": status}))
+"""
+
+
+def run_grid(cache: Path, chart: bool, jobs: int | None) -> tuple[float, float, float]:
+    """``bja compare`` of the grid in a fresh process: (wall, of which imports, compare)."""
+    argv = [sys.executable, "-c", CHILD, "compare", *GRID, "--json", "--no-progress"]
     argv += [] if chart else ["--no-chart"]
     argv += [] if jobs is None else ["--jobs", str(jobs)]
     env = {"BJA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
     start = time.perf_counter()
-    subprocess.run(argv, check=True, capture_output=True, env=env)
-    return time.perf_counter() - start
+    out = subprocess.run(argv, check=True, capture_output=True, env=env, text=True).stdout
+    wall = time.perf_counter() - start
+    parts = json.loads(out.strip().splitlines()[-1])
+    assert parts["status"] == 0
+    return wall, parts["imports"], parts["compare"]
 
 
 def reference_input(decks: int, h17: bool, das: bool, ls: bool) -> str:
@@ -78,7 +95,8 @@ def main() -> None:
         finally:
             shutil.rmtree(cache, ignore_errors=True)
         label = "with chart column" if chart else "without chart (--no-chart)"
-        print(f"{label:<28} cold {cold:7.1f} s   warm {warm:5.2f} s")
+        print(f"{label:<28} cold {cold[0]:7.1f} s   warm {warm[0]:5.2f} s (process; of which "
+              f"CLI imports {warm[1]:.2f} s, the compare itself {warm[2]:.2f} s)", flush=True)
     if args.reference and REFERENCE.exists():
         print(f"{'C++ reference, 32 runs':<28} {run_reference():7.1f} s")
 

@@ -108,5 +108,6 @@ def compare_explain(games: Sequence[tuple[str, Rules]], options: RunOptions, *,
             rows[k] = dataclasses.replace(rows[k], explanation=why)
     return Comparison("explain", format_spec(base), base_name, base_figures, tuple(rows),
                       exact=options.exact, charts=options.charts, shoe=options.shoe,
-                      notes=(*_notes(options), "explain: each game's difference from the "
-                             "previous one, attributed rule by rule (Shapley)"))
+                      notes=(*_notes(options), "explain: diff is from the first game; each "
+                             "explained difference is from the previous game, attributed rule "
+                             "by rule (Shapley)"))
