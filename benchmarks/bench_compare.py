@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import resource
 import shutil
 import subprocess
 import sys
@@ -45,18 +46,24 @@ print(json.dumps({"imports": imported - start, "compare": done - imported, "stat
 """
 
 
-def run_grid(cache: Path, chart: bool, jobs: int | None) -> tuple[float, float, float]:
-    """``bja compare`` of the grid in a fresh process: (wall, of which imports, compare)."""
+def _cpu() -> float:
+    """User + system CPU seconds of every finished child process (workers included)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_grid(cache: Path, chart: bool, jobs: int | None) -> tuple[float, float, float, float]:
+    """``bja compare`` of the grid in a fresh process: (wall, imports, compare, CPU s)."""
     argv = [sys.executable, "-c", CHILD, "compare", *GRID, "--json", "--no-progress"]
     argv += [] if chart else ["--no-chart"]
     argv += [] if jobs is None else ["--jobs", str(jobs)]
     env = {"BJA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu()
     out = subprocess.run(argv, check=True, capture_output=True, env=env, text=True).stdout
     wall = time.perf_counter() - start
     parts = json.loads(out.strip().splitlines()[-1])
     assert parts["status"] == 0
-    return wall, parts["imports"], parts["compare"]
+    return wall, parts["imports"], parts["compare"], _cpu() - cpu
 
 
 def reference_input(decks: int, h17: bool, das: bool, ls: bool) -> str:
@@ -69,15 +76,15 @@ def reference_input(decks: int, h17: bool, das: bool, ls: bool) -> str:
     return "\n".join(answers) + "\n"
 
 
-def run_reference() -> float:
-    """Wall time of the C++ analyzer on the 32 rule sets, one after another."""
-    start = time.perf_counter()
+def run_reference() -> tuple[float, float]:
+    """Wall time and CPU seconds of the C++ analyzer on the 32 rule sets, one after another."""
+    start, cpu = time.perf_counter(), _cpu()
     with tempfile.TemporaryDirectory() as folder:
         for decks, h17, das, ls in itertools.product((1, 2, 6, 8), (False, True),
                                                      (True, False), (True, False)):
             subprocess.run([str(REFERENCE)], input=reference_input(decks, h17, das, ls),
                            text=True, check=True, capture_output=True, cwd=folder)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _cpu() - cpu
 
 
 def main() -> None:
@@ -95,10 +102,12 @@ def main() -> None:
         finally:
             shutil.rmtree(cache, ignore_errors=True)
         label = "with chart column" if chart else "without chart (--no-chart)"
-        print(f"{label:<28} cold {cold[0]:7.1f} s   warm {warm[0]:5.2f} s (process; of which "
-              f"CLI imports {warm[1]:.2f} s, the compare itself {warm[2]:.2f} s)", flush=True)
+        print(f"{label:<28} cold {cold[0]:7.1f} s ({cold[3]:.0f} CPU s)   warm {warm[0]:5.2f} s "
+              f"(process; of which CLI imports {warm[1]:.2f} s, the compare itself "
+              f"{warm[2]:.2f} s)", flush=True)
     if args.reference and REFERENCE.exists():
-        print(f"{'C++ reference, 32 runs':<28} {run_reference():7.1f} s")
+        wall, cpu = run_reference()
+        print(f"{'C++ reference, 32 runs':<28} {wall:7.1f} s ({cpu:.0f} CPU s)")
 
 
 if __name__ == "__main__":
