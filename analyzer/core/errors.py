@@ -101,6 +101,10 @@ class ChartError(NotationError):
     """A malformed strategy chart file, or a chart option missing its companion."""
 
 
+class GridError(NotationError):
+    """A malformed ``--vary`` axis, grid file or comparison option."""
+
+
 class SimulationError(NotationError):
     """Bad simulation input: round count, job count, seed, spread or an impossible cut card."""
 
@@ -129,6 +133,7 @@ __all__ = [
     "AnalyzerError", "CardNotationError", "ChartError", "HandError", "ImpossibleError",
     "ImpossibleHandError", "ImpossiblePayError", "ImpossibleShoeError", "InternalError",
     "NotationError", "PayTableError", "PayTableNotationError", "RuleConflictError",
-    "RuleError", "RuleNotationError", "ShoeError", "ShoeNotationError", "SimulationError",
+    "GridError", "RuleError", "RuleNotationError", "ShoeError", "ShoeNotationError",
+    "SimulationError",
     "StrategyError", "UsageError",
 ]

@@ -34,4 +34,6 @@ def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Pat
     written += build_chart_tables(root, progress=say)
     say("side-bet tables")
     written += build_sidebet_tables(root)
+    from analyzer.compare.reports import build_compare_reports  # networkx, joblib: lazily
+    written += build_compare_reports(root, progress=say)
     return written

@@ -1,0 +1,54 @@
+"""What a worker runs: the figures of a few rule sets, with the engine's own calls.
+
+Kept apart from the runner so that the memo's fingerprint (which hashes this
+file with the engine) changes only when the computation does.  Rule sets of one
+chunk share a shoe, so the engine's per-shoe caches (hand space, dealer draw
+tables) serve every rule set after the first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyzer.core.errors import AnalyzerError
+
+
+def compute_chunk(chunk: list[tuple[str, tuple[str, ...]]],
+                  shoe: str | None) -> list[tuple[str, dict[str, Any]]]:
+    """:func:`compute` of each ``(spec, kinds)``, in order."""
+    return [(spec, compute(spec, shoe, kinds)) for spec, kinds in chunk]
+
+
+def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """The missing figures of one rule set: ``{kind: data}``, or ``{"error": why}``.
+
+    Runs in a worker: imports inside, so the parent's ``bja --help`` stays light.
+    """
+    from analyzer.charts.evaluate import make_chart
+    from analyzer.core.rules import parse_spec
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.engine.analysis import Analysis
+    from analyzer.report.render import fraction_text
+
+    out: dict[str, Any] = {}
+    try:
+        rules = parse_spec(spec)
+        fixed = parse_shoe(shoe) if shoe else None
+        if "chart" in kinds:
+            out.update(_chart(rules, fixed, spec, make_chart))
+        if "float" in kinds:
+            ev = out["chart"]["ev"] if "chart" in out else Analysis(rules, fixed).ev()
+            out["float"] = {"ev": float(ev)}
+        if "exact" in kinds:
+            out["exact"] = {"ev_exact": fraction_text(Analysis(rules, fixed, exact=True).ev())}
+    except AnalyzerError as err:  # an invalid or unmodelled variant: this row says why
+        return {"error": str(err)}
+    return out
+
+
+def _chart(rules: Any, shoe: Any, title: str, make_chart: Any) -> dict[str, Any]:
+    """The chart figures: the chart's exact EV and the CDZ- optimum beside it."""
+    run = make_chart(rules, title, shoe=shoe)
+    assert run.chart.evaluation is not None
+    figures = run.chart.evaluation
+    return {"chart": {"ev": float(figures.optimum_ev), "chart_ev": float(figures.chart_ev)}}
