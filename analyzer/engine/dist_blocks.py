@@ -38,12 +38,6 @@ class Blocks:
     drawn: IntArray  # (T, 10) cards drawn after the pair card (second card included)
     pay: IntArray  # (T, 8) result against each dealer outcome
     mult: IntArray  # (T,) card orders ending there
-    second: IntArray  # (T,) the second card's value
-
-    def without_second(self, value: int) -> Blocks:
-        """The blocks whose second card is not ``value`` (a pair card that would resplit)."""
-        keep = self.second != value
-        return Blocks(self.drawn[keep], self.pay[keep], self.mult[keep], self.second[keep])
 
 
 def payoff(total: int, charlie: bool, wager: int, free: bool, play: PlayRules) -> list[int]:
@@ -67,52 +61,29 @@ def payoff(total: int, charlie: bool, wager: int, free: bool, play: PlayRules) -
 
 def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
                 hits: npt.NDArray[np.bool_], forced: npt.NDArray[np.bool_],
-                free: bool = False) -> Blocks:
-    """Walk every path of a split hand holding ``pair``, merged into blocks.
+                free: bool = False, seconds: tuple[int, ...] = tuple(range(1, 11))) -> Blocks:
+    """Every way a split hand holding ``pair`` finishes, merged into blocks.
 
     ``decide`` is the two-card decision of a paid hand; ``hits`` (per node of
     ``space``) says whether a hand reached by hitting hits again; a ``free`` hand
     (Free Bet's second hand) hits where ``hits`` says, from two cards on, and
-    never doubles.  The walk mirrors :func:`analyzer.engine.splits.split_ev`.
+    never doubles.  Only second cards in ``seconds`` are dealt.  The play mirrors
+    :func:`analyzer.engine.splits.split_ev`.
+
+    The number of card orders reaching each finish is counted forward through
+    the compositions, layer by layer (a hand's play depends on its composition
+    only, so paths merge there).
     """
-    rows: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
-    play = plan.play
     m = space.bust
-
-    def finish(node: int, drawn: list[int], wager: int, bust_card: int = 0) -> None:
-        if bust_card:
-            total, charlie = 22, False
-        else:
-            total = int(space.total[node])
-            charlie = bool(play.charlie and space.ncards[node] >= play.charlie)
-        key = (tuple(drawn), tuple(payoff(total, charlie, wager, free, play)), drawn_second[0])
-        rows[key] = rows.get(key, 0) + 1
-
-    def walk(node: int, drawn: list[int]) -> None:
-        """Play on a hand reached by hitting: hit while the policy says so."""
-        if forced[node] or not hits[node]:
-            finish(node, drawn, 1)
-            return
-        for c in range(1, 11):
-            child = int(space.child[node, c - 1])
-            if child > m:
-                continue  # more cards of a value than the shoe holds
-            drawn[c - 1] += 1
-            if child == m:
-                finish(node, drawn, 1, bust_card=c)
-            else:
-                walk(child, drawn)
-            drawn[c - 1] -= 1
-
     start = space.index[tuple(1 if v == pair else 0 for v in range(1, 11))]
-    drawn_second = [0]
-    for x in range(1, 11):
+    count = np.zeros(m + 2, dtype=np.int64)  # orders arriving at a node by a hit
+    push = np.zeros(m, dtype=np.int64)  # orders hitting from a two-card node
+    ends: list[tuple[IntArray, IntArray, int]] = []  # (comps, counts, wager)
+    stand = np.zeros(m, dtype=np.int64)
+    for x in seconds:
         node = int(space.child[start, x - 1])
         if node >= m:
             continue
-        drawn = [0] * 10
-        drawn[x - 1] = 1
-        drawn_second[0] = x
         comp = tuple(int(n) for n in space.comps[node])
         if plan.one_card:
             action = STAND
@@ -122,33 +93,63 @@ def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
             may_double = plan.double_after_split and double_allowed(plan.double, comp)
             action = decide(node, may_double)
         if action == STAND:
-            finish(node, drawn, 1)
+            stand[node] += 1
         elif action == HIT:
-            for c in range(1, 11):
-                child = int(space.child[node, c - 1])
-                if child > m:
-                    continue
-                drawn[c - 1] += 1
-                if child == m:
-                    finish(node, drawn, 1, bust_card=c)
-                else:
-                    walk(child, drawn)
-                drawn[c - 1] -= 1
+            push[node] += 1
         elif action == DOUBLE:
-            for c in range(1, 11):
-                child = int(space.child[node, c - 1])
-                if child > m:
-                    continue
-                drawn[c - 1] += 1
-                finish(child, drawn, 2, bust_card=c if child == m else 0)
-                drawn[c - 1] -= 1
+            kids = space.child[node]
+            ok = kids < m
+            ends.append((space.comps[kids[ok]], np.ones(int(ok.sum()), dtype=np.int64), 2))
+            busted = np.flatnonzero(kids == m)
+            ends.append((space.comps[node][None, :] + np.eye(10, dtype=np.int64)[busted],
+                         np.ones(len(busted), dtype=np.int64), 2))
         else:
             raise ValueError(f"a split hand cannot take action {action}")
-    keys = list(rows)
-    return Blocks(drawn=np.array([k[0] for k in keys], dtype=np.int64).reshape(-1, 10),
-                  pay=np.array([k[1] for k in keys], dtype=np.int64).reshape(-1, N_OUTCOMES),
-                  mult=np.array([rows[k] for k in keys], dtype=np.int64),
-                  second=np.array([k[2] for k in keys], dtype=np.int64))
+    busts: list[tuple[IntArray, IntArray]] = []
+    for layer in reversed(space.layers):
+        if space.ncards[layer[0]] < 2:
+            continue
+        arriving = count[layer]
+        go = hits[layer] & ~forced[layer] if space.ncards[layer[0]] > 2 else \
+            np.zeros(len(layer), dtype=bool)
+        stand[layer] += np.where(go, 0, arriving)
+        out = np.where(go, arriving, 0) + push[layer]
+        live = np.flatnonzero(out)
+        if not len(live):
+            continue
+        nodes, flow = layer[live], out[live]
+        kids = space.child[nodes]
+        np.add.at(count, kids.ravel(), np.repeat(flow, 10))
+        rows, cards = np.nonzero(kids == m)
+        busts.append((space.comps[nodes[rows]] + np.eye(10, dtype=np.int64)[cards], flow[rows]))
+    held = np.flatnonzero(stand)
+    ends.append((space.comps[held], stand[held], 1))
+    ends += [(c, n, 1) for c, n in busts]
+    return _blocks(space, ends, pair, plan.play, free)
+
+
+def _blocks(space: HandSpace, ends: list[tuple[IntArray, IntArray, int]], pair: int,
+            play: PlayRules, free: bool) -> Blocks:
+    """Blocks from finished compositions (pair card included) and their counts."""
+    drawn_parts, pay_parts, mult_parts = [], [], []
+    for comps, counts, wager in ends:
+        if not len(counts):
+            continue
+        hard = comps @ np.arange(1, 11)
+        soft = (comps[:, 0] > 0) & (hard + 10 <= 21)
+        total = hard + 10 * soft
+        ncards = comps.sum(axis=1)
+        rows = [payoff(int(t), bool(play.charlie and n >= play.charlie), wager, free, play)
+                for t, n in zip(total.tolist(), ncards.tolist(), strict=True)]
+        drawn = comps.copy()
+        drawn[:, pair - 1] -= 1
+        drawn_parts.append(drawn)
+        pay_parts.append(np.array(rows, dtype=np.int64).reshape(-1, N_OUTCOMES))
+        mult_parts.append(counts)
+    drawn = np.concatenate(drawn_parts) if drawn_parts else np.zeros((0, 10), dtype=np.int64)
+    pay = np.concatenate(pay_parts) if pay_parts else np.zeros((0, N_OUTCOMES), dtype=np.int64)
+    mult = np.concatenate(mult_parts) if mult_parts else np.zeros(0, dtype=np.int64)
+    return Blocks(drawn=drawn, pay=pay, mult=mult)
 
 
 def resplit_patterns(max_hands: int, resplit: bool) -> dict[tuple[int, int], int]:

@@ -199,14 +199,20 @@ class _Upcard:
 
         paid = hand_blocks(space, pair, plan, decide=decide, hits=values.hits,
                            forced=values.forced)
-        families: dict[str, Blocks] = {"any": paid, "nonpair": paid.without_second(pair)}
+        others = tuple(v for v in range(1, 11) if v != pair)
+        families: dict[str, Blocks] = {"any": paid}
         if plan.free:
             families["free"] = hand_blocks(space, pair, plan, decide=decide,
                                            hits=self._free_hits(), forced=values.forced,
                                            free=True)
             patterns = {("any", "free"): 1}
         else:
-            found = resplit_patterns(plan.max_hands, may_resplit(rules, plan))
+            resplit = may_resplit(rules, plan)
+            if resplit:
+                families["nonpair"] = hand_blocks(space, pair, plan, decide=decide,
+                                                  hits=values.hits, forced=values.forced,
+                                                  seconds=others)
+            found = resplit_patterns(plan.max_hands, resplit)
             patterns = {("nonpair",) * k + ("any",) * m: ways for (k, m), ways in found.items()}
         settings = SplitSettings(upcard=self.u, hits_soft_17=rules.hits_soft_17,
                                  peeked=self.peeked, bj_takes_all=plan.bj_takes_all,
