@@ -148,9 +148,10 @@ def _fill(out: Array, base: tuple[int, ...], drawn: IntArray, upcard: int,
     phigh = _product_table(base, range(cut + 1, 11), u_high[:, :-1], high[:, :-1], exact)
     # The denominator ff(N, |U| + |k|): in floats divided into PH; in exact mode every
     # entry is brought over the common denominator ff(N, top).
-    top = int(u_high[:, -1].max(initial=0) + high[:, -1].max(initial=0))
+    top = min(int(u_high[:, -1].max(initial=0) + high[:, -1].max(initial=0)), sum(base))
     fn = _falling_table(sum(base), top, exact)
-    count = u_high[:, -1][:, None] + high[:, -1][None, :]
+    count = np.minimum(u_high[:, -1][:, None] + high[:, -1][None, :], top + 1)
+    fn = np.append(fn, 0)  # more cards than the shoe holds: weight 0
     den = int(fn[top]) if exact else 1
     if exact:
         phigh = phigh * np.vectorize(lambda c: den // int(fn[c]) if fn[c] else 0,
@@ -196,11 +197,12 @@ def sequence_weights(base: tuple[int, ...], drawn: IntArray, exact: bool,
         num = num * ff[drawn[:, v - 1]]
     fn = _falling_table(n_total, top, exact)
     sizes = drawn.sum(axis=1)
+    possible = fn[sizes] != 0  # not more cards than the shoe holds
     if not exact:
-        result: Array = num / fn[sizes]
+        result: Array = np.where(possible, num, 0.0) / np.where(possible, fn[sizes], 1.0)
         return result
     if scale is None:
-        return np.array([Fraction(int(a), int(fn[s])) for a, s in zip(num, sizes, strict=True)],
-                        dtype=object)
-    return np.array([int(a) * (scale // int(fn[s])) for a, s in zip(num, sizes, strict=True)],
-                    dtype=object)
+        return np.array([Fraction(int(a), int(fn[s])) if ok else Fraction(0)
+                         for a, s, ok in zip(num, sizes, possible, strict=True)], dtype=object)
+    return np.array([int(a) * (scale // int(fn[s])) if ok else 0
+                     for a, s, ok in zip(num, sizes, possible, strict=True)], dtype=object)
