@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     register_sidebet(sub)
     register_charts(sub)
     register_simulate(sub)
+    from analyzer.cli.distribution import register as register_distribution  # light: lazy inside
+
+    register_distribution(sub)
     return parser
 
 

@@ -39,7 +39,7 @@ from analyzer.engine.dist_blocks import Blocks
 from analyzer.engine.dist_dealer import joint_weights, row_keys, sequence_weights
 
 IntArray = npt.NDArray[np.int64]
-STATE_BUDGET = 4_000_000  # combined (cards, result) states per pattern before approximating
+STATE_BUDGET = 1_000_000  # hands-product size of a 3-4 hand pattern enumerated exactly
 
 
 class CardKeys:
@@ -84,8 +84,12 @@ class Rounds:
         mult = (self.mult[:, None] * blocks.mult[None, :]).ravel()
         return _merge(cards, pay, mult)
 
-    def shifted(self, extra: int) -> Rounds:
-        return Rounds(self.cards + extra, self.pay, self.mult)
+    def possible(self, keys: CardKeys, shoe: tuple[int, ...]) -> Rounds:
+        """The rounds whose cards the shoe holds (small shoes: the others have chance 0)."""
+        if np.all(keys.radix - 1 <= np.array(shoe)):
+            return self
+        keep = np.all(keys.decode(self.cards) <= np.array(shoe), axis=1)
+        return Rounds(self.cards[keep], self.pay[keep], self.mult[keep])
 
 
 def _merge(cards: IntArray, pay: IntArray, mult: IntArray) -> Rounds:
@@ -133,14 +137,15 @@ def _accumulate(groups: IntArray, n_groups: int, mass: Any, exact: bool) -> Any:
     return out
 
 
-def settle(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rounds, extra: int,
-           s: SplitSettings, symmetric: bool = False) -> dict[int, Any]:
-    """``{net result: probability}`` of the rounds ``head`` completed by one hand of ``tail``.
+def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rounds,
+                  extra: int, s: SplitSettings,
+                  symmetric: bool = False) -> dict[int, dict[int, Any]]:
+    """Per dealer outcome, ``{net result: probability}`` of ``head`` completed by ``tail``.
 
     ``extra`` (a card key) adds the resplits' pair cards.  ``symmetric``: head
     and tail are the same single hands, so each unordered pair is taken once,
-    twice weighted.  Unnormalised: with the blackjack outcome removed when
-    peeked, not yet divided by its complement.
+    twice weighted.  Unnormalised: the blackjack outcome is left out when
+    peeked, and nothing is yet divided by its complement.
     """
     if len(head.mult) == 0 or len(tail.mult) == 0:
         return {}
@@ -160,63 +165,59 @@ def settle(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rounds, ex
     inverse = inverse.ravel()
     weight = mult.astype(object) if s.exact else mult.astype(np.float64)
     pay = (head_pay[:, None, :] + tail_pay[None, :, :]).reshape(-1, N_OUTCOMES)
-    if not s.bj_takes_all:
-        pay[:, BLACKJACK] = -1  # the original bet only
-    result: dict[int, Any] = {}
+    result: dict[int, dict[int, Any]] = {}
     for o in range(N_OUTCOMES):
         if o == BLACKJACK and s.peeked:
             continue
         per_group = _accumulate(group, len(pay), weight * joint[inverse, o], s.exact)
-        for x in np.unique(pay[:, o]):
-            result[int(x)] = result.get(int(x), 0) + per_group[pay[:, o] == x].sum()
+        result[o] = {int(x): per_group[pay[:, o] == x].sum() for x in np.unique(pay[:, o])}
     return result
 
 
-def _independent_extra(base: tuple[int, ...], keys: CardKeys, head: Rounds,
-                       extra: list[Blocks], pairs: int, pair: int,
-                       s: SplitSettings) -> dict[int, Any]:
-    """Rounds with three or four hands, the hands past the first two settled independently.
-
-    The first two hands and the dealer are enumerated jointly (with the extra
-    pair cards out of the shoe); each further hand's result is drawn from its
-    own exact law in the shoe less the upcard and all the pair cards,
-    independently of the other hands' cards.  The total probability of these
-    rounds is exact; how it is spread over net results is not (see the module
-    docstring for the bound).
-    """
-    shoe = list(base)
-    shoe[pair - 1] -= pairs
-    laws = []
-    for blocks in extra:
-        w = sequence_weights(tuple(shoe), blocks.drawn, s.exact) * blocks.mult
-        laws.append((blocks.pay, w))
-    cards = head.cards + pairs * int(keys.place[pair - 1])
-    unique, inverse = np.unique(cards, return_inverse=True)
-    joint = joint_weights(base, keys.decode(unique), s.upcard, hits_soft_17=s.hits_soft_17,
-                          exact=s.exact)[inverse.ravel()]
-    weight = head.mult.astype(object) if s.exact else head.mult.astype(np.float64)
+def _collapse(by_outcome: dict[int, dict[int, Any]], s: SplitSettings) -> dict[int, Any]:
+    """Sum over the dealer's outcomes; "original bet only" makes a blackjack cost 1 unit."""
     result: dict[int, Any] = {}
-    for o in range(N_OUTCOMES):
-        if o == BLACKJACK and s.peeked:
-            continue
-        dist: dict[int, Any] = {}
-        mass = weight * joint[:, o]
-        for x in np.unique(head.pay[:, o]):
-            dist[int(x)] = mass[head.pay[:, o] == x].sum()
-        for pay, w in laws:
-            nxt: dict[int, Any] = {}
-            col = pay[:, o]
-            share = {int(y): w[col == y].sum() for y in np.unique(col)}
-            norm = sum(share.values())
-            for x, p in dist.items():
-                for y, q in share.items():
-                    nxt[x + y] = nxt.get(x + y, 0) + p * q / norm
-            dist = nxt
+    for o, dist in by_outcome.items():
         if o == BLACKJACK and not s.bj_takes_all:
             dist = {-1: sum(dist.values())}
         for x, p in dist.items():
             result[x] = result.get(x, 0) + p
     return result
+
+
+def _independent_extra(base: tuple[int, ...], keys: CardKeys, hands: list[Blocks], pair: int,
+                       s: SplitSettings) -> dict[int, Any]:
+    """Rounds with three or four hands, the hands past the first two settled independently.
+
+    The first two hands and the dealer are enumerated jointly (with every pair
+    card of the round out of the shoe); each further hand's result is drawn
+    from its own exact law in the shoe less the upcard and all the pair cards,
+    independently of the other hands' cards.  The total probability of these
+    rounds is exact; how it is spread over net results is not: every
+    probability is within that total of the exact value.
+    """
+    pairs = len(hands) - 2
+    shoe = list(base)
+    shoe[pair - 1] -= pairs
+    head = pair_outcomes(base, keys, Rounds.single(keys, hands[0]),
+                         Rounds.single(keys, hands[1]), pairs * int(keys.place[pair - 1]), s)
+    laws = [(b.pay, sequence_weights(tuple(shoe), b.drawn, s.exact) * b.mult)
+            for b in hands[2:]]
+    for o, dist in head.items():
+        for pay, w in laws:
+            col = pay[:, o]
+            share = {int(y): w[col == y].sum() for y in np.unique(col)}
+            norm = sum(share.values())
+            if not norm:  # this hand cannot be dealt from the shoe
+                dist = {}
+                break
+            nxt: dict[int, Any] = {}
+            for x, p in dist.items():
+                for y, q in share.items():
+                    nxt[x + y] = nxt.get(x + y, 0) + p * q / norm
+            dist = nxt
+        head[o] = dist
+    return _collapse(head, s)
 
 
 @dataclass(frozen=True)
@@ -248,19 +249,19 @@ def split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blo
     error = zero
     for names, ways in patterns.items():
         hands = [families[n] for n in names]
-        extra = len(hands) - 2
+        extra = (len(hands) - 2) * int(keys.place[pair - 1])
         rounds = Rounds.single(keys, hands[0])
         part: dict[int, Any] | None = None
-        for k, blocks in enumerate(hands[1:-1], start=1):
+        for blocks in hands[1:-1]:
             if rounds.size_with(blocks) > budget:
-                part = _independent_extra(shoe, keys, rounds, hands[k:], extra, pair, s)
+                part = _independent_extra(shoe, keys, hands, pair, s)
                 error += sum(part.values()) * ways
                 break
-            rounds = rounds.add(keys, blocks)
+            rounds = rounds.add(keys, blocks).possible(keys, shoe)
         if part is None:
             same = len(hands) == 2 and names[0] == names[1]
-            part = settle(shoe, keys, rounds, Rounds.single(keys, hands[-1]),
-                          extra * int(keys.place[pair - 1]), s, symmetric=same)
+            part = _collapse(pair_outcomes(shoe, keys, rounds, Rounds.single(keys, hands[-1]),
+                                           extra, s, symmetric=same), s)
         for x, p in part.items():
             total[x] = total.get(x, zero) + p * ways
     if s.peeked:
