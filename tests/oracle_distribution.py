@@ -19,6 +19,7 @@ from functools import cache
 
 from analyzer.core.rules import Rules, Surrender
 from tests.oracle import (
+    FREE,
     HALF,
     NO_HANDS,
     OUTCOMES,
@@ -35,8 +36,8 @@ from tests.oracle import (
     _final,
     _forced,
     _free_action,
-    _game,
     _Game,
+    _game,
     _is_natural,
     _may_resplit,
     _may_surrender,
@@ -48,7 +49,6 @@ from tests.oracle import (
     _take,
     _take_all,
     _with,
-    FREE,
 )
 
 Dist = tuple[tuple[Fraction, Fraction], ...]  # (net result, probability), hashable for caches
@@ -180,7 +180,7 @@ def _deal(g: _Game, hand: Cards) -> Dist:
         dist = _play(g, None, unseen, hand, action)
     if rules.surrender is Surrender.EARLY and not natural and _may_surrender(g, hand):
         ev = sum((x * p for x, p in dist), Fraction(0))
-        if -HALF > ev:
+        if ev < -HALF:
             dist = _point(-HALF)
     return dist
 

@@ -134,7 +134,8 @@ def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *, hits_s
     seq = sequence_weights(base, drawn, exact, scale=den if exact else None)
     out[:, BUST23] = seq - out.sum(axis=1)
     if exact:
-        return np.vectorize(lambda x: Fraction(int(x), den), otypes=[object])(out)
+        fractions: Array = np.vectorize(lambda x: Fraction(int(x), den), otypes=[object])(out)
+        return fractions
     return out
 
 
@@ -171,9 +172,9 @@ def _fill(out: Array, base: tuple[int, ...], drawn: IntArray, upcard: int,
     res = np.empty((len(drawn), len(present)), dtype=out.dtype)
     for lo in range(0, len(u_low), LOW_CHUNK):
         plow = _product_table(base, range(1, cut + 1), u_low[lo:lo + LOW_CHUNK], low, exact)
-        a = np.zeros((len(plow), len(high) * len(present)), dtype=out.dtype)
-        a[:, cols] = np.add.reduceat(plow[:, low_of[order]] * scale, starts, axis=1)
-        a = a.reshape(len(plow), len(high), len(present))
+        flat = np.zeros((len(plow), len(high) * len(present)), dtype=out.dtype)
+        flat[:, cols] = np.add.reduceat(plow[:, low_of[order]] * scale, starts, axis=1)
+        a = flat.reshape(len(plow), len(high), len(present))
         for j in range(len(plow)):
             begin, end = first[lo + j], first[lo + j + 1]
             res[begin:end] = np.dot(phigh[high_sorted[begin:end]], a[j])

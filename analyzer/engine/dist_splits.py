@@ -229,7 +229,7 @@ class SplitDistribution:
 
 
 def split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blocks],
-                       patterns: dict[tuple[int, ...], int], s: SplitSettings,
+                       patterns: dict[tuple[str, ...], int], s: SplitSettings,
                        budget: int = STATE_BUDGET) -> SplitDistribution:
     """The net result of splitting ``pair``, from the shoe ``base`` (upcard out, pair in).
 

@@ -205,7 +205,7 @@ class _Upcard:
             families["free"] = hand_blocks(space, pair, plan, decide=decide,
                                            hits=self._free_hits(), forced=values.forced,
                                            free=True)
-            patterns = {("any", "free"): 1}
+            patterns: dict[tuple[str, ...], int] = {("any", "free"): 1}
         else:
             resplit = may_resplit(rules, plan)
             if resplit:
