@@ -132,3 +132,39 @@ def test_resplit_error_bound_holds() -> None:
         gap = abs(exact.probabilities.get(x, 0) - rough.probabilities.get(x, 0))
         assert gap <= rough.error_bound, x
     assert abs(exact.mean - rough.mean) <= 16 * rough.error_bound
+
+
+@pytest.mark.slow
+def test_chart_strategy_mean_is_chart_ev() -> None:
+    from analyzer.charts.evaluate import make_chart
+    from analyzer.charts.strategy import ChartStrategy
+
+    rules = parse_spec("1D H17 DOA NDAS SPL1 LS")
+    chart = ChartStrategy(make_chart(rules, "test").chart, rules)
+    dist = round_distribution(rules, strategy=chart)
+    assert abs(dist.total - 1) < 1e-12
+    assert abs(dist.mean - Analysis(rules, strategy=chart).ev()) < 1e-12
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from analyzer.cli.main import main
+
+    shoe = "A:1,2:1,3:1,4:2,5:1,6:1,7:1,8:2,9:1,T:3"
+    assert main(["distribution", "--rules", "1D S17 DOA NDAS NSPL NS", "--shoe", shoe,
+                 "--exact", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    exact = {Fraction(k): Fraction(v) for k, v in data["distribution_exact"].items()}
+    assert sum(exact.values()) == 1
+    assert data["ev_exact"] == str(sum(x * p for x, p in exact.items()))
+    assert data["ev"] == data["engine_ev"]
+    assert set(data) >= {"ev", "variance", "sd", "distribution"}
+    assert abs(data["sd"] ** 2 - data["variance"]) < 1e-12
+
+
+def test_cli_bad_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli.main import main
+
+    assert main(["distribution", "--game", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("bja: error: unknown game")
