@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
+from typing import Protocol
 
 from analyzer.sidebets.bets import SideBet
 from analyzer.sidebets.outcomes import Outcomes
@@ -101,16 +102,26 @@ def par_sheet(bet: SideBet, outcomes: Outcomes, table: PayTable, shoe: str) -> P
                     notes=outcomes.notes)
 
 
+class Spread(Protocol):
+    """What the risk figures need of a bet: its standard deviation and RTP per unit bet."""
+
+    @property
+    def sd(self) -> float: ...
+
+    @property
+    def rtp(self) -> Fraction | float: ...
+
+
 def z_score(confidence: float) -> float:
     """Two-sided standard normal quantile: 1.645 at 90%, 1.960 at 95%, 2.576 at 99%."""
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
-def volatility_index(sheet: ParSheet, confidence: float) -> float:
+def volatility_index(sheet: Spread, confidence: float) -> float:
     return z_score(confidence) * sheet.sd
 
 
-def rtp_interval(sheet: ParSheet, rounds: int, confidence: float) -> tuple[float, float]:
+def rtp_interval(sheet: Spread, rounds: int, confidence: float) -> tuple[float, float]:
     """Where the realised RTP of ``rounds`` unit bets lies with probability ``confidence``."""
     half = volatility_index(sheet, confidence) / math.sqrt(rounds)
     return float(sheet.rtp) - half, float(sheet.rtp) + half

@@ -1,0 +1,283 @@
+"""The exact distribution of a round's net result, in units of the initial bet.
+
+:func:`round_distribution` gives ``P(net = x)`` for every ``x`` a round can end
+on: a blackjack's payout, a surrender's -1/2, doubles, splits and resplits (up
+to +-8), free doubles and splits, Charlies, push-22, an unchecked dealer
+blackjack taking the money paid (or only the original bet).  Insurance is
+declined.  The player follows one strategy throughout: the engine's optimal
+CDZ- play (:class:`~analyzer.engine.frozen.FrozenStrategy` decides the first two
+cards, split hands play the pre-split strategy) or any
+:class:`~analyzer.engine.strategy.Strategy` such as a basic-strategy chart.
+
+How: per upcard, per first two cards, the strategy's decision; unsplit hands
+are carried through the hand compositions (:mod:`analyzer.engine.dist_hands`),
+splits are enumerated hand by hand jointly with the dealer
+(:mod:`analyzer.engine.dist_splits`).  Peeked dealer blackjacks are settled
+first and the play is conditioned on none, as the engine does, so the mean of
+the distribution is the engine's EV of the same strategy, to rounding in floats
+and exactly in exact mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
+from analyzer.core.errors import StrategyError
+from analyzer.core.rules import Rules, Surrender
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis, UpcardAnalysis
+from analyzer.engine.dist_blocks import Blocks, hand_blocks, may_resplit, resplit_patterns
+from analyzer.engine.dist_hands import DOUBLED, FREE_DOUBLED, Finishes, settle_finishes
+from analyzer.engine.dist_splits import (
+    STATE_BUDGET,
+    SplitDistribution,
+    SplitSettings,
+    split_distribution,
+)
+from analyzer.engine.frozen import FrozenStrategy
+from analyzer.engine.splits import SplitPlan, policy_decision
+from analyzer.engine.strategy import Strategy
+
+Number = Any  # float, or Fraction in exact mode
+Dist = dict[Fraction, Number]
+
+
+@dataclass(frozen=True)
+class RoundDistribution:
+    """``P(net = x)`` of one round, per unit initial bet, for one rule set, shoe and strategy.
+
+    ``probabilities`` maps each net result (a Fraction: ``-4``, ``-1/2``, ``3/2``)
+    to its probability, sorted by result; ``by_upcard`` gives the same given each
+    upcard.  ``error_bound`` is 0 when every round was enumerated exactly;
+    otherwise every probability is within it of the exact value (see ``notes``).
+    """
+
+    rules: Rules
+    shoe: Shoe
+    strategy: str
+    exact: bool
+    probabilities: Dist
+    by_upcard: dict[int, Dist]
+    upcard_weights: dict[int, Number]
+    error_bound: Number
+    notes: tuple[str, ...]
+
+    @property
+    def mean(self) -> Number:
+        return sum((x * p for x, p in self.probabilities.items()), 0 * self._one)
+
+    @property
+    def total(self) -> Number:
+        return sum(self.probabilities.values(), 0 * self._one)
+
+    @property
+    def _one(self) -> Number:
+        return Fraction(1) if self.exact else 1.0
+
+
+def _unit(exact: bool) -> Number:
+    return Fraction(1) if exact else 1.0
+
+
+def _frac(num: int, den: int, exact: bool) -> Number:
+    return Fraction(num, den) if exact else num / den
+
+
+def _add(dist: Dist, x: Fraction, p: Number) -> None:
+    dist[x] = dist.get(x, 0) + p
+
+
+class _Upcard:
+    """One upcard's share of the round: every first two cards, played by the strategy."""
+
+    def __init__(self, analysis: Analysis, upcard: int, decider: Strategy,
+                 policy_strategy: Strategy | None, budget: int) -> None:
+        self.a = analysis
+        self.u = upcard
+        self.decider = decider  # two-card decisions
+        self.policy_strategy = policy_strategy  # split-hand decisions (None: engine optimum)
+        self.budget = budget
+        self.ua: UpcardAnalysis = analysis.upcard(upcard)
+        self.rules = analysis.rules
+        self.exact = analysis.exact
+        self.peeked = self.rules.peeks_on(upcard)
+        self.play = analysis.play_rules(upcard)
+        self.finishes = Finishes(self.ua.values, self.exact)
+        self.dist: Dist = {}
+        self.error: Number = 0 * _unit(self.exact)
+
+    def run(self) -> Dist:
+        n = self.ua.shoe
+        total = sum(n)
+        for a in range(1, 11):
+            for b in range(a, 11):
+                ways = n[a - 1] * (n[b - 1] - (a == b))
+                if ways > 0:
+                    self._start(a, b, _frac(ways * (1 if a == b else 2), total * (total - 1),
+                                            self.exact))
+        self.finishes.propagate(self.ua.values.hits)
+        for x, p in settle_finishes(self.finishes, self.play).items():
+            _add(self.dist, x, p)
+        return {x: p for x, p in sorted(self.dist.items()) if p != 0}
+
+    def _p_blackjack(self, cards: tuple[int, ...]) -> Number:
+        bj = blackjack_value(self.u)
+        if bj is None:
+            return 0 * _unit(self.exact)
+        rest = [c - k for c, k in zip(self.ua.shoe, composition(cards), strict=True)]
+        return _frac(rest[bj - 1], sum(rest), self.exact)
+
+    def _start(self, a: int, b: int, weight: Number) -> None:
+        p_bj = self._p_blackjack((a, b))
+        comp = composition((a, b))
+        if is_natural(comp):
+            _add(self.dist, self.rules.blackjack_pays, weight * (1 - p_bj))
+            _add(self.dist, Fraction(0), weight * p_bj)
+            return
+        options = frozenset(self.a.actions(self.u, (a, b)))
+        cases = [(weight, options)]
+        if a == b == 10 and self.rules.split_by_rank and SPLIT in options:
+            same = self.a._same_rank(self.u)  # the engine's own same-rank chance
+            cases = [(weight * same, options), (weight * (1 - same), options - {SPLIT})]
+        for w, opts in cases:
+            self._play(comp, w, p_bj, self.decider.decide(self.u, comp, opts))
+
+    def _play(self, comp: tuple[int, ...], weight: Number, p_bj: Number, action: int) -> None:
+        half = -Fraction(1, 2)
+        if action == SURRENDER and self.rules.surrender is Surrender.EARLY:
+            _add(self.dist, half, weight)  # before the peek
+            return
+        if self.peeked:
+            _add(self.dist, Fraction(-1), weight * p_bj)
+            weight = weight * (1 - p_bj)
+        node = self.ua.values.space.index[comp]
+        if action == STAND:
+            self.finishes.stand(node, weight)
+        elif action == HIT:
+            self.finishes.hit(node, weight)
+        elif action == DOUBLE:
+            total, soft = hand_total([v for v in range(1, 11) for _ in range(comp[v - 1])])
+            kind = FREE_DOUBLED if (not soft and total in self.rules.free_doubles) else DOUBLED
+            self.finishes.double(node, weight, kind, self.ua.shoe, self.u, self.peeked)
+        elif action == SURRENDER:
+            lost = 0 * p_bj if self.peeked else p_bj  # late: an unchecked blackjack takes all
+            _add(self.dist, Fraction(-1), weight * lost)
+            _add(self.dist, half, weight * (1 - lost))
+        elif action == SPLIT:
+            pair = next(v for v in range(1, 11) if comp[v - 1] == 2)
+            split = self.split(pair)
+            for x, p in split.probabilities.items():
+                _add(self.dist, Fraction(x), weight * p)
+            self.error += weight * split.error
+        else:
+            raise StrategyError(f"unknown action {action}")
+
+    def split(self, pair: int) -> SplitDistribution:
+        """The split round's distribution (memoised per pair)."""
+        cache: dict[int, SplitDistribution] = self.__dict__.setdefault("_splits", {})
+        if pair not in cache:
+            cache[pair] = self._split(pair)
+        return cache[pair]
+
+    def _split(self, pair: int) -> SplitDistribution:
+        rules, ua = self.rules, self.ua
+        plan = SplitPlan.from_rules(rules, pair, self.u)
+        values = ua.values
+        space = values.space
+        strategy = self.policy_strategy
+
+        def decide(node: int, may_double: bool) -> int:
+            if strategy is None:
+                return policy_decision(values, node, may_double)
+            options = {STAND, HIT} | ({DOUBLE} if may_double else set())
+            return strategy.decide(self.u, tuple(space.comps[node].tolist()), frozenset(options))
+
+        paid = hand_blocks(space, pair, plan, decide=decide, hits=values.hits,
+                           forced=values.forced)
+        others = tuple(v for v in range(1, 11) if v != pair)
+        families: dict[str, Blocks] = {"any": paid}
+        if plan.free:
+            families["free"] = hand_blocks(space, pair, plan, decide=decide,
+                                           hits=self._free_hits(), forced=values.forced,
+                                           free=True)
+            patterns: dict[tuple[str, ...], int] = {("any", "free"): 1}
+        else:
+            resplit = may_resplit(rules, plan)
+            if resplit:
+                families["nonpair"] = hand_blocks(space, pair, plan, decide=decide,
+                                                  hits=values.hits, forced=values.forced,
+                                                  seconds=others)
+            found = resplit_patterns(plan.max_hands, resplit)
+            patterns = {("nonpair",) * k + ("any",) * m: ways for (k, m), ways in found.items()}
+        settings = SplitSettings(upcard=self.u, hits_soft_17=rules.hits_soft_17,
+                                 peeked=self.peeked, bj_takes_all=plan.bj_takes_all,
+                                 exact=self.exact)
+        return split_distribution(ua.shoe, pair, families, patterns, settings, self.budget)
+
+    def _free_hits(self) -> np.ndarray[Any, Any]:
+        """Hit or stand of the hand carrying a free bet: the strategy's, else its optimum."""
+        values = self.ua.values
+        decide_free = getattr(self.policy_strategy, "decide_free", None)
+        if decide_free is not None:
+            return np.array([decide_free(self.u, tuple(c)) == HIT
+                             for c in values.space.comps.tolist()], dtype=bool)
+        assert values.free_hit is not None and values.free_stand is not None
+        hits: np.ndarray[Any, Any] = (values.free_hit > values.free_stand) & ~values.forced
+        return hits
+
+
+def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
+                       strategy: Strategy | None = None, exact: bool = False,
+                       name: str | None = None,
+                       budget: int = STATE_BUDGET) -> RoundDistribution:
+    """The distribution of a round's net result off the top of ``shoe``.
+
+    ``strategy=None`` plays the engine's optimal CDZ- strategy; any
+    :class:`~analyzer.engine.strategy.Strategy` (e.g. a
+    :class:`~analyzer.charts.strategy.ChartStrategy`) is played as written,
+    split hands included.  ``name`` labels the strategy in reports.
+    ``budget`` bounds the joint enumeration of rounds with three or four hands
+    (see :mod:`analyzer.engine.dist_splits`).
+    """
+    analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
+    decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)
+    total = analysis.shoe.total
+    by_upcard: dict[int, Dist] = {}
+    weights: dict[int, Number] = {}
+    overall: Dist = {}
+    error = 0 * _unit(exact)
+    for u in range(1, 11):
+        if not analysis.shoe[u]:
+            continue
+        part = _Upcard(analysis, u, decider, strategy, budget)
+        by_upcard[u] = part.run()
+        weights[u] = _frac(analysis.shoe[u], total, exact)
+        error += weights[u] * part.error
+        for x, p in by_upcard[u].items():
+            _add(overall, x, weights[u] * p)
+    label = name or ("optimal (CDZ-)" if strategy is None else type(strategy).__name__)
+    notes = _notes(rules, error)
+    return RoundDistribution(rules=rules, shoe=analysis.shoe, strategy=label, exact=exact,
+                             probabilities=dict(sorted(overall.items())), by_upcard=by_upcard,
+                             upcard_weights=weights, error_bound=error, notes=notes)
+
+
+def _notes(rules: Rules, error: Number) -> tuple[str, ...]:
+    notes = ["insurance declined",
+             "split hands play the pre-split strategy of their own cards (CDZ-)",
+             "every hand of a split is enumerated jointly with the others and the dealer"]
+    if rules.split_by_rank:
+        notes.append("ten-valued pairs split only when of the same rank, the ten ranks taken "
+                     "as evenly spread; a split pair of tens resplits on any ten (as the EV "
+                     "engine models it)")
+    if error:
+        notes.append("rounds with three or four split hands beyond the enumeration budget: "
+                     "their extra hands are settled independently of the other hands' "
+                     f"cards; every probability is within {float(error):.3g} of the exact value")
+    return tuple(notes)

@@ -1,0 +1,80 @@
+"""Time the exact distribution of a round, beside Eric Farmer's analyzer on the same machine.
+
+The issue's bounds: charlie7 (8 decks, one split) in less than twice the time
+Farmer's analyzer takes for the same kind of distribution (8 decks, no resplit:
+``8D S17 DOA DAS SPL1 LS``, CDZ-), and privilege (resplits to 4 hands) in under a
+minute.  Each run is a fresh process; Farmer's binary (``/work/ref/strategy``,
+GPL, not part of this project) is run with the stdin answers recorded in
+``tests/reference/farmer-ca/8d-s17-das-spl1-ls-cdz.txt`` when it is present.
+
+    python benchmarks/bench_distribution.py [--games charlie7 privilege ...] [--no-farmer]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FARMER = Path("/work/ref/strategy")
+FARMER_INPUT = "8\nn\ny\ny\nn\ny\nn\ny\ny\n1.5\n{table}\n0 0\n"  # 8D S17 DAS SPL1 LS, CDZ-
+
+CHILD = r"""
+import json, resource, sys, time
+from analyzer.core.presets import game_rules
+from analyzer.engine.distribution import round_distribution
+game, spec = sys.argv[1] or None, sys.argv[2]
+start = time.perf_counter()
+d = round_distribution(game_rules(game, spec))
+wall = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"wall": wall, "peak_mb": peak, "sd": float(
+    sum(p * (float(x) - d.mean) ** 2 for x, p in d.probabilities.items())) ** 0.5,
+    "error_bound": float(d.error_bound)}))
+"""
+
+
+def ours(game: str, spec: str = "") -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", CHILD, game, spec], check=True,
+                         capture_output=True, text=True).stdout
+    result: dict[str, float] = json.loads(out)
+    return result
+
+
+def farmer() -> float | None:
+    """Wall time of Farmer's analyzer for 8D S17 DAS SPL1 LS (its distribution included)."""
+    if not FARMER.is_file():
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Path(tmp) / "table.txt"
+        start = time.perf_counter()
+        subprocess.run([str(FARMER)], input=FARMER_INPUT.format(table=table), text=True,
+                       capture_output=True, check=True, cwd=tmp)
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=["charlie7", "privilege"])
+    parser.add_argument("--no-farmer", action="store_true")
+    args = parser.parse_args()
+    reference = None if args.no_farmer else farmer()
+    if reference is not None:
+        print(f"Farmer 8D S17 DAS SPL1 LS: {reference:7.2f} s")
+        r = ours("", "8D S17 DOA DAS SPL1 LS")
+        print(f"bja    8D S17 DAS SPL1 LS: {r['wall']:7.2f} s  peak {r['peak_mb']:.0f} MB  "
+              f"{r['wall'] / reference:.2f}x Farmer")
+    for game in args.games:
+        r = ours(game)
+        ratio = f"  {r['wall'] / reference:.2f}x Farmer" if reference else ""
+        bound = f"  error bound {r['error_bound']:.2g}" if r["error_bound"] else ""
+        print(f"bja    {game:20}: {r['wall']:7.2f} s  peak {r['peak_mb']:.0f} MB  "
+              f"SD {r['sd']:.6f}{ratio}{bound}")
+
+
+if __name__ == "__main__":
+    main()

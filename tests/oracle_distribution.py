@@ -1,0 +1,198 @@
+"""Brute-force distribution of a round's net result, card by card (small shoes, fractions).
+
+Built on :mod:`tests.oracle`, the independent whole-round enumerator: its model
+of the round, its dealer, its settlement of finished hands and its decisions
+(optimal play of unsplit hands, CDZ- play of split hands, Free Bet's free hand)
+are used as they are.  Where :mod:`tests.oracle` returns the expectation of a
+round, the functions here return the whole distribution ``{net result:
+probability}``, following the same card sequences with the hole card fixed.
+Nothing is shared with the engine's distribution modules
+(``analyzer.engine.dist_*``).  Speed and memory are those of the oracle: shoes
+of up to about 16-20 cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from functools import cache
+
+from analyzer.core.rules import Rules, Surrender
+from tests.oracle import (
+    FREE,
+    HALF,
+    NO_HANDS,
+    OUTCOMES,
+    PAID,
+    PAID_DOUBLE,
+    Cards,
+    Counts,
+    Payoffs,
+    _action_values,
+    _cdz_action,
+    _dealer,
+    _double_bet,
+    _draws,
+    _final,
+    _forced,
+    _free_action,
+    _Game,
+    _game,
+    _is_natural,
+    _may_resplit,
+    _may_surrender,
+    _outcome_values,
+    _payoffs,
+    _put,
+    _q_hit,
+    _q_stand,
+    _take,
+    _take_all,
+    _with,
+)
+
+Dist = tuple[tuple[Fraction, Fraction], ...]  # (net result, probability), hashable for caches
+
+
+def _mix(parts: Iterable[tuple[Fraction, Dist]]) -> Dist:
+    """The mixture ``sum_i w_i * D_i`` of distributions."""
+    out: dict[Fraction, Fraction] = {}
+    for w, dist in parts:
+        for x, p in dist:
+            out[x] = out.get(x, Fraction(0)) + w * p
+    return tuple(sorted((x, p) for x, p in out.items() if p))
+
+
+def _point(x: Fraction | int) -> Dist:
+    return ((Fraction(x), Fraction(1)),)
+
+
+def _settle_dist(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> Dist:
+    """Distribution of the round once the dealer plays (oracle's ``_settle_table``)."""
+    values = _outcome_values(g.rules, payoffs)
+    if len(set(values)) == 1:
+        return _point(values[0])
+    cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
+    probs = dict(_dealer(shoe, cards, g.rules.hits_soft_17))
+    return _mix((probs.get(o, Fraction(0)), _point(v))
+                for o, v in zip(OUTCOMES, values, strict=True))
+
+
+def _unseen(shoe: Counts, hole: int | None) -> Counts:
+    return shoe if hole is None else _put(shoe, hole)
+
+
+def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Dist:
+    """An unsplit hand after a hit (oracle's ``_play_on``)."""
+    rules = g.rules
+    unseen = _unseen(shoe, hole)
+    if _forced(rules, hand) or _q_stand(g, unseen, hand, PAID) >= _q_hit(g, unseen, hand, PAID):
+        return _settle_dist(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
+    return _mix((p, _play_on(g, hole, rest, _with(hand, card))) for card, p, rest in _draws(shoe))
+
+
+@cache
+def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int, waiting: int,
+                 current: Cards, done: Payoffs) -> Dist:
+    """The rest of a split round (oracle's ``_split_round``), as a distribution."""
+    rules = g.rules
+    free_hand = pair in rules.free_splits and waiting == 0
+
+    def finish(rest: Counts, cards: Cards, bet: tuple[int, int]) -> Dist:
+        finished = _payoffs(rules, _final(rules, cards), bet, done)
+        if waiting == 0:
+            return _settle_dist(g, hole, rest, finished)
+        return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
+
+    if len(current) == 1:
+        parts = []
+        for card, p, rest in _draws(shoe):
+            if card == pair and _may_resplit(rules, pair, hands):
+                parts.append((p, _split_round(g, hole, rest, pair, hands + 1, waiting + 1,
+                                              current, done)))
+            else:
+                parts.append((p, _split_round(g, hole, rest, pair, hands, waiting,
+                                              _with(current, card), done)))
+        return _mix(parts)
+    bet = FREE if free_hand else PAID
+    if _forced(rules, current) or (pair == 1 and not rules.hit_split_aces):
+        return finish(shoe, current, bet)
+    action = _free_action(g, current) if free_hand else _cdz_action(g, current)
+    if action == "stand":
+        return finish(shoe, current, bet)
+    parts = []
+    for card, p, rest in _draws(shoe):
+        cards = _with(current, card)
+        if action == "double":
+            parts.append((p, finish(rest, cards, PAID_DOUBLE)))
+        else:
+            parts.append((p, _split_round(g, hole, rest, pair, hands, waiting, cards, done)))
+    return _mix(parts)
+
+
+def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) -> Dist:
+    """Play ``action`` on the two-card ``hand`` (oracle's ``_play``)."""
+    rules = g.rules
+    if action == "stand":
+        return _settle_dist(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
+    if action == "surrender":  # late
+        if hole is None:
+            return _mix((p, _point(-1 if _is_natural((g.up, card)) else -HALF))
+                        for card, p, _ in _draws(shoe))
+        return _point(-1 if not g.peeked and _is_natural((g.up, hole)) else -HALF)
+    if action == "split":
+        return _split_round(g, hole, shoe, hand[0], 2, 1, (hand[0],), NO_HANDS)
+    double = _double_bet(rules, hand)
+    parts = []
+    for card, p, rest in _draws(shoe):
+        cards = _with(hand, card)
+        if action == "double":
+            assert double is not None
+            parts.append((p, _settle_dist(g, hole, rest,
+                                          _payoffs(rules, _final(rules, cards), double))))
+        else:
+            parts.append((p, _play_on(g, hole, rest, cards)))
+    return _mix(parts)
+
+
+def _deal(g: _Game, hand: Cards) -> Dist:
+    """The round once the upcard and the player's two cards are dealt (oracle's ``_deal_ev``)."""
+    rules = g.rules
+    unseen = _take_all(_take(g.start, g.up), hand)
+    natural = _is_natural(hand)
+    values = _action_values(g, hand, rules.surrender is Surrender.LATE)
+    action = max(values, key=lambda item: item[1])[0]
+    if g.hole_first:
+        parts = []
+        for hole, p, rest in _draws(unseen):
+            dealer_bj = _is_natural((g.up, hole))
+            if g.peeked and dealer_bj:
+                parts.append((p, _point(0 if natural else -1)))
+            elif natural:
+                parts.append((p, _point(0 if dealer_bj else rules.blackjack_pays)))
+            else:
+                parts.append((p, _play(g, hole, rest, hand, action)))
+        dist = _mix(parts)
+    elif natural:
+        dist = _mix((p, _point(0 if _is_natural((g.up, card)) else rules.blackjack_pays))
+                    for card, p, _ in _draws(unseen))
+    else:
+        dist = _play(g, None, unseen, hand, action)
+    if rules.surrender is Surrender.EARLY and not natural and _may_surrender(g, hand):
+        ev = sum((x * p for x, p in dist), Fraction(0))
+        if ev < -HALF:
+            dist = _point(-HALF)
+    return dist
+
+
+def round_distribution(rules: Rules, counts: Counts) -> dict[Fraction, Fraction]:
+    """``{net result: probability}`` of one round off the top of the shoe ``counts``."""
+    start = tuple(counts)
+    parts = []
+    for up, p_up, after_up in _draws(start):
+        g = _game(rules, start, up, False)
+        for first, p1, after_first in _draws(after_up):
+            for second, p2, _ in _draws(after_first):
+                parts.append((p_up * p1 * p2, _deal(g, tuple(sorted((first, second))))))
+        _split_round.cache_clear()
+    return dict(_mix(parts))

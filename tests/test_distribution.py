@@ -1,0 +1,170 @@
+"""The distribution of a round's net result (analyzer.engine.distribution) against references.
+
+* Eric Farmer's analyzer (v7.6, ``blackjack_pdf.cpp``) prints the exact outcome
+  distribution and SD of a no-resplit CDZ- game: every probability (9 decimals)
+  and the SD (9 decimals of a percent) must agree to the last printed digit.
+  Sources: ``tests/reference/farmer-ca/1d-h17-ndas-spl1-ns-cdz.txt`` (from
+  ../shared/reference/farmer-ca) and ``8d-s17-das-spl1-ls-cdz.txt`` (his binary run
+  on this project's machine, input recorded in the file).
+* The independent brute-force enumerator ``tests/oracle_distribution.py`` (built on
+  ``tests/oracle.py``) must give the same distribution as fractions on small shoes,
+  splits, resplits and the seed games' rules included.
+* Invariants: the distribution sums to 1 (exactly in exact mode) and its mean is
+  the engine's EV of the same strategy (exactly, or to 1e-12 in floats).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from analyzer.core.presets import game_rules
+from analyzer.core.rules import parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.dist_blocks import resplit_patterns
+from analyzer.engine.distribution import RoundDistribution, round_distribution
+from tests import oracle_distribution
+from tests.farmer_reference import REFERENCE_DIR
+
+FARMER = {
+    "1d-h17-ndas-spl1-ns-cdz.txt": "1D H17 DOA NDAS SPL1 NS",
+    "8d-s17-das-spl1-ls-cdz.txt": "8D S17 DOA DAS SPL1 LS",
+}
+
+
+def _farmer_table(name: str) -> tuple[dict[Fraction, float], float]:
+    """Farmer's "Outcome | Probability" table and his "+/- sigma" (percent)."""
+    text = (REFERENCE_DIR / name).read_text()
+    rows = re.findall(r"^\s*(-?\d+\.\d)\s+\|\s+(\d\.\d{9})$", text, re.M)
+    sigma = float(re.search(r"Total \|\s+-?\d+\.\d+ \+/- (\d+\.\d{9})", text).group(1))  # type: ignore[union-attr]
+    return {Fraction(x).limit_denominator(10): float(p) for x, p in rows}, sigma
+
+
+@cache
+def _dist(spec: str, game: str | None = None) -> RoundDistribution:
+    return round_distribution(game_rules(game, spec) if game else parse_spec(spec))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FARMER)
+def test_farmer_outcome_table_and_sd(name: str) -> None:
+    table, sigma = _farmer_table(name)
+    dist = _dist(FARMER[name])
+    assert set(dist.probabilities) == set(table)
+    for x, p in table.items():
+        assert round(dist.probabilities[x], 9) == pytest.approx(p, abs=1e-12), x
+    mean = dist.mean
+    sd = math.sqrt(sum(p * (float(x) - mean) ** 2 for x, p in dist.probabilities.items()))
+    assert round(sd * 100, 9) == pytest.approx(sigma, abs=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["charlie7", "free-bet"])
+def test_seed_games_sum_to_one_and_mean_is_ev(game: str) -> None:
+    dist = _dist("", game)
+    assert dist.error_bound == 0
+    assert abs(dist.total - 1) < 1e-12
+    assert abs(dist.mean - Analysis(game_rules(game)).ev()) < 1e-12
+
+
+def test_resplit_patterns() -> None:
+    # Four hands: hand 1 may draw up to two pair cards, etc.; every way counted once.
+    found = resplit_patterns(4, True)
+    assert found[(2, 0)] == 1  # no resplit: both second cards non-pair
+    assert sum(found.values()) == 1 + 2 + 5  # 2 hands, 3 hands (2 ways), 4 hands (5 ways)
+    assert resplit_patterns(4, False) == {(0, 2): 1}
+
+
+SHOE = (2, 1, 1, 2, 1, 2, 1, 1, 1, 4)  # 16 cards (the oracle tests' shoe)
+SMALL = (1, 1, 1, 2, 1, 1, 1, 2, 1, 3)  # 14 cards, pairs of 4s and 8s
+RESPLIT = (1, 1, 1, 3, 1, 1, 1, 3, 1, 3)  # 16 cards: three 4s and 8s, so resplits happen
+ORACLE_CASES = [
+    pytest.param("1D S17 DOA NDAS NSPL NS", SMALL, id="no-split"),
+    pytest.param("1D H17 DOA DAS SPL1 LS", SMALL, id="split-DAS-LS"),
+    pytest.param("1D S17 DOA NDAS SPL1 ES ENHC", SMALL, id="ENHC-ES"),
+    pytest.param("1D S17 DOA DAS SPL1 NS ENHC OBO", SMALL, id="ENHC-OBO"),
+    pytest.param("1D S17 DOA NDAS SPL3 NS", RESPLIT, id="resplit-4-hands"),
+    pytest.param("1D S17 DOA DAS SPL2 NS", RESPLIT, id="resplit-3-hands"),
+    pytest.param("1D S17 DOA DAS SPL1 LS CH5 A21", SMALL, id="charlie7-like"),
+    pytest.param("1D S17 DOA NDAS SPL1 NS PEEKA CH6 CHBJ A21 P22 FD9-11 FSA-9", SMALL,
+                 id="free-bet-like"),
+    pytest.param("1D S17 DOA DAS SPL3 LS NSA SNA", RESPLIT, id="privilege-like"),
+    pytest.param("1D S17 DOA NDAS SPL2 NS BJ6:5", SMALL, id="four-jacks-like-6:5"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("spec", "counts"), ORACLE_CASES)
+def test_brute_force_oracle(spec: str, counts: tuple[int, ...]) -> None:
+    rules = parse_spec(spec)
+    mine = round_distribution(rules, Shoe(counts), exact=True)
+    assert mine.error_bound == 0
+    assert mine.probabilities == oracle_distribution.round_distribution(rules, counts)
+    assert mine.total == 1
+    assert mine.mean == Analysis(rules, Shoe(counts), exact=True).ev()
+
+
+def test_small_shoe_exact_and_float_agree() -> None:
+    rules = parse_spec("1D S17 DOA DAS SPL1 LS")
+    exact = round_distribution(rules, Shoe(SMALL), exact=True)
+    floats = round_distribution(rules, Shoe(SMALL))
+    assert exact.total == 1
+    assert exact.mean == Analysis(rules, Shoe(SMALL), exact=True).ev()
+    assert set(exact.probabilities) == set(floats.probabilities)
+    for x, p in exact.probabilities.items():
+        assert floats.probabilities[x] == pytest.approx(float(p), abs=1e-14)
+
+
+@pytest.mark.slow
+def test_resplit_error_bound_holds() -> None:
+    """With no budget, 3-4 hand rounds are approximated: the bound must cover the error."""
+    rules = parse_spec("1D S17 DOA DAS SPL3 NS")
+    exact = round_distribution(rules, Shoe(RESPLIT), exact=True)
+    rough = round_distribution(rules, Shoe(RESPLIT), exact=True, budget=0)
+    assert exact.error_bound == 0 and rough.error_bound > 0
+    assert rough.total == 1
+    for x in set(exact.probabilities) | set(rough.probabilities):
+        gap = abs(exact.probabilities.get(x, 0) - rough.probabilities.get(x, 0))
+        assert gap <= rough.error_bound, x
+    assert abs(exact.mean - rough.mean) <= 16 * rough.error_bound
+
+
+@pytest.mark.slow
+def test_chart_strategy_mean_is_chart_ev() -> None:
+    from analyzer.charts.evaluate import make_chart
+    from analyzer.charts.strategy import ChartStrategy
+
+    rules = parse_spec("1D H17 DOA NDAS SPL1 LS")
+    chart = ChartStrategy(make_chart(rules, "test").chart, rules)
+    dist = round_distribution(rules, strategy=chart)
+    assert abs(dist.total - 1) < 1e-12
+    assert abs(dist.mean - Analysis(rules, strategy=chart).ev()) < 1e-12
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from analyzer.cli.main import main
+
+    shoe = "A:1,2:1,3:1,4:2,5:1,6:1,7:1,8:2,9:1,T:3"
+    assert main(["distribution", "--rules", "1D S17 DOA NDAS NSPL NS", "--shoe", shoe,
+                 "--exact", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    exact = {Fraction(k): Fraction(v) for k, v in data["distribution_exact"].items()}
+    assert sum(exact.values()) == 1
+    assert data["ev_exact"] == str(sum(x * p for x, p in exact.items()))
+    assert data["ev"] == data["engine_ev"]
+    assert set(data) >= {"ev", "variance", "sd", "distribution"}
+    assert abs(data["sd"] ** 2 - data["variance"]) < 1e-12
+
+
+def test_cli_bad_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli.main import main
+
+    assert main(["distribution", "--game", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("bja: error: unknown game")
