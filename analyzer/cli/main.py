@@ -16,6 +16,7 @@ from typing import Any
 
 from analyzer import __version__
 from analyzer.cli.chart import register as register_charts
+from analyzer.cli.shoestate import register as register_shoestate
 from analyzer.cli.sidebet import register as register_sidebet
 from analyzer.cli.simulate import register as register_simulate
 from analyzer.core.cards import parse_cards, parse_value
@@ -136,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_sidebet(sub)
     register_charts(sub)
     register_simulate(sub)
+    register_shoestate(sub)
     return parser
 
 

@@ -33,4 +33,6 @@ def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Pat
     written += build_chart_tables(root, progress=say)
     say("side-bet tables")
     written += build_sidebet_tables(root)
+    from analyzer.shoestate.build import build_shoestate_reports  # heavy: only when building
+    written += build_shoestate_reports(root, progress=say)
     return written

@@ -1,0 +1,117 @@
+"""The shoe-state reports ``bja build`` writes under ``reports/shoestate/<game>/``.
+
+For every named game: effects of removal (``eor.md``/``eor.json``) and the
+count systems' efficiencies (``counts.md``/``counts.json``).  For the games a
+counter can attack (a cut card, or the classic six-deck table at 75%
+penetration): Hi-Lo playing indices against the Illustrious 18 and Fab 4
+(``indices.*``), and the edge by true count (``edge.md``/``edge.json``/``edge.png``).
+Every analysis is memoized on disk (:mod:`analyzer.shoestate.memo`), seeds are
+fixed and the PNG carries no software stamp, so a rebuild writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from analyzer.core.presets import all_games
+from analyzer.core.rules import Rules, format_spec
+from analyzer.report.output import write_atomic, write_bytes_atomic
+from analyzer.shoestate.counts import SYSTEMS
+from analyzer.shoestate.decisions import not_allowed, parse_decision
+from analyzer.shoestate.edge import edge_by_count
+from analyzer.shoestate.efficiency import effects_model, efficiency
+from analyzer.shoestate.eor import effects_of_removal
+from analyzer.shoestate.indices import playing_indices
+from analyzer.shoestate.plot import edge_png
+from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4, WIZARD_6D_S17
+from analyzer.shoestate.render_eor import (
+    efficiency_json,
+    efficiency_text,
+    eor_json,
+    eor_markdown,
+)
+from analyzer.shoestate.render_play import edge_json, edge_text, indices_json, indices_text
+
+JOBS = 2
+EOR_DECISIONS = ("16vT:stand-hit", "12v4:stand-hit", "11vA:double-hit", "insurance")
+# Games a counter can attack, with the cut card used (cards dealt before the shuffle).
+COUNTED = {"6d-s17-das-ls": 234, "four-jacks": 52, "privilege": 234}
+EDGE_STATES = 200
+EDGE_SAMPLES = 100_000
+SEED = 2024
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2) + "\n"
+
+
+def _game_reports(name: str, rules: Rules, folder: Path, say: Callable[[str], None],
+                  use_cache: bool) -> list[Path]:
+    written = []
+    decisions = [d for t in EOR_DECISIONS
+                 if not_allowed(d := parse_decision(t), rules) is None]
+    say(f"shoe state: effects of removal, {name} ({format_spec(rules)})")
+    table = effects_of_removal(rules, decisions=decisions, jobs=JOBS, use_cache=use_cache)
+    published = WIZARD_6D_S17 if format_spec(rules) == WIZARD_6D_S17.rules else None
+    for path, text in ((folder / "eor.md", eor_markdown(table, name, published)),
+                       (folder / "eor.json", _json(eor_json(table, name)))):
+        write_atomic(path, text)
+        written.append(path)
+    say(f"shoe state: count systems, {name}")
+    model = effects_model(rules, jobs=JOBS, use_cache=use_cache)
+    effs = [efficiency(model, s) for s in SYSTEMS.values()]
+    for path, text in ((folder / "counts.md", efficiency_text(model, effs, name, True)),
+                       (folder / "counts.json", _json(efficiency_json(model, effs, name)))):
+        write_atomic(path, text)
+        written.append(path)
+    return written
+
+
+def _counted_reports(name: str, rules: Rules, cut: int, folder: Path,
+                     say: Callable[[str], None], use_cache: bool) -> list[Path]:
+    written = []
+    hi_lo = SYSTEMS["hi-lo"]
+    say(f"shoe state: Hi-Lo indices, {name}")
+    decisions = [d for p in ILLUSTRIOUS_18_FAB_4
+                 if not_allowed(d := parse_decision(p.decision), rules) is None]
+    results = playing_indices(rules, hi_lo, decisions, jobs=JOBS, use_cache=use_cache)
+    spec = format_spec(rules)
+    for path, text in (
+            (folder / "indices.md", indices_text(results, name, spec, hi_lo.name, True)),
+            (folder / "indices.json", _json(indices_json(results, name, spec, hi_lo.name)))):
+        write_atomic(path, text)
+        written.append(path)
+    say(f"shoe state: edge by true count, {name} (cut card {cut})")
+    edge = edge_by_count(rules, hi_lo, states=EDGE_STATES, count_samples=EDGE_SAMPLES,
+                         seed=SEED, cut=cut, jobs=JOBS, use_cache=use_cache)
+    for path, text in ((folder / "edge.md", edge_text(edge, name, markdown=True)),
+                       (folder / "edge.json", _json(edge_json(edge, name)))):
+        write_atomic(path, text)
+        written.append(path)
+    path = folder / "edge.png"
+    write_bytes_atomic(path, edge_png(edge, f"{name}: edge by Hi-Lo true count"))
+    written.append(path)
+    return written
+
+
+def build_shoestate_reports(root: Path, progress: Callable[[str], None] | None = None, *,
+                            games: dict[str, Rules] | None = None,
+                            counted: dict[str, int] | None = None,
+                            use_cache: bool = True) -> list[Path]:
+    """Write ``reports/shoestate/<game>/...`` for every named game (module docstring)."""
+    say = progress or (lambda _msg: None)
+    chosen = all_games() if games is None else games
+    attack = COUNTED if counted is None else counted
+    written: list[Path] = []
+    for name, rules in chosen.items():
+        folder = root / "reports" / "shoestate" / name
+        written += _game_reports(name, rules, folder, say, use_cache)
+        if name in attack:
+            written += _counted_reports(name, rules, attack[name], folder, say, use_cache)
+    return written
+
+
+__all__ = ["build_shoestate_reports"]
