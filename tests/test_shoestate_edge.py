@@ -85,8 +85,8 @@ def test_build_is_byte_identical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                     counted={"tiny": 26})
     snapshot = {p: p.read_bytes() for p in first}
     names = sorted(p.name for p in first)
-    assert names == sorted(["eor.md", "eor.json", "counts.md", "counts.json", "indices.md",
-                            "indices.json", "edge.md", "edge.json", "edge.png"])
+    assert names == sorted(["README.md", "eor.md", "eor.json", "counts.md", "counts.json",
+                            "indices.md", "indices.json", "edge.md", "edge.json", "edge.png"])
     second = shoestate_build.build_shoestate_reports(tmp_path, games=games,
                                                      counted={"tiny": 26}, use_cache=False)
     assert second == first

@@ -52,6 +52,7 @@ class EdgeByCount:
     spec: str
     system: str
     cut: int  # cards dealt before the reshuffle
+    cut_assumed: bool  # True when the cut card is not the game's own (its rules have none)
     seed: int
     count_samples: int
     full_ev: float  # off the top of the full shoe
@@ -121,7 +122,8 @@ def edge_by_count(rules: Rules, system: CountSystem, *, states: int = 200,
                              share_se=math.sqrt(share * (1 - share) / count_samples),
                              states=len(chosen), edge=edge, edge_se=se))
     return EdgeByCount(
-        spec=spec, system=system.name, cut=depth, seed=seed, count_samples=count_samples,
+        spec=spec, system=system.name, cut=depth, cut_assumed=depth != rules.cut_card,
+        seed=seed, count_samples=count_samples,
         full_ev=float(results[0].ev), mean_ev=float(evs.mean()),
         mean_se=float(evs.std(ddof=1) / math.sqrt(len(evs))), bins=tuple(bins),
         states=tuple((int(k), float(t), float(e)) for k, t, e in zip(dealt, tcs, evs,

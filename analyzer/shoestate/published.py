@@ -25,9 +25,11 @@ WIZARD_6D_S17 = PublishedEor(
     source="Wizard of Odds, Effect of Card Removal in Blackjack (wizardofodds.com/games/"
            "blackjack/appendix/7), 6 decks, S17 column, from bjstrat.net's CDCA",
     rules="6D S17 DOA DAS SPL1 LS",
-    note="the page states DOA, DAS, split once and re-optimised play; it does not state the "
-         "surrender rule -- its figures match late surrender (with no surrender the 4 and 5 "
-         "effects are 0.099% and 0.126%, not 0.110% and 0.141%)",
+    note="the page states DOA, DAS, split once and re-optimised play, not the surrender "
+         "rule; its figures are those of late surrender (with no surrender the 4 and 5 "
+         "effects are 0.098% and 0.125%, not 0.110% and 0.141%); with late surrender they "
+         "agree to 0.0025 points, not to the printed 0.0005 (3, 4, 5, 6, 9, T differ by "
+         "0.0007-0.0024): a detail of that analyzer's rules or strategy not stated",
     eor_percent={2: 0.069, 3: 0.082, 4: 0.110, 5: 0.141, 6: 0.079, 7: 0.041, 8: -0.008,
                  9: -0.040, 10: -0.091, 1: -0.094})
 

@@ -10,6 +10,7 @@ from analyzer.shoestate.indices import IndexResult
 from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4, SCHLESINGER_SOURCE
 
 PUBLISHED = {p.decision: p for p in ILLUSTRIOUS_18_FAB_4}
+SHOWN_SHARE = 0.001  # edge table: bins rarer than this with no analysed state are not shown
 INDEX_METHOD = (
     "value = EV(first) - EV(second), exact on the shoe at each whole true count "
     "(Griffin's proportional deflection of the unseen cards, as whole shoes), "
@@ -65,8 +66,9 @@ def _pct(x: float | None, digits: int = 3) -> str:
 
 def edge_about(model: EdgeByCount) -> list[str]:
     return [
-        f"rules: {model.spec}; count: {model.system}; cut card after {model.cut} cards; "
-        f"seed {model.seed}",
+        f"rules: {model.spec}; count: {model.system}; cut card after {model.cut} cards"
+        + (" (assumed: not the game's own)" if model.cut_assumed else "")
+        + f"; seed {model.seed}",
         f"EXACT: the EV of each of the {len(model.states)} sampled shoe states (full analysis, "
         "optimal CDZ- play re-optimised on that state, one round)",
         f"SAMPLED: which states (k cards dealt at random, k uniform below the cut card), "
@@ -78,7 +80,8 @@ def edge_about(model: EdgeByCount) -> list[str]:
 
 def edge_json(model: EdgeByCount, game: str) -> dict[str, Any]:
     return {"game": game, "rules": model.spec, "system": model.system,
-            "engine": f"bja {__version__}", "cut_card": model.cut, "seed": model.seed,
+            "engine": f"bja {__version__}", "cut_card": model.cut,
+            "cut_card_assumed": model.cut_assumed, "seed": model.seed,
             "count_samples": model.count_samples, "full_ev": model.full_ev,
             "mean_ev": model.mean_ev, "mean_se": model.mean_se,
             "bins": [{"true_count": b.true_count, "share": b.share, "share_se": b.share_se,
@@ -90,8 +93,10 @@ def edge_json(model: EdgeByCount, game: str) -> dict[str, Any]:
 def edge_text(model: EdgeByCount, game: str, markdown: bool = False) -> str:
     head = ["TC", "share %", "+/-", "states", "edge %", "+/-"]
     rows = [[f"{b.true_count:+d}", f"{b.share * 100:.2f}", f"{b.share_se * 100:.2f}",
-             str(b.states), _pct(b.edge), _pct(b.edge_se).lstrip("+")] for b in model.bins]
-    about = edge_about(model)
+             str(b.states), _pct(b.edge), _pct(b.edge_se).lstrip("+")] for b in model.bins
+            if b.states or b.share >= SHOWN_SHARE]
+    about = [*edge_about(model), f"bins holding under {SHOWN_SHARE:.1%} of rounds and no "
+             "analysed state are left out of this table (not of the JSON)"]
     if markdown:
         return "\n".join([f"# Edge by true count: {game} ({model.system})", "",
                           f"- Engine: bja {__version__}", *[f"- {a}" for a in about], "",
