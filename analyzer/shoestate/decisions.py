@@ -65,8 +65,14 @@ class Decision:
     second: int = HIT
     insurance: bool = False
 
-    def value(self, shoe: Shoe, actions: ActionsOf, exact: bool = False) -> Number:
-        """The decision's value on ``shoe``, reading hand EVs from ``actions(up, hand)``."""
+    def value(self, shoe: Shoe, actions: ActionsOf, exact: bool = False,
+              mix: Shoe | None = None) -> Number:
+        """The decision's value on ``shoe``, reading hand EVs from ``actions(up, hand)``.
+
+        A total's hands are mixed by their chance of being dealt from ``mix`` (default
+        ``shoe``); effects of removal hold the full shoe's mix, so that they measure the
+        change in the hands' values, not in how often each hand is dealt.
+        """
         if self.insurance:
             if shoe[1] == 0 or shoe.total < 2:
                 raise DecisionError("insurance: the shoe holds no ace for the upcard")
@@ -75,7 +81,7 @@ class Decision:
         total: Number = 0
         weight_sum: Number = 0
         for hand in self.hands:
-            w = deal_weight(shoe, self.upcard, hand)
+            w = deal_weight(mix if mix is not None else shoe, self.upcard, hand)
             if w == 0:
                 continue
             weight: Number = w if exact else float(w)

@@ -6,8 +6,9 @@ For a shoe of ``N`` cards, ``n_v`` of value ``v``, the effect of removal of
     EOR_v = Q(shoe - v) - Q(shoe)
 
 each term an exact analysis (Griffin, *The Theory of Blackjack*, 5th ed. 1996,
-ch. 3; Wizard of Odds, "Effect of Card Removal in Blackjack", from Cacarulo's
-and k_c's combinatorial analyzer).
+ch. 3; Wizard of Odds, "Effect of Card Removal in Blackjack", from k_c's
+combinatorial analyzer).  A decision given as a total keeps the full shoe's mix
+of its hands, so its EOR is the change in the hands' values.
 
 The zero-sum identity.  A card drawn at random from the shoe is ``v`` with
 chance ``n_v / N``, and removing a random card changes nothing in expectation
@@ -110,7 +111,7 @@ def _decision_effects(decision: Decision, full: Shoe, base: ShoeSummary,
                       by_value: dict[int, ShoeSummary | None], exact: bool) -> Effects:
     def on(shoe: Shoe, summary: ShoeSummary) -> Number:
         return decision.value(shoe, lambda up, hand: summary.hands[(up, hand[0], hand[1])],
-                              exact)
+                              exact, mix=full)
 
     removed: dict[int, Number | None] = {}
     for v, summary in by_value.items():

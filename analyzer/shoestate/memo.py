@@ -3,13 +3,16 @@
 A sweep analyses hundreds of depleted shoes, each a pure function of (rules,
 shoe, arithmetic, strategy) and of the engine's source.  Results are kept on
 disk under ``$BJA_CACHE_DIR/shoestate`` (else ``~/.cache/bja/shoestate``),
-keyed by those inputs *and* the engine fingerprint, so a rebuild serves them
-instantly and a changed engine never serves a stale figure.  Independent
+keyed by those inputs *and* a fingerprint of the engine's source (``core``,
+``engine``, ``crosscheck``; joblib adds the memoized function's own code), so a
+rebuild serves them instantly and a changed engine never serves a stale figure,
+while an edit to a report does not throw the analyses away.  Independent
 analyses run in joblib worker processes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -18,9 +21,22 @@ from typing import Any, TypeVar
 
 import joblib
 
-from analyzer.report.cache import engine_fingerprint
-
 T = TypeVar("T")
+
+
+ENGINE_PACKAGES = ("core", "engine", "crosscheck")
+
+
+@lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """SHA-256 of the source files an exact analysis runs through."""
+    digest = hashlib.sha256()
+    root = Path(__file__).parents[1]
+    for package in ENGINE_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=4)
@@ -62,4 +78,4 @@ def _in_worker(fn: Callable[..., T], args: tuple[Any, ...], use_cache: bool,
     return memoized(fn, *args, use_cache=use_cache)
 
 
-__all__ = ["cache_folder", "memoized", "run_all"]
+__all__ = ["cache_folder", "engine_fingerprint", "memoized", "run_all"]
