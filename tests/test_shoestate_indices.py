@@ -102,3 +102,18 @@ def test_illustrious_18_and_fab_4_six_decks() -> None:
     assert len(gaps) == 22
     assert all(abs(g) <= 1.0 for g in gaps.values()), gaps
     assert sum(abs(g) <= 0.5 for g in gaps.values()) >= 18, gaps
+
+
+@pytest.mark.parametrize("argv", [
+    ["indices", "--rules", "1D NS", "--decision", "15vT:surrender-hit"],
+    ["indices", "--rules", "1D NSPL", "--decision", "T,Tv6:split-stand"],
+    ["indices", "--rules", "1D", "--decision", "s21vT:stand-hit"],
+    ["indices", "--rules", "1D", "--unseen", "5"],
+    ["indices", "--rules", "1D", "--count", "nope"],
+])
+def test_indices_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli.main import main
+
+    assert main([*argv, "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bja: error: ") and err.count("\n") == 1

@@ -93,7 +93,7 @@ def correlation(shoe: Sequence[int], x: Sequence[float], y: Sequence[float]) -> 
 
     >>> round(correlation((4,) * 9 + (16,), (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
     ...                   (1,) * 9 + (-2.25,)), 4)
-    0.7602
+    0.7601
     """
     n = sum(shoe)
     mx = sum(c * a for c, a in zip(shoe, x, strict=True)) / n
