@@ -15,7 +15,8 @@ given as a total mixes its hands with their full-shoe dealing chances.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -57,33 +58,51 @@ class IndexResult:
         return f"{first} at TC {sign} {self.index:+.2f} (else {second})"
 
 
-def hand_value(spec: str, counts: tuple[int, ...], upcard: int, hand: tuple[int, int],
-               first: int, second: int, fingerprint: str) -> float:
-    """``EV(first) - EV(second)`` of one hand on one whole shoe (memoized task)."""
+def hand_actions(spec: str, counts: tuple[int, ...], upcard: int, hand: tuple[int, int],
+                 fingerprint: str) -> dict[int, float]:
+    """EV of every action of one hand on one whole shoe (memoized, shared by decisions)."""
     del fingerprint
     analysis = Analysis(parse_spec(spec), Shoe(counts))
-    actions = analysis.actions(upcard, hand)
-    return float(actions[first] - actions[second])
+    return {int(a): float(v) for a, v in analysis.actions(upcard, hand).items()}
 
 
 @dataclass
 class _Search:
+    """The whole true counts evaluated for one decision, and where its value crosses 0."""
+
     decision: Decision
     values: dict[int, float] = field(default_factory=dict)
     done: bool = False
     index: float | None = None
 
     def next_counts(self) -> list[int]:
-        """Whole true counts still needed (empty once bracketed or out of reach)."""
+        """Whole true counts still needed (empty once bracketed or out of reach).
+
+        After 0 and +1, a secant step jumps next to the predicted crossing (the
+        value is close to linear in the count) and evaluates the two whole counts
+        around it; a count already known is not asked again.
+        """
         if self.done:
             return []
         if not self.values:
             return [0, 1]
-        lo, hi = min(self.values), max(self.values)
+        counts = sorted(self.values)
         rising = self.values[1] > self.values[0]
-        towards_up = (self.values[0] < 0) == rising
-        step = hi + 1 if towards_up else lo - 1
-        return [step] if abs(step) <= MAX_TC else []
+        right = (self.values[0] < 0) == rising  # the crossing lies above the counts known
+        a, b = (counts[-2], counts[-1]) if right else (counts[1], counts[0])
+        va, vb = self.values[a], self.values[b]
+        beyond = b + (1 if right else -1)
+        guess = beyond
+        slope = (vb - va) / (b - a)
+        if slope != 0 and (slope > 0) == rising:  # still heading for the crossing
+            root = b - vb / slope
+            guess = max(math.floor(root), beyond) if right else min(math.ceil(root), beyond)
+        guess = max(-MAX_TC, min(MAX_TC, guess))
+        wanted = [guess, guess + (1 if right else -1)]
+        fresh = [t for t in wanted if abs(t) <= MAX_TC and t not in self.values]
+        if not fresh:
+            self.done = True
+        return fresh
 
     def bracket(self) -> None:
         counts = sorted(self.values)
@@ -115,12 +134,11 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
                 plans[(id(s), tc)] = _plan(s.decision, system, full, Fraction(tc), left)
             except TrueCountError:
                 s.done = True
-        tasks = [(hand_value, (spec, shoe_.counts, s.decision.upcard, hand, s.decision.first,
-                               s.decision.second))
-                 for s, tc in wanted if (id(s), tc) in plans
-                 for hand, _, cs in plans[(id(s), tc)] for _, shoe_ in cs.vertices
-                 if not s.decision.insurance]
-        results = iter(run_all(tasks, jobs=jobs, use_cache=use_cache))
+        keys = sorted({(shoe_.counts, s.decision.upcard, hand)
+                       for s, tc in wanted if (id(s), tc) in plans and not s.decision.insurance
+                       for hand, _, cs in plans[(id(s), tc)] for _, shoe_ in cs.vertices})
+        tasks = [(hand_actions, (spec, counts, up, hand)) for counts, up, hand in keys]
+        results = dict(zip(keys, run_all(tasks, jobs=jobs, use_cache=use_cache), strict=True))
         for s, tc in wanted:
             if (id(s), tc) in plans:
                 s.values[tc] = _combine(s.decision, plans[(id(s), tc)], results)
@@ -132,6 +150,7 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
 
 
 Plan = list[tuple[tuple[int, int], Fraction, CountShoe]]  # (hand, weight, count shoe)
+Results = dict[tuple[tuple[int, ...], int, tuple[int, int]], dict[int, float]]
 
 
 def _plan(decision: Decision, system: CountSystem, full: Shoe, tc: Fraction,
@@ -143,14 +162,17 @@ def _plan(decision: Decision, system: CountSystem, full: Shoe, tc: Fraction,
             for hand in decision.hands]
 
 
-def _combine(decision: Decision, plan: Plan, results: Iterator[float]) -> float:
+def _combine(decision: Decision, plan: Plan, results: Results) -> float:
     total = weights = 0.0
-    for _, weight, cs in plan:
+    for hand, weight, cs in plan:
         if decision.insurance:
             rest = cs.unseen
             value = float(3 * rest[9] / sum(rest) - 1)
         else:
-            value = sum(float(w) * next(results) for w, _ in cs.vertices)
+            value = 0.0
+            for w, shoe in cs.vertices:
+                evs = results[(shoe.counts, decision.upcard, hand)]
+                value += float(w) * (evs[decision.first] - evs[decision.second])
         total += float(weight) * value
         weights += float(weight)
     return total / weights
