@@ -117,3 +117,22 @@ def test_indices_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) 
     assert main([*argv, "--no-cache"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bja: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("root", [-7.3, -0.4, 0.0, 0.6, 4.97, 11.2])
+@pytest.mark.parametrize("slope", [0.013, -0.05])
+def test_search_finds_a_linear_crossing(root: float, slope: float) -> None:
+    """The stepping search brackets the crossing between consecutive whole counts."""
+    from analyzer.shoestate.indices import _Search
+
+    search = _Search(parse_decision("16vT:stand-hit"))
+    for _ in range(30):
+        counts = search.next_counts()
+        if not counts:
+            break
+        for tc in counts:
+            search.values[tc] = slope * (tc - root) + 1e-4 * (tc - root) ** 2
+        search.bracket()
+    assert search.index is not None
+    assert abs(search.index - root) < 0.01
+    assert len(search.values) <= 7

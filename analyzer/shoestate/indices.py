@@ -79,13 +79,20 @@ class _Search:
         """Whole true counts still needed (empty once bracketed or out of reach).
 
         After 0 and +1, a secant step jumps next to the predicted crossing (the
-        value is close to linear in the count) and evaluates the two whole counts
-        around it; a count already known is not asked again.
+        value is close to linear in the count) and asks for the two whole counts
+        around it; once a sign change is known across a gap, the counts next to
+        the crossing inside the gap; a count already known is not asked again.
         """
         if self.done:
             return []
         if not self.values:
             return [0, 1]
+        gap = self._sign_change()
+        if gap is not None:
+            a, b = gap
+            va, vb = self.values[a], self.values[b]
+            low = max(a + 1, min(b - 2, math.floor(a + (b - a) * va / (va - vb))))
+            return [t for t in (low, low + 1) if t not in self.values]
         counts = sorted(self.values)
         rising = self.values[1] > self.values[0]
         right = (self.values[0] < 0) == rising  # the crossing lies above the counts known
@@ -104,16 +111,25 @@ class _Search:
             self.done = True
         return fresh
 
-    def bracket(self) -> None:
+    def _sign_change(self) -> tuple[int, int] | None:
+        """Neighbouring known counts whose values have opposite signs (or a zero)."""
         counts = sorted(self.values)
         for a, b in zip(counts, counts[1:], strict=False):
-            va, vb = self.values[a], self.values[b]
-            if va == 0:
-                self.index, self.done = float(a), True
-                return
-            if (va < 0) != (vb < 0):
-                self.index, self.done = a + va / (va - vb), True
-                return
+            if self.values[a] == 0 or (self.values[a] < 0) != (self.values[b] < 0):
+                return a, b
+        return None
+
+    def bracket(self) -> None:
+        """Settle the index once the crossing lies between two consecutive counts."""
+        gap = self._sign_change()
+        if gap is None:
+            return
+        a, b = gap
+        va, vb = self.values[a], self.values[b]
+        if va == 0:
+            self.index, self.done = float(a), True
+        elif b == a + 1:
+            self.index, self.done = a + va / (va - vb), True
 
 
 def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decision], *,
