@@ -22,7 +22,7 @@ def edge_png(model: EdgeByCount, title: str) -> bytes:
     """Edge (with one-standard-error bars) and the true count's distribution, by bin."""
     fig = Figure(figsize=(9, 5.6), dpi=DPI)
     FigureCanvasAgg(fig)
-    ax = fig.add_axes((0.09, 0.13, 0.80, 0.72))
+    ax = fig.add_axes((0.09, 0.14, 0.80, 0.76))
     share_ax = ax.twinx()
     bins = [b for b in model.bins if b.share >= 0.0005 or b.states]
     share_ax.bar([b.true_count for b in bins], [b.share * 100 for b in bins], width=0.8,
@@ -42,10 +42,11 @@ def edge_png(model: EdgeByCount, title: str) -> bytes:
     ax.legend(loc="upper left", fontsize=8, frameon=False)
     ax.grid(True, axis="y", color="#eeeeee")
     fig.suptitle(title, fontsize=11, fontweight="bold")
-    fig.text(0.09, 0.02, f"{model.spec}; cut card after {model.cut} cards; "
-             f"{len(model.states)} states analysed exactly (re-optimised play), "
-             f"{model.count_samples:,} count samples; seed {model.seed}; bars: +/-1 SE",
-             fontsize=7.5, color="#444444")
+    fig.text(0.09, 0.035, f"{model.spec}; cut card after {model.cut} cards"
+             + (" (assumed)" if model.cut_assumed else ""), fontsize=7.5, color="#444444")
+    fig.text(0.09, 0.012, f"{len(model.states)} states analysed exactly (re-optimised play), "
+             f"{model.count_samples:,} count samples, seed {model.seed}; "
+             "error bars: one standard error", fontsize=7.5, color="#444444")
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
     return buffer.getvalue()
