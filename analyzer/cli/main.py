@@ -22,7 +22,16 @@ from collections.abc import Sequence
 
 from analyzer import __version__
 from analyzer.cli import build as build_cmd
-from analyzer.cli import chart, compare, distribution, game, rules, sidebet, simulate
+from analyzer.cli import (
+    chart,
+    compare,
+    distribution,
+    game,
+    rules,
+    shoestate,
+    sidebet,
+    simulate,
+)
 from analyzer.core.errors import AnalyzerError, InternalError
 
 EXIT_USAGE = 2  # bad input
@@ -43,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="bja", description="Exact blackjack combinatorial analyzer")
     parser.add_argument("--version", action="version", version=f"bja {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for group in (game, rules, build_cmd, sidebet, chart, simulate, compare, distribution):
+    for group in (game, rules, build_cmd, sidebet, chart, simulate, compare, distribution,
+                  shoestate):
         group.register(sub)
     return parser
 

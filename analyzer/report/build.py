@@ -36,4 +36,6 @@ def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Pat
     written += build_sidebet_tables(root)
     from analyzer.compare.reports import build_compare_reports  # networkx, joblib: lazily
     written += build_compare_reports(root, progress=say)
+    from analyzer.shoestate.build import build_shoestate_reports  # heavy: only when building
+    written += build_shoestate_reports(root, progress=say)
     return written

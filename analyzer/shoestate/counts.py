@@ -1,0 +1,171 @@
+"""Linear card-counting systems: a tag per card value, summed over the cards seen.
+
+A system is its ten tags (A, 2-9, T).  The built-in systems are the classic
+published ones; any other linear count is read from a TOML file::
+
+    name = "My count"            # optional; defaults to the file name
+    source = "where it is from"  # optional
+    [tags]                       # all ten values, numbers (integers or decimals)
+    A = -1
+    2 = 1
+    3 = 1
+    4 = 1
+    5 = 1
+    6 = 1
+    7 = 0
+    8 = 0
+    9 = 0
+    T = -1                       # "10" is accepted for T
+
+Tags are kept as exact fractions (a decimal ``0.5`` is one half), so true
+counts and the shoes built from them are exact.
+
+>>> hi_lo = get_system("hi-lo")
+>>> hi_lo.tag(5), hi_lo.tag(10), hi_lo.balanced
+(Fraction(1, 1), Fraction(-1, 1), True)
+>>> get_system("ko").balanced
+False
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from analyzer.core.cards import format_value, parse_value
+from analyzer.core.errors import AnalyzerError, NotationError
+
+DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)  # one 52-card deck by value A..T
+
+
+class CountError(NotationError):
+    """An unknown count system, or a malformed count-system file."""
+
+
+@dataclass(frozen=True)
+class CountSystem:
+    """A linear count: ``tags[v - 1]`` is added to the running count for each card ``v``."""
+
+    name: str
+    tags: tuple[Fraction, ...]
+    source: str = ""
+
+    def tag(self, value: int) -> Fraction:
+        return self.tags[value - 1]
+
+    @property
+    def deck_sum(self) -> Fraction:
+        """Running count after a whole deck: 0 for a balanced count (KO: +4)."""
+        return sum((n * t for n, t in zip(DECK, self.tags, strict=True)), Fraction(0))
+
+    @property
+    def balanced(self) -> bool:
+        return self.deck_sum == 0
+
+    @property
+    def mean_tag(self) -> Fraction:
+        """Average tag of a card of a full shoe (0 for a balanced count)."""
+        return self.deck_sum / 52
+
+    def running_count(self, counts: tuple[int, ...] | list[int]) -> Fraction:
+        """Running count of the cards ``counts`` (how many of each value A..T were seen)."""
+        return sum((n * t for n, t in zip(counts, self.tags, strict=True)), Fraction(0))
+
+    def tag_text(self) -> str:
+        """The tags as ``A:-1 2:+1 ...`` (for tables)."""
+        return " ".join(f"{format_value(v)}:{_signed(t)}" for v, t in
+                        zip(range(1, 11), self.tags, strict=True))
+
+
+def _signed(t: Fraction) -> str:
+    text = str(t) if t.denominator == 1 else f"{float(t):g}"
+    return text if t < 0 else f"+{text}" if t > 0 else "0"
+
+
+def _system(name: str, tags: tuple[float, ...], source: str) -> CountSystem:
+    return CountSystem(name=name, tags=tuple(Fraction(t) for t in tags), source=source)
+
+
+_WONG = "Stanford Wong, Professional Blackjack (1994)"
+_HUMBLE = "Humble & Cooper, The World's Greatest Blackjack Book (1980)"
+_SYSTEMS = (
+    _system("hi-lo", (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
+            "Harvey Dubner (1963); Wong, Professional Blackjack; Schlesinger, Blackjack Attack"),
+    _system("ko", (-1, 1, 1, 1, 1, 1, 1, 0, 0, -1),
+            "Vancura & Fuchs, Knock-Out Blackjack (1998); unbalanced (+4 per deck)"),
+    _system("hi-opt-1", (0, 0, 1, 1, 1, 1, 0, 0, 0, -1), f"Charles Einstein (1968); {_HUMBLE}"),
+    _system("hi-opt-2", (0, 1, 1, 2, 2, 1, 1, 0, 0, -2), _HUMBLE),
+    _system("omega-2", (0, 1, 1, 2, 2, 2, 1, 0, -1, -2),
+            "Bryce Carlson, Blackjack for Blood (1992)"),
+    _system("zen", (-1, 1, 1, 2, 2, 2, 1, 0, 0, -2),
+            "Arnold Snyder, Blackbelt in Blackjack (1983)"),
+    _system("wong-halves", (-1, 0.5, 1, 1, 1.5, 1, 0.5, 0, -0.5, -1), _WONG),
+)
+SYSTEMS: dict[str, CountSystem] = {s.name: s for s in _SYSTEMS}
+
+
+def get_system(name_or_path: str) -> CountSystem:
+    """A built-in system by name, or one read from a ``.toml`` file."""
+    key = name_or_path.strip().lower()
+    if key in SYSTEMS:
+        return SYSTEMS[key]
+    if key.endswith(".toml"):
+        return load_system(Path(name_or_path))
+    raise CountError(f"unknown count system {name_or_path!r} (known: {', '.join(SYSTEMS)}; "
+                     "or a .toml file)")
+
+
+def load_system(path: Path) -> CountSystem:
+    """Read a count system from a TOML file (schema in the module docstring)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise CountError(f"cannot read count file {str(path)!r}: {err.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise CountError(f"count file {str(path)!r} is not valid TOML: {err}") from None
+    return system_from_mapping(data, default_name=path.stem, where=str(path))
+
+
+def system_from_mapping(data: dict[str, object], *, default_name: str,
+                        where: str) -> CountSystem:
+    """A count system from parsed TOML (``name``, ``source``, ``[tags]``)."""
+    unknown = sorted(set(data) - {"name", "source", "tags"})
+    if unknown:
+        raise CountError(f"count file {where!r}: unknown key {unknown[0]!r} "
+                         "(expected name, source, [tags])")
+    name, source, tags = data.get("name", default_name), data.get("source", ""), data.get("tags")
+    if not isinstance(name, str) or not name.strip():
+        raise CountError(f"count file {where!r}: name must be a non-empty string")
+    if not isinstance(source, str):
+        raise CountError(f"count file {where!r}: source must be a string")
+    if not isinstance(tags, dict):
+        raise CountError(f"count file {where!r}: needs a [tags] table with A, 2-9 and T")
+    values: dict[int, Fraction] = {}
+    for key, tag in tags.items():
+        try:
+            value = int(parse_value(str(key)))
+        except AnalyzerError:
+            raise CountError(f"count file {where!r}: unknown card {key!r} in [tags] "
+                             "(use A, 2-9, T)") from None
+        if value in values:
+            raise CountError(f"count file {where!r}: card {format_value(value)} tagged twice")
+        if isinstance(tag, bool) or not isinstance(tag, int | float):
+            raise CountError(f"count file {where!r}: tag of {key!r} must be a number, "
+                             f"not {tag!r}")
+        if tag != tag or tag in (float("inf"), float("-inf")):
+            raise CountError(f"count file {where!r}: tag of {key!r} must be finite")
+        values[value] = Fraction(str(tag)) if isinstance(tag, float) else Fraction(tag)
+    missing = [format_value(v) for v in range(1, 11) if v not in values]
+    if missing:
+        raise CountError(f"count file {where!r}: no tag for {', '.join(missing)}")
+    system = CountSystem(name=name.strip(), tags=tuple(values[v] for v in range(1, 11)),
+                         source=source)
+    if len(set(system.tags)) == 1:
+        raise CountError(f"count file {where!r}: every card has the same tag, so the true "
+                         "count never moves")
+    return system
+
+
+__all__ = ["CountError", "CountSystem", "SYSTEMS", "get_system", "load_system"]

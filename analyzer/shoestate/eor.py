@@ -1,0 +1,125 @@
+"""Effects of removal: the exact change in EV when one card of a value leaves the shoe.
+
+For a shoe of ``N`` cards, ``n_v`` of value ``v``, the effect of removal of
+``v`` on a quantity ``Q`` (the EV of a round, or a decision's value) is::
+
+    EOR_v = Q(shoe - v) - Q(shoe)
+
+each term an exact analysis (Griffin, *The Theory of Blackjack*, 5th ed. 1996,
+ch. 3; Wizard of Odds, "Effect of Card Removal in Blackjack", from k_c's
+combinatorial analyzer).  A decision given as a total keeps the full shoe's mix
+of its hands, so its EOR is the change in the hands' values.
+
+The zero-sum identity.  A card drawn at random from the shoe is ``v`` with
+chance ``n_v / N``, and removing a random card changes nothing in expectation
+about the cards dealt after it.  So for a FIXED strategy (one that does not
+react to the removed card) the identity is exact::
+
+    sum_v n_v * Q(shoe - v) / N  ==  Q(shoe),   i.e.   sum_v n_v * EOR_v == 0
+
+(exactly, in rational arithmetic).  A player who RE-OPTIMISES on each
+one-card-removed shoe does at least as well as the fixed strategy there, so
+with re-optimised play::
+
+    sum_v n_v * EOR_v / N  =  G  >=  0
+
+where ``G`` is the average gain from re-optimising after seeing one card: a
+second-order quantity (the EORs are first order in 1/N, ``G`` is of order
+``1/N^2``), which :class:`EorTable` reports as ``reoptimisation_gain``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from analyzer.core.rules import Rules, format_spec
+from analyzer.core.shoe import Shoe
+from analyzer.shoestate.decisions import Decision, DecisionError
+from analyzer.shoestate.summary import ShoeSummary, summaries
+
+Number = Any
+VALUES = tuple(range(1, 11))
+
+
+@dataclass(frozen=True)
+class Effects:
+    """One quantity on the full shoe and on each one-card-removed shoe."""
+
+    name: str
+    full: Number
+    removed: dict[int, Number | None]  # None: no card of that value to remove
+    eor: dict[int, Number | None]
+
+    @classmethod
+    def from_values(cls, name: str, full: Number,
+                    removed: dict[int, Number | None]) -> Effects:
+        eor = {v: None if r is None else r - full for v, r in removed.items()}
+        return cls(name=name, full=full, removed=removed, eor=eor)
+
+
+@dataclass(frozen=True)
+class EorTable:
+    """Effects of removal on a game's EV and on chosen decisions (per unit initial bet)."""
+
+    spec: str
+    shoe: tuple[int, ...]
+    strategy: str  # "optimal" (re-optimised on every shoe) or "fixed"
+    exact: bool
+    game: Effects
+    decisions: tuple[Effects, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return sum(self.shoe)
+
+    def weighted_sum(self, effects: Effects) -> Number:
+        """``sum_v n_v * EOR_v`` (0 exactly for the game EV under a fixed strategy)."""
+        zero: Number = Fraction(0) if self.exact else 0.0
+        return sum((n * e for n, e in zip(self.shoe, effects.eor.values(), strict=True)
+                    if e is not None), zero)
+
+    @property
+    def reoptimisation_gain(self) -> Number:
+        """``sum_v n_v EV(shoe - v) / N - EV(shoe)``: 0 if fixed, the gain G if optimal."""
+        return self.weighted_sum(self.game) / self.total
+
+
+def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *,
+                       decisions: Sequence[Decision] = (), strategy: str = "optimal",
+                       exact: bool = False, jobs: int = 1,
+                       use_cache: bool = True) -> EorTable:
+    """The exact effects of removal of each value on the game and on ``decisions``."""
+    full = shoe if shoe is not None else Shoe.decks(rules.decks)
+    spec = format_spec(rules)
+    shoes = [full.counts] + [full.remove([v]).counts for v in VALUES if full[v] > 0]
+    results = summaries(spec, shoes, strategy=strategy, reference=full.counts, exact=exact,
+                        with_hands=bool(decisions), jobs=jobs, use_cache=use_cache)
+    base, rest = results[0], iter(results[1:])
+    by_value: dict[int, ShoeSummary | None] = {
+        v: next(rest) if full[v] > 0 else None for v in VALUES}
+    game = Effects.from_values("game EV", base.ev, {
+        v: None if s is None else s.ev for v, s in by_value.items()})
+    rows = tuple(_decision_effects(d, full, base, by_value, exact) for d in decisions)
+    return EorTable(spec=spec, shoe=full.counts, strategy=strategy, exact=exact, game=game,
+                    decisions=rows)
+
+
+def _decision_effects(decision: Decision, full: Shoe, base: ShoeSummary,
+                      by_value: dict[int, ShoeSummary | None], exact: bool) -> Effects:
+    def on(shoe: Shoe, summary: ShoeSummary) -> Number:
+        return decision.value(shoe, lambda up, hand: summary.hands[(up, hand[0], hand[1])],
+                              exact, mix=full)
+
+    removed: dict[int, Number | None] = {}
+    for v, summary in by_value.items():
+        try:
+            removed[v] = None if summary is None else on(Shoe(summary.counts), summary)
+        except DecisionError:
+            removed[v] = None  # the hand cannot be dealt once that card is gone
+    return Effects.from_values(decision.label, on(full, base), removed)
+
+
+__all__ = ["EorTable", "Effects", "effects_of_removal"]

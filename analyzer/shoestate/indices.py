@@ -1,0 +1,198 @@
+"""Playing indices: the true count at which a decision flips, from exact analyses.
+
+For a decision (:mod:`analyzer.shoestate.decisions`) and a count system, the
+value ``EV(first) - EV(second)`` is computed exactly on the shoe at each whole
+true count (:mod:`analyzer.shoestate.truecount`: Griffin's proportional
+deflection of the unseen cards, at a fixed number of unseen cards -- half the
+shoe by default, where the deflection is most representative), stepping from
+0 towards the sign change; the index is where the value crosses zero, by
+linear interpolation between the two whole counts that bracket it.
+
+The known cards -- the upcard and the player's hand -- are counted and taken
+out of the unseen cards, as a counter at the table sees them.  A decision
+given as a total mixes its hands with their full-shoe dealing chances.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from analyzer.core.actions import Action
+from analyzer.core.rules import Rules, format_spec, parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.shoestate.counts import CountSystem
+from analyzer.shoestate.decisions import Decision, deal_weight
+from analyzer.shoestate.memo import run_all
+from analyzer.shoestate.truecount import CountShoe, TrueCountError, count_shoe
+
+MAX_TC = 12  # how far from 0 the search steps before giving up
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    """Where a decision flips: ``first`` is better at counts above ``index`` when ``rising``."""
+
+    decision: Decision
+    index: float | None  # None: no flip within reach
+    rising: bool  # the value (first minus second) grows with the count
+    values: tuple[tuple[int, float], ...]  # (true count, value) computed
+    unseen: int
+
+    @property
+    def rule(self) -> str:
+        """The index as a playing rule, e.g. ``stand at TC >= +0.31 (else hit)``."""
+        d = self.decision
+        if d.insurance:
+            take = "insure" if self.rising else "decline insurance"
+            if self.index is None:
+                return "no flip within reach"
+            return f"{take} at TC {'>=' if self.rising else '<='} {self.index:+.2f}"
+        first, second = Action(d.first).label, Action(d.second).label
+        if self.index is None:
+            best = first if self.values and self.values[0][1] > 0 else second
+            return f"{best} at every count within reach"
+        sign = ">=" if self.rising else "<="
+        return f"{first} at TC {sign} {self.index:+.2f} (else {second})"
+
+
+def hand_actions(spec: str, counts: tuple[int, ...], upcard: int, hand: tuple[int, int],
+                 fingerprint: str) -> dict[int, float]:
+    """EV of every action of one hand on one whole shoe (memoized, shared by decisions)."""
+    del fingerprint
+    analysis = Analysis(parse_spec(spec), Shoe(counts))
+    return {int(a): float(v) for a, v in analysis.actions(upcard, hand).items()}
+
+
+@dataclass
+class _Search:
+    """The whole true counts evaluated for one decision, and where its value crosses 0."""
+
+    decision: Decision
+    values: dict[int, float] = field(default_factory=dict)
+    done: bool = False
+    index: float | None = None
+
+    def next_counts(self) -> list[int]:
+        """Whole true counts still needed (empty once bracketed or out of reach).
+
+        After 0 and +1, a secant step jumps next to the predicted crossing (the
+        value is close to linear in the count) and asks for the two whole counts
+        around it; once a sign change is known across a gap, the counts next to
+        the crossing inside the gap; a count already known is not asked again.
+        """
+        if self.done:
+            return []
+        if not self.values:
+            return [0, 1]
+        gap = self._sign_change()
+        if gap is not None:
+            a, b = gap
+            va, vb = self.values[a], self.values[b]
+            low = max(a + 1, min(b - 2, math.floor(a + (b - a) * va / (va - vb))))
+            return [t for t in (low, low + 1) if t not in self.values]
+        counts = sorted(self.values)
+        rising = self.values[1] > self.values[0]
+        right = (self.values[0] < 0) == rising  # the crossing lies above the counts known
+        a, b = (counts[-2], counts[-1]) if right else (counts[1], counts[0])
+        va, vb = self.values[a], self.values[b]
+        beyond = b + (1 if right else -1)
+        guess = beyond
+        slope = (vb - va) / (b - a)
+        if slope != 0 and (slope > 0) == rising:  # still heading for the crossing
+            root = b - vb / slope
+            guess = max(math.floor(root), beyond) if right else min(math.ceil(root), beyond)
+        guess = max(-MAX_TC, min(MAX_TC, guess))
+        wanted = [guess, guess + (1 if right else -1)]
+        fresh = [t for t in wanted if abs(t) <= MAX_TC and t not in self.values]
+        if not fresh:
+            self.done = True
+        return fresh
+
+    def _sign_change(self) -> tuple[int, int] | None:
+        """Neighbouring known counts whose values have opposite signs (or a zero)."""
+        counts = sorted(self.values)
+        for a, b in zip(counts, counts[1:], strict=False):
+            if self.values[a] == 0 or (self.values[a] < 0) != (self.values[b] < 0):
+                return a, b
+        return None
+
+    def bracket(self) -> None:
+        """Settle the index once the crossing lies between two consecutive counts."""
+        gap = self._sign_change()
+        if gap is None:
+            return
+        a, b = gap
+        va, vb = self.values[a], self.values[b]
+        if va == 0:
+            self.index, self.done = float(a), True
+        elif b == a + 1:
+            self.index, self.done = a + va / (va - vb), True
+
+
+def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decision], *,
+                    shoe: Shoe | None = None, unseen: int | None = None, jobs: int = 1,
+                    use_cache: bool = True) -> list[IndexResult]:
+    """The index of every decision (module docstring), searched in parallel rounds."""
+    full = shoe if shoe is not None else Shoe.decks(rules.decks)
+    left = unseen if unseen is not None else full.total // 2
+    spec = format_spec(rules)
+    searches = [_Search(d) for d in decisions]
+    while True:
+        wanted = [(s, tc) for s in searches for tc in s.next_counts()]
+        if not wanted:
+            break
+        plans = {}
+        for s, tc in wanted:
+            try:
+                plans[(id(s), tc)] = _plan(s.decision, system, full, Fraction(tc), left)
+            except TrueCountError:
+                s.done = True
+        keys = sorted({(shoe_.counts, s.decision.upcard, hand)
+                       for s, tc in wanted if (id(s), tc) in plans and not s.decision.insurance
+                       for hand, _, cs in plans[(id(s), tc)] for _, shoe_ in cs.vertices})
+        tasks = [(hand_actions, (spec, counts, up, hand)) for counts, up, hand in keys]
+        results = dict(zip(keys, run_all(tasks, jobs=jobs, use_cache=use_cache), strict=True))
+        for s, tc in wanted:
+            if (id(s), tc) in plans:
+                s.values[tc] = _combine(s.decision, plans[(id(s), tc)], results)
+                s.bracket()
+    return [IndexResult(decision=s.decision, index=s.index,
+                        rising=0 in s.values and 1 in s.values and s.values[1] > s.values[0],
+                        values=tuple(sorted(s.values.items())), unseen=left)
+            for s in searches]
+
+
+Plan = list[tuple[tuple[int, int], Fraction, CountShoe]]  # (hand, weight, count shoe)
+Results = dict[tuple[tuple[int, ...], int, tuple[int, int]], dict[int, float]]
+
+
+def _plan(decision: Decision, system: CountSystem, full: Shoe, tc: Fraction,
+          unseen: int) -> Plan:
+    if decision.insurance:
+        return [((1, 1), Fraction(1), count_shoe(system, full, (1,), tc, unseen))]
+    return [(hand, deal_weight(full, decision.upcard, hand),
+             count_shoe(system, full, (decision.upcard, *hand), tc, unseen))
+            for hand in decision.hands]
+
+
+def _combine(decision: Decision, plan: Plan, results: Results) -> float:
+    total = weights = 0.0
+    for hand, weight, cs in plan:
+        if decision.insurance:
+            rest = cs.unseen
+            value = float(3 * rest[9] / sum(rest) - 1)
+        else:
+            value = 0.0
+            for w, shoe in cs.vertices:
+                evs = results[(shoe.counts, decision.upcard, hand)]
+                value += float(w) * (evs[decision.first] - evs[decision.second])
+        total += float(weight) * value
+        weights += float(weight)
+    return total / weights
+
+
+__all__ = ["IndexResult", "MAX_TC", "playing_indices"]

@@ -1,0 +1,93 @@
+"""Edge by true count: sampled states, exact EVs, standard errors, the plot, the build.
+
+What is checked: the sampler deals real shoe states (counts, depths, reproducible by
+seed), true counts follow their definition, each state's EV is the engine's exact EV of
+that shoe, the per-bin means and standard errors are those of the states, and the
+renders (PNG included) are byte-identical on a rebuild.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.cli.main import main
+from analyzer.core.rules import parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.shoestate import build as shoestate_build
+from analyzer.shoestate.counts import SYSTEMS
+from analyzer.shoestate.edge import deal_states, edge_by_count, true_counts
+from analyzer.shoestate.plot import edge_png
+
+QUICK = "1D H17 DOA NDAS NSPL NS ENHC"
+
+
+def test_deal_states_are_real_shoe_states() -> None:
+    full = Shoe.decks(2)
+    depths, left = deal_states(full, 52, 500, np.random.default_rng(7))
+    assert depths.min() >= 0 and depths.max() < 52
+    assert (left.sum(axis=1) == 104 - depths).all()
+    assert (left >= 0).all() and (left <= np.array(full.counts)).all()
+    again = deal_states(full, 52, 500, np.random.default_rng(7))
+    assert (again[1] == left).all()
+
+
+def test_true_count_definition() -> None:
+    full = Shoe.decks(1)
+    left = np.array([[4, 3, 3, 4, 4, 4, 4, 4, 4, 14]])  # dealt 2, 3, T, T: Hi-Lo 0
+    assert true_counts(SYSTEMS["hi-lo"], full, left)[0] == 0
+    left = np.array([[4, 3, 3, 3, 4, 4, 4, 4, 4, 16]])  # dealt 2, 3, 4: +3 with 49 left
+    assert true_counts(SYSTEMS["hi-lo"], full, left)[0] == pytest.approx(3 / (49 / 52))
+    # KO is centred: 4 sevens dealt count +4, less 4 cards * 4/52 per card
+    left = np.array([[4, 4, 4, 4, 4, 4, 0, 4, 4, 16]])
+    assert true_counts(SYSTEMS["ko"], full, left)[0] == pytest.approx(
+        (4 - 4 * 4 / 52) / (48 / 52))
+
+
+def test_edge_by_count_small_game() -> None:
+    rules = parse_spec(QUICK + " CUT20")
+    model = edge_by_count(rules, SYSTEMS["hi-lo"], states=3, count_samples=2000, seed=3,
+                          use_cache=False)
+    assert len(model.states) == 3 and model.cut == 20
+    full = Shoe.decks(1)
+    assert model.full_ev == pytest.approx(float(Analysis(rules, full).ev()), abs=0)
+    _, left = deal_states(full, 20, 3, np.random.default_rng([3, 1]))
+    for (dealt, _, ev), row in zip(model.states, left, strict=True):
+        assert dealt == 52 - row.sum()
+        assert ev == float(Analysis(rules, Shoe([int(c) for c in row])).ev())
+    evs = np.array([e for _, _, e in model.states])
+    assert model.mean_ev == pytest.approx(evs.mean())
+    assert model.mean_se == pytest.approx(evs.std(ddof=1) / math.sqrt(3))
+    assert sum(b.states for b in model.bins) == 3
+    assert sum(b.share for b in model.bins) == pytest.approx(1)
+    png = edge_png(model, "test")
+    assert png == edge_png(model, "test") and png.startswith(b"\x89PNG")
+    assert b"Software" not in png
+
+
+def test_edge_needs_a_cut_card(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["edge", "--rules", QUICK, "--no-cache"]) == 2
+    assert "no cut card" in capsys.readouterr().err
+    assert main(["edge", "--rules", QUICK, "--cut", "45", "--no-cache"]) == 2
+    assert "must be 1 to 40" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_build_is_byte_identical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shoestate_build, "EDGE_STATES", 4)
+    monkeypatch.setattr(shoestate_build, "EDGE_SAMPLES", 2000)
+    games = {"tiny": parse_spec(QUICK + " CUT26")}
+    first = shoestate_build.build_shoestate_reports(tmp_path, games=games,
+                                                    counted={"tiny": 26})
+    snapshot = {p: p.read_bytes() for p in first}
+    names = sorted(p.name for p in first)
+    assert names == sorted(["README.md", "eor.md", "eor.json", "counts.md", "counts.json",
+                            "indices.md", "indices.json", "edge.md", "edge.json", "edge.png"])
+    second = shoestate_build.build_shoestate_reports(tmp_path, games=games,
+                                                     counted={"tiny": 26}, use_cache=False)
+    assert second == first
+    assert all(p.read_bytes() == snapshot[p] for p in second)

@@ -1,0 +1,138 @@
+"""The shoe at a true count, and playing indices against Schlesinger's Illustrious 18 / Fab 4.
+
+Published indices: Don Schlesinger, Blackjack Attack (3rd ed., 2005), Hi-Lo, multi-deck
+S17 (Fab 4 with late surrender), printed as whole true counts: agreement means within
+0.5 of the printed integer.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.core.actions import HIT, STAND
+from analyzer.core.rules import parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.shoestate.counts import SYSTEMS
+from analyzer.shoestate.decisions import not_allowed, parse_decision
+from analyzer.shoestate.indices import playing_indices
+from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4
+from analyzer.shoestate.truecount import TrueCountError, count_shoe, freudenthal, unseen_at
+
+fractions = st.fractions(min_value=0, max_value=30, max_denominator=50)
+
+
+@given(st.lists(fractions, min_size=1, max_size=10))
+@settings(max_examples=40, deadline=None)
+def test_freudenthal_is_an_exact_convex_combination(point: list[Fraction]) -> None:
+    parts = freudenthal(tuple(point))
+    assert sum(w for w, _ in parts) == 1
+    assert all(w > 0 for w, _ in parts)
+    assert len(parts) <= len(point) + 1
+    for i, x in enumerate(point):
+        assert sum(w * v[i] for w, v in parts) == x
+
+
+@pytest.mark.parametrize("name", list(SYSTEMS))
+@pytest.mark.parametrize("tc", [Fraction(-3), Fraction(0), Fraction(5, 2)])
+def test_unseen_composition_has_the_true_count(name: str, tc: Fraction) -> None:
+    """Cards seen (known ones included) carry exactly tc * unseen / 52 of centred count."""
+    system, full, known, unseen = SYSTEMS[name], Shoe.decks(6), (10, 10, 6), 156
+    rest = unseen_at(system, full, known, tc, unseen)
+    assert sum(rest) == unseen
+    seen = [n - r for n, r in zip(full.counts, rest, strict=True)]
+    centred = system.running_count(seen) - sum(seen) * system.mean_tag
+    assert centred == tc * Fraction(unseen, 52)
+
+
+def test_neutral_count_without_known_cards_is_the_average_shoe() -> None:
+    rest = unseen_at(SYSTEMS["hi-lo"], Shoe.decks(6), (), Fraction(0), 156)
+    assert rest == tuple(Fraction(n, 2) for n in Shoe.decks(6).counts)
+    shoe = count_shoe(SYSTEMS["hi-lo"], Shoe.decks(6), (), Fraction(0), 156)
+    assert shoe.vertices == ((Fraction(1), Shoe.decks(3)),)
+
+
+def test_unreachable_count() -> None:
+    with pytest.raises(TrueCountError, match="out of reach"):
+        unseen_at(SYSTEMS["hi-lo"], Shoe.decks(1), (), Fraction(60), 26)
+
+
+def test_index_brackets_a_sign_change() -> None:
+    """Values either side of the index have opposite signs, and one of them re-computes."""
+    rules, system = parse_spec("1D H17 DOA NDAS NSPL NS ENHC"), SYSTEMS["hi-lo"]
+    decision = parse_decision("T,6vT:stand-hit")
+    (result,) = playing_indices(rules, system, [decision], use_cache=False)
+    assert result.index is not None and result.rising
+    values = dict(result.values)
+    low, high = int(result.index // 1), int(result.index // 1) + 1
+    assert values[low] < 0 < values[high]
+    cs = count_shoe(system, Shoe.decks(1), (10, 10, 6), Fraction(high), 26)
+    again = 0.0
+    for weight, shoe in cs.vertices:
+        actions = Analysis(rules, shoe).actions(10, (6, 10))
+        again += float(weight) * float(actions[STAND] - actions[HIT])
+    assert again == pytest.approx(values[high], abs=1e-12)
+
+
+def test_insurance_index_is_algebraic() -> None:
+    """Insurance needs only the deflected share of tens: 3 p - 1 crosses 0 where p = 1/3."""
+    (result,) = playing_indices(parse_spec("6D S17 DOA DAS SPL3 LS"), SYSTEMS["hi-lo"],
+                                [parse_decision("insurance")], use_cache=False)
+    assert result.index is not None
+    rest = unseen_at(SYSTEMS["hi-lo"], Shoe.decks(6), (1,), Fraction(result.index), 156)
+    assert float(rest[9] / sum(rest)) == pytest.approx(1 / 3, abs=1e-4)  # linear between counts
+    assert abs(result.index - 3) <= 0.5  # published +3
+
+
+@pytest.mark.slow
+def test_illustrious_18_and_fab_4_six_decks() -> None:
+    """Six-deck S17 DAS LS: every index within 1 of Schlesinger's, most within his rounding."""
+    rules = parse_spec("6D S17 DOA DAS SPL3 LS")
+    published = [p for p in ILLUSTRIOUS_18_FAB_4
+                 if not_allowed(parse_decision(p.decision), rules) is None]
+    assert len(published) == 22
+    results = playing_indices(rules, SYSTEMS["hi-lo"],
+                              [parse_decision(p.decision) for p in published], jobs=2)
+    gaps = {p.decision: r.index - p.index for p, r in zip(published, results, strict=True)
+            if r.index is not None}
+    assert len(gaps) == 22
+    assert all(abs(g) <= 1.0 for g in gaps.values()), gaps
+    assert sum(abs(g) <= 0.5 for g in gaps.values()) >= 18, gaps
+
+
+@pytest.mark.parametrize("argv", [
+    ["indices", "--rules", "1D NS", "--decision", "15vT:surrender-hit"],
+    ["indices", "--rules", "1D NSPL", "--decision", "T,Tv6:split-stand"],
+    ["indices", "--rules", "1D", "--decision", "s21vT:stand-hit"],
+    ["indices", "--rules", "1D", "--unseen", "5"],
+    ["indices", "--rules", "1D", "--count", "nope"],
+])
+def test_indices_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli.main import main
+
+    assert main([*argv, "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bja: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("root", [-7.3, -0.4, 0.0, 0.6, 4.97, 11.2])
+@pytest.mark.parametrize("slope", [0.013, -0.05])
+def test_search_finds_a_linear_crossing(root: float, slope: float) -> None:
+    """The stepping search brackets the crossing between consecutive whole counts."""
+    from analyzer.shoestate.indices import _Search
+
+    search = _Search(parse_decision("16vT:stand-hit"))
+    for _ in range(30):
+        counts = search.next_counts()
+        if not counts:
+            break
+        for tc in counts:
+            search.values[tc] = slope * (tc - root) + 1e-4 * (tc - root) ** 2
+        search.bracket()
+    assert search.index is not None
+    assert abs(search.index - root) < 0.01
+    assert len(search.values) <= 7
