@@ -167,10 +167,11 @@ def sidebet_sheets(rules: Rules, bets: tuple[str, ...]) -> tuple[ParSheet, ...]:
 
 
 def certify(rules: Rules, name: str, preset: Preset | None = None,
-            settings: Settings = Settings(),
+            settings: Settings | None = None,
             progress: Callable[[str], None] | None = None) -> Certificate:
     """Compute every figure of the certificate of ``rules`` (named ``name``)."""
     say = progress or (lambda _msg: None)
+    settings = settings or Settings()
     title = f"{preset.title} ({name})" if preset else name
     say(f"{name}: chart and CDZ- analysis")
     run = make_chart(rules, f"{title}: basic strategy")
