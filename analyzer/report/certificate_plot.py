@@ -9,6 +9,7 @@ certificate draws the same bytes on every run.
 from __future__ import annotations
 
 import io
+import re
 
 from analyzer.report.certificate_model import Certificate
 from analyzer.report.distribution_model import format_result
@@ -45,7 +46,7 @@ def render_svg(c: Certificate) -> str:
         fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
         plt.close(fig)
     text = out.getvalue()
-    return text[text.index("<svg"):]
+    return re.sub(r"\s*<metadata>.*?</metadata>", "", text[text.index("<svg"):], flags=re.S)
 
 
 __all__ = ["render_svg"]
