@@ -94,7 +94,7 @@ def _summary(c: Certificate) -> Part:
 def _rules(c: Certificate) -> list[Part]:
     parts = [Part("Rules in words", (f"Canonical spec: `{c.spec}`", c.words))]
     if c.readings:
-        where = f"rule text `{c.source}`; readings from GAMES.md" if c.source else "GAMES.md"
+        where = f"rule text {c.source}; readings from GAMES.md" if c.source else "GAMES.md"
         parts.append(Part(f"Readings and assumptions ({where})", (c.readings,)))
     if c.published_rtp:
         parts.append(Part("Published figure", (
@@ -268,9 +268,9 @@ def _provenance(c: Certificate) -> list[Part]:
         ("engine", p.engine), ("canonical rules", f"`{p.spec}`"),
         ("SHA-256 of the rules (UTF-8, no newline)", f"`{p.rules_sha256}`"),
         (f"SHA-256 of the source ({len(p.source_files)} files)", f"`{p.source_sha256}`"),
-        ("simulation settings", f"cross-check {s.check_rounds:,} rounds seed {s.check_seed}; "
-                                f"as dealt {s.as_dealt_rounds:,} rounds seed "
-                                f"{s.as_dealt_seed}; {s.jobs} jobs"))),
+        ("simulation settings", f"cross-check {s.check_rounds:,} rounds, seed {s.check_seed}"
+         + (f"; as dealt {s.as_dealt_rounds:,} rounds, seed {s.as_dealt_seed}"
+            if c.as_dealt is not None else "") + f"; {s.jobs} jobs"))),
         "The source hash is the SHA-256 of the `sha256sum` listing of the package's .py and "
         ".toml files (paths relative to `analyzer/`, byte order), listed in certificate.json; "
         "in `analyzer/`: `find . -name '*.py' -o -name '*.toml' | sed 's|^./||' | LC_ALL=C "

@@ -21,6 +21,7 @@ from analyzer.report.certificate_doc import Block, ChartBlock, Part, PlotBlock, 
 from analyzer.report.certificate_model import Certificate
 from analyzer.report.certificate_plot import render_svg
 from analyzer.report.certificate_sim import POOLING_RULE
+from analyzer.report.distribution_model import format_result
 from analyzer.report.distribution_render import report_data
 from analyzer.sidebets.render import sheet_data
 
@@ -99,8 +100,7 @@ table.numbers td:first-child { text-align: left; }
 code { font-family: "DejaVu Sans Mono", monospace; font-size: 8.5pt; word-break: break-all; }
 table.chart td, table.chart th { width: 2.1em; text-align: center; padding: 1pt 2pt;
   font-weight: bold; }
-table.chart tbody th { min-width: 4em; }
-td.free { outline: 2px dashed #222; outline-offset: -3px; }
+table.chart tbody th { min-width: 6.5em; white-space: nowrap; }
 div.plot svg { width: 100%; height: auto; }
 p.verdict { font-weight: bold; }
 """
@@ -134,13 +134,12 @@ def _html_chart(chart: Chart) -> list[str]:
                 cells = []
                 for u in UPCARDS:
                     code = section.code(key, u)
-                    free = " free" if (key, u) in section.free else ""
-                    cells.append(f'<td class="c-{code}{free}" data-row="{key.label}" '
-                                 f'data-up="{format_value(u)}">{code}</td>')
+                    cells.append(f'<td class="c-{code}" data-row="{key.label}" '
+                                 f'data-up="{format_value(u)}">{cell_text(section, key, u)}</td>')
                 out.append(f"<tr><th>{escape(row_name(key))}</th>" + "".join(cells) + "</tr>")
             out += ["</tbody>", "</table>"]
     note = free_note(chart)
-    return out + ([f"<p>Dashed outline: {escape(note)}</p>"] if note else [])
+    return out + ([f"<p>{escape(note)}</p>"] if note else [])
 
 
 def _html_block(block: Block, c: Certificate, svg: str) -> list[str]:
@@ -235,8 +234,8 @@ def _checks_data(c: Certificate) -> dict[str, Any]:
             "mean": k.mean, "se": k.se, "exact_ev": k.exact_ev, "z": k.z,
             "chi2": k.chi2, "dof": k.dof, "p_value": k.p_value, "unexpected": k.unexpected,
             "pooling": POOLING_RULE, "agrees": k.agrees,
-            "groups": [{"low": _exact(g.low), "high": _exact(g.high), "observed": g.observed,
-                        "expected": g.expected} for g in k.groups]},
+            "groups": [{"low": format_result(g.low), "high": format_result(g.high),
+                        "observed": g.observed, "expected": g.expected} for g in k.groups]},
     }
 
 
