@@ -85,8 +85,14 @@ def _summary(c: Certificate) -> Part:
              ("largest win", f"{format_result(d.largest_win.result)} units, "
                              f"{odds(d.largest_win)}", "-"),
              ("simulation cross-check", "agrees" if c.check.agrees else "DISAGREES", "-")]
-    about = (f"Rules `{c.spec}`; shoe: {c.shoe}, reshuffled every round unless a cut card "
-             "is stated. Figures per unit initial bet; exact combinatorial analysis (every "
+    if d.dist.error_bound:
+        rows += [("distribution: error bound of each probability (resplit rounds past the "
+                  "enumeration budget; see the assumptions)", f"{float(d.dist.error_bound):.3g}",
+                  "-")]
+    decks = f"{c.rules.decks} deck{'s' if c.rules.decks > 1 else ''}"
+    about = (f"Rules `{c.spec}`; shoe: {decks} (`{c.shoe}`), shuffled before every round "
+             "unless a cut card is stated. Figures per unit initial bet; exact "
+             "combinatorial analysis (every "
              "card composition enumerated), no sampling except where marked simulated.")
     return Part("Summary", (about, Table(("figure", "value", "exact"), tuple(rows))))
 
@@ -249,7 +255,7 @@ def _check(c: Certificate) -> Part:
     verdict = "AGREES" if k.agrees else "DISAGREES"
     return Part("Simulation cross-check", (
         f"The independent simulator played {k.rounds:,} rounds (seed {k.seed}, {k.jobs} jobs), "
-        f"each off a freshly shuffled shoe, with {k.strategy}.",
+        f"each off a freshly shuffled shoe; strategy: {k.strategy}.",
         Table(("figure", "value"), (
             ("simulated mean", f"{k.mean:.6f} +- {k.se:.6f} (1 SE)"),
             ("exact EV", f"{k.exact_ev:.6f}"), ("z-score of the mean", f"{k.z:+.3f}"),
