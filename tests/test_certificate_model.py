@@ -179,3 +179,20 @@ def test_seed_game_certificate_end_to_end_and_byte_identical(tmp_path: Path) -> 
     assert sum(x * v for x, v in dist.items()) == pytest.approx(data["ev"], abs=1e-12)
     if find_chromium() is not None:
         assert "certificate.pdf" in names
+
+
+def test_cli_without_chromium_writes_three_files_and_one_error_line(
+        cert: Certificate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import analyzer.report.certificate_model as model
+    from analyzer.cli.main import main
+
+    monkeypatch.setattr(model, "certify", lambda *args, **kwargs: cert)  # computed once
+    monkeypatch.setenv("BJA_CHROMIUM", "")
+    assert main(["certify", "--rules", SPEC, "--out", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("bja: error: chromium not found") and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "certificate.html", "certificate.json", "certificate.md"]
+    assert out.split() == [str(tmp_path / f"certificate.{e}") for e in ("md", "html", "json")]
+    assert main(["certify", "--rules", SPEC, "--out", str(tmp_path / "b"), "--no-pdf"]) == 0

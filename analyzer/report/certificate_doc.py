@@ -121,7 +121,9 @@ def _levels(c: Certificate) -> Part:
     arithmetic = "exact rational arithmetic" if c.levels.exact else "float64 arithmetic"
     return Part("RTP by strategy level", (
         f"Full shoe ({c.levels.shoe}); {arithmetic}. Only split play differs between CDZ-, "
-        "CDP1 and CDP.", Table(("level", "strategy", "EV", "RTP", "RTP exact"), tuple(rows))))
+        "CDP1 and CDP" + ("; without resplits CDP is CDP1 by definition (Farmer)."
+                          if c.rules.max_hands <= 2 else "."),
+        Table(("level", "strategy", "EV", "RTP", "RTP exact"), tuple(rows))))
 
 
 def _dist_rows(c: Certificate) -> tuple[tuple[str, ...], ...]:

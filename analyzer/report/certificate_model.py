@@ -127,11 +127,15 @@ def strategy_levels_of(rules: Rules, run: ChartRun, settings: Settings) -> Level
     from analyzer.shoestate.memo import run_all  # joblib: only when certifying
 
     spec = format_spec(rules)
+    # Without resplits CDP is CDP1 by definition (analyzer.engine.postsplit): computed once.
+    names = LEVEL_NAMES if rules.max_hands > 2 else tuple(n for n in LEVEL_NAMES if n != "cdp")
     tasks = [(_level_ev, (spec, level, run.chart if level == "chart" else None,
-                          settings.exact)) for level in LEVEL_NAMES]
-    results = run_all(tasks, jobs=settings.workers, use_cache=settings.cache)
+                          settings.exact)) for level in names]
+    results = dict(zip(names, run_all(tasks, jobs=settings.workers, use_cache=settings.cache),
+                       strict=True))
+    results.setdefault("cdp", results["cdp1"])
     found = [Level(level, reason=value) if isinstance(value, str) else Level(level, value)
-             for level, value in zip(LEVEL_NAMES, results, strict=True)]
+             for level, value in ((n, results[n]) for n in LEVEL_NAMES)]
     found.append(Level("optimal", reason=OPTIMAL_REASON))
     return Levels(rules=spec, shoe=format_shoe(Shoe.decks(rules.decks)), exact=settings.exact,
                   levels=tuple(found))
