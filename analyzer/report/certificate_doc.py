@@ -166,8 +166,12 @@ def _distribution(c: Certificate) -> list[Part]:
     notes = tuple(dict.fromkeys((*d.dist.notes, *c.chart_dist.dist.notes)))
     intro = ("P(net = x) for every net result x of a round, in units of the initial bet, "
              "under the optimal CDZ- play and under the basic strategy chart; float64 "
-             "arithmetic, every round enumerated (splits jointly with the dealer). The mean "
-             "equals the engine's EV of the same play.")
+             "arithmetic, every round enumerated (splits jointly with the dealer). "
+             + ("The mean equals the engine's EV of the same play." if not d.dist.error_bound
+                else "Rounds with three or four split hands past the enumeration budget are "
+                     "settled approximately (see the assumptions): each probability is within "
+                     f"{float(d.dist.error_bound):.3g} of the exact value, so the total and "
+                     "the mean differ slightly from 1 and from the engine's exact EV."))
     dist = Table(("net result", "P (CDZ-)", "1 in N (CDZ-)", "contribution (CDZ-)",
                   "P (chart)"), _dist_rows(c), "numbers")
     figures = Table(("figure", "CDZ-", "basic chart"), _figure_rows(d, c.chart_dist), "numbers")
