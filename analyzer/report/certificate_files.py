@@ -6,7 +6,10 @@ written atomically.  ``certificate.pdf`` is the HTML printed by Chromium
 atomically.  Pinning: Chromium (Skia) stamps the print time into
 ``/CreationDate`` and ``/ModDate``; both are replaced by a fixed date of the
 same length (so the cross-reference offsets stay valid), which makes the PDF
-byte-identical on a re-run with the same Chromium.  A different Chromium
+byte-identical on a re-run with the same Chromium.  The PDF is not tagged
+(``--disable-pdf-tagging``): Chromium numbers the structure tree's elements after
+its DOM nodes, and those numbers now and then differ between two prints of the
+same page.  A different Chromium
 version lays out and names its objects differently: bytes are reproducible for
 one Chromium, not across versions (its version is in the PDF's ``/Creator``).
 
@@ -68,7 +71,8 @@ def page_count(data: bytes) -> int:
 def chromium_command(chromium: str, html: Path, pdf: Path, profile: Path) -> list[str]:
     """Print ``html`` to ``pdf``; a profile folder of its own, so runs at once do not clash."""
     return [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-            "--no-first-run", "--disable-extensions", f"--user-data-dir={profile}",
+            "--disable-pdf-tagging", "--no-first-run", "--disable-extensions",
+            f"--user-data-dir={profile}",
             f"--print-to-pdf={pdf}", html.resolve().as_uri()]
 
 
