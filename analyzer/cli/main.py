@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from analyzer import __version__
 from analyzer.cli import build as build_cmd
 from analyzer.cli import (
+    certify,
     chart,
     compare,
     distribution,
@@ -53,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bja {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for group in (game, rules, build_cmd, sidebet, chart, simulate, compare, distribution,
-                  shoestate):
+                  shoestate, certify):
         group.register(sub)
     return parser
 

@@ -20,6 +20,7 @@ class Preset:
     source: str  # the casino's rule text, in ../shared/seeds/
     assumptions: tuple[str, ...]
     published_rtp: str | None = None
+    sidebets: tuple[str, ...] = ()  # side bets offered with the game (analyzer.sidebets)
 
     @property
     def rules(self) -> Rules:
@@ -60,6 +61,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "a dealer 22 pushes every live hand except blackjack (paid 3:2) and Charlie",
             "a soft 21 stands automatically; no surrender",
         ),
+        sidebets=("21+3", "hot3", "any-pair", "bust-it"),
     ),
     Preset(
         name="privilege", title="Privilege Blackjack",
@@ -80,9 +82,10 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
         spec="2D S17 DOA NDAS SPL2 NS SPR CUT52",
         source="seeds/four-jacks.txt",
         assumptions=(
-            "2 decks reshuffled after half the cards (52) are dealt: the RTP differs from "
-            "the full-shoe EV by the cut-card effect, NOT YET COMPUTED - the figures are "
-            "full-shoe EVs",
+            "2 decks reshuffled after half the cards (52) are dealt: the RTP as dealt differs "
+            "from the full-shoe EV by the cut-card effect; exact figures are full-shoe EVs "
+            "(every round off a full shoe), the RTP as dealt is estimated by simulation "
+            "(bja certify, bja simulate)",
             "the dealer peeks with an ace or a ten up - assumed (not stated)",
             "split equal value but not mixed tens (two jacks split, J-K not); up to 3 hands",
             "split aces one card each; resplitting aces not allowed - assumed (RSA switch)",

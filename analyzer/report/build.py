@@ -31,6 +31,8 @@ def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Pat
         path = root / "reports" / f"{name}.md"
         write_atomic(path, game_report(name, game_model(Analysis(rules)), preset))
         written.append(path)
+    from analyzer.report.certificate_files import build_certificates  # simulator: lazily
+    written += build_certificates(root, progress=say)
     written += build_chart_tables(root, progress=say)
     say("side-bet tables")
     written += build_sidebet_tables(root)
