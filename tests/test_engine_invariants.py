@@ -41,10 +41,15 @@ def test_vectorised_dealer_matches_single_shoe_evaluation() -> None:
             assert row[6] == d.outcomes["bust22"]
 
 
-def test_exact_and_float_agree_on_overall_ev() -> None:
+@pytest.mark.parametrize("counts", [
+    pytest.param((1, 1, 1, 2, 1, 2, 1, 2, 1, 5), id="17-card shoe"),
+    pytest.param(None, id="one deck", marks=pytest.mark.slow),  # ~50 s of exact arithmetic
+])
+def test_exact_and_float_agree_on_overall_ev(counts: tuple[int, ...] | None) -> None:
     rules = parse_spec("1D H17 DOA NDAS SPL3 LS")
-    exact = Analysis(rules, exact=True)
-    fast = Analysis(rules)
+    shoe = Shoe(counts) if counts is not None else None
+    exact = Analysis(rules, shoe, exact=True)
+    fast = Analysis(rules, shoe)
     ev = exact.ev()
     assert isinstance(ev, Fraction)
     assert abs(float(ev) - fast.ev()) < 1e-12

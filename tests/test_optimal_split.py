@@ -82,14 +82,19 @@ def test_order_of_levels_every_pair_and_upcard(spec: str) -> None:
     """CDZ- <= CDP1 <= CDP <= optimal for every pair and upcard; CDP = CDP1 (no resplit)."""
     rules = parse_spec(spec)
     shoe = Shoe([2, 3, 2, 2, 2, 2, 2, 2, 2, 8])
-    levels = {s: Analysis(rules, shoe, exact=True, split=s) for s in
+    # Floats (the exact path's agreement is pinned above and by the oracle tests):
+    # exact optimal splitting costs ~15 s a case on this shoe, floats ~0.3 s.
+    levels = {s: Analysis(rules, shoe, exact=False, split=s) for s in
               ("cdz", "cdp1", "cdp", "optimal")}
+    tol = 1e-12
     for up in range(1, 11):
         for pair in range(1, 11):
             if shoe[pair] - (up == pair) < 2:
                 continue
             v = {s: a.actions(up, (pair, pair))[SPLIT] for s, a in levels.items()}
-            assert v["cdz"] <= v["cdp1"] == v["cdp"] <= v["optimal"], (up, pair, v)
+            assert v["cdz"] <= v["cdp1"] + tol, (up, pair, v)
+            assert abs(v["cdp1"] - v["cdp"]) < tol, (up, pair, v)
+            assert v["cdp"] <= v["optimal"] + tol, (up, pair, v)
 
 
 def test_refusals() -> None:

@@ -77,10 +77,42 @@ def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
     only, so paths merge there).
     """
     m = space.bust
-    start = space.index[tuple(1 if v == pair else 0 for v in range(1, 11))]
     count = np.zeros(m + 2, dtype=np.int64)  # orders arriving at a node by a hit
+    stand, push, ends = _two_card_play(space, pair, plan, decide, hits, free, seconds)
+    busts: list[tuple[IntArray, IntArray]] = []
+    for layer in reversed(space.layers):
+        if space.ncards[layer[0]] < 2:
+            continue
+        arriving = count[layer]
+        go = hits[layer] & ~forced[layer] if space.ncards[layer[0]] > 2 else \
+            np.zeros(len(layer), dtype=bool)
+        stand[layer] += np.where(go, 0, arriving)
+        out = np.where(go, arriving, 0) + push[layer]
+        live = np.flatnonzero(out)
+        if not len(live):
+            continue
+        nodes, flow = layer[live], out[live]
+        kids = space.child[nodes]
+        np.add.at(count, kids.ravel(), np.repeat(flow, 10))
+        rows, cards = np.nonzero(kids == m)
+        busts.append((space.comps[nodes[rows]] + np.eye(10, dtype=np.int64)[cards], flow[rows]))
+    held = np.flatnonzero(stand)
+    ends.append((space.comps[held], stand[held], 1))
+    ends += [(c, n, 1) for c, n in busts]
+    return _blocks(space, ends, pair, plan.play, free)
+
+
+Ends = list[tuple[IntArray, IntArray, int]]  # (comps, counts, wager) of finished hands
+
+
+def _two_card_play(space: HandSpace, pair: int, plan: SplitPlan, decide: Decide,
+                   hits: npt.NDArray[np.bool_], free: bool,
+                   seconds: tuple[int, ...]) -> tuple[IntArray, IntArray, Ends]:
+    """Each second card's two-card decision: orders standing, hitting, and doubled ends."""
+    m = space.bust
+    start = space.index[tuple(1 if v == pair else 0 for v in range(1, 11))]
     push = np.zeros(m, dtype=np.int64)  # orders hitting from a two-card node
-    ends: list[tuple[IntArray, IntArray, int]] = []  # (comps, counts, wager)
+    ends: Ends = []
     stand = np.zeros(m, dtype=np.int64)
     for x in seconds:
         node = int(space.child[start, x - 1])
@@ -108,27 +140,7 @@ def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
                          np.ones(len(busted), dtype=np.int64), 2))
         else:
             raise StrategyError(f"a split hand cannot take action {action}")
-    busts: list[tuple[IntArray, IntArray]] = []
-    for layer in reversed(space.layers):
-        if space.ncards[layer[0]] < 2:
-            continue
-        arriving = count[layer]
-        go = hits[layer] & ~forced[layer] if space.ncards[layer[0]] > 2 else \
-            np.zeros(len(layer), dtype=bool)
-        stand[layer] += np.where(go, 0, arriving)
-        out = np.where(go, arriving, 0) + push[layer]
-        live = np.flatnonzero(out)
-        if not len(live):
-            continue
-        nodes, flow = layer[live], out[live]
-        kids = space.child[nodes]
-        np.add.at(count, kids.ravel(), np.repeat(flow, 10))
-        rows, cards = np.nonzero(kids == m)
-        busts.append((space.comps[nodes[rows]] + np.eye(10, dtype=np.int64)[cards], flow[rows]))
-    held = np.flatnonzero(stand)
-    ends.append((space.comps[held], stand[held], 1))
-    ends += [(c, n, 1) for c, n in busts]
-    return _blocks(space, ends, pair, plan.play, free)
+    return stand, push, ends
 
 
 def _blocks(space: HandSpace, ends: list[tuple[IntArray, IntArray, int]], pair: int,
