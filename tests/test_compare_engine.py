@@ -24,6 +24,13 @@ SHOE = "A:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,9:1,T:4"  # 13 cards: the smallest deala
 BASE = parse_spec("1D S17 DOA DAS SPL1 LS")
 
 
+@pytest.fixture(autouse=True)
+def _own_memo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memo folder per test: several tests stub the engine, and a stub's rows must never
+    reach the session's shared memo (where another module's real grid would read them)."""
+    monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path / "memo"))
+
+
 def _bja_ev(spec: str, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
     assert main(["ev", "--rules", spec, "--json", "--no-cache", *extra]) == 0
     data: dict[str, Any] = json.loads(capsys.readouterr().out)
