@@ -48,7 +48,7 @@ def test_dealer_distributions(shoe: str, h17: bool) -> None:
             assert theirs[key] == mine.outcomes[key], (up, key)
 
 
-@pytest.mark.parametrize("shoe", SHOES)
+@pytest.mark.parametrize("shoe", [pytest.param("20 cards", marks=pytest.mark.slow), "16 cards"])
 @pytest.mark.parametrize("spec", NO_SPLIT_RULES)
 def test_round_ev_without_splits(shoe: str, spec: str) -> None:
     rules = parse_spec(spec)
@@ -107,7 +107,7 @@ def test_split_aces_one_card_no_resplit_is_exact() -> None:
 SPLIT_SHOE = (1, 1, 1, 1, 1, 1, 1, 1, 2, 6)  # 16 cards, rich in tens: no round runs dry
 
 
-@pytest.mark.parametrize("spec", ["1D S17 DOA DAS SPL3 NS",
+@pytest.mark.parametrize("spec", [pytest.param("1D S17 DOA DAS SPL3 NS", marks=pytest.mark.slow),
                                   pytest.param("1D H17 DOA NDAS SPL2 LS", marks=pytest.mark.slow),
                                   pytest.param("1D S17 DOA DAS SPL3 NS ENHC",
                                                marks=pytest.mark.slow)])

@@ -44,14 +44,14 @@ SPECS = [
     pytest.param("1D S17 DOA NDAS NSPL NS PEEKA", SHOE, id="PEEKA"),
     pytest.param("1D S17 DOA NDAS NSPL NS PEEKA OBO", SHOE, id="PEEKA-OBO"),
     pytest.param("1D S17 DOA NDAS NSPL LS SNA", SHOE, id="LS-SNA"),
-    pytest.param("1D S17 DOA NDAS SPL1 NS FD9-11", SHOE, id="FD9-11"),
-    pytest.param("1D S17 DOA NDAS SPL1 NS NSA", SHOE, id="NSA"),
-    pytest.param("1D S17 DOA NDAS SPL1 NS FSA-9", SHOE, id="FSA-9"),
+    pytest.param("1D S17 DOA NDAS SPL1 NS FD9-11", SHOE, id="FD9-11", marks=pytest.mark.slow),
+    pytest.param("1D S17 DOA NDAS SPL1 NS NSA", SHOE, id="NSA", marks=pytest.mark.slow),
+    pytest.param("1D S17 DOA NDAS SPL1 NS FSA-9", SHOE, id="FSA-9", marks=pytest.mark.slow),
     pytest.param("1D S17 DOA NDAS SPL1 NS PEEKA CH6 CHBJ A21 P22 FD9-11 FSA-9", SHOE,
-                 id="free-bet"),
+                 id="free-bet", marks=pytest.mark.slow),
     # Free Bet with paid splits: every other rule together
     pytest.param("1D S17 DOA NDAS SPL1 NS PEEKA CH6 A21 P22 FD9-11", SHOE,
-                 id="free-bet-paid-splits"),
+                 id="free-bet-paid-splits", marks=pytest.mark.slow),
     # more combinations, splits and doubles after them under the unchecked blackjack
     pytest.param("1D S17 DOA DAS SPL1 NS PEEKA CH5 CHBJ P22", TENS_SHOE, id="PEEKA-CHBJ-DAS",
                  marks=pytest.mark.slow),
@@ -177,6 +177,7 @@ def test_charlie_beats_bj_moot_under_peek() -> None:
         assert Analysis(rules, Shoe(counts), exact=True).actions(1, (2, 2))[SPLIT] == 2, spec
 
 
+@pytest.mark.slow
 def test_no_early_surrender_vs_ace() -> None:
     """ES with SNA: no surrender at all against an ace, so with an ace up the round is
     played as without surrender (NS).  The engine's round EV once surrendered anyway."""

@@ -18,7 +18,8 @@ from analyzer.engine.analysis import Analysis
 
 SHOE = Shoe((1, 2, 1, 2, 1, 2, 1, 2, 2, 6))  # 20 cards, rich in tens so it cannot run dry
 RULES = ["1D S17 DOA DAS SPL3 NS", "1D H17 D10 NDAS SPL2 LS RSA",
-         "1D S17 DOA DAS SPL3 NS ENHC", "1D S17 DOA DAS SPL3 NS ENHC OBO"]
+         pytest.param("1D S17 DOA DAS SPL3 NS ENHC", marks=pytest.mark.slow),
+         pytest.param("1D S17 DOA DAS SPL3 NS ENHC OBO", marks=pytest.mark.slow)]
 
 
 @pytest.mark.parametrize("spec", RULES)
