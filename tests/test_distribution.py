@@ -90,7 +90,6 @@ ORACLE_CASES = [
     pytest.param("1D S17 DOA NDAS SPL1 ES ENHC", SMALL, id="ENHC-ES"),
     pytest.param("1D S17 DOA DAS SPL1 NS ENHC OBO", SMALL, id="ENHC-OBO"),
     pytest.param("1D S17 DOA NDAS SPL3 NS", RESPLIT, id="resplit-4-hands"),
-    pytest.param("1D S17 DOA NDAS SPL2 NS", RESPLIT, id="resplit-3-hands"),
     pytest.param("1D S17 DOA DAS SPL1 LS CH5 A21", SMALL, id="charlie7-like"),
     pytest.param("1D S17 DOA NDAS SPL1 NS PEEKA CH6 CHBJ A21 P22 FD9-11 FSA-9", SMALL,
                  id="free-bet-like"),
