@@ -111,6 +111,7 @@ def test_labels_and_codes_are_case_insensitive() -> None:
     (("H16 S S S S S H H R Rs R", "H16 S S S S S H H P Rs R"), "code P in row H16 is for pair"),
     (("H17 S", "H12 S"), "line 14: row H12 appears twice"),
     (("H19,S,S,S,S,S,S,S,S,S,S\n", ""), "missing row H19"),
+    (("H20", ",\nH20"), "line 17: a row of separators with no label"),  # found by the fuzzer
 ])
 def test_a_malformed_file_names_the_bad_line(change: tuple[str, str], message: str) -> None:
     with pytest.raises(ChartError, match=message.replace("(", r"\(")) as err:

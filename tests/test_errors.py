@@ -163,6 +163,7 @@ def test_a_certain_dealer_blackjack_is_one_error_not_a_nan() -> None:
     (["ev", "--rules", "1D CUT40", "--shoe", "A:4,T:16,5:8"], "28-card shoe"),
     (["rules", "show"], "needs a game name"),
     (["ev", "--split", "both"], "invalid choice"),
+    (["rules", "list", "-\n"], "unrecognized arguments: -\\n"),  # found by the fuzzer
 ])
 def test_found_paths_give_one_line_and_status_2(argv: list[str], needle: str,
                                                 capsys: pytest.CaptureFixture[str]) -> None:

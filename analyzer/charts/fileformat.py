@@ -58,6 +58,8 @@ def parse_sections(text: str, source: str = "chart", *,
             sections.append((name, {}))
             continue
         tokens = [t for t in _SEPARATORS.split(line) if t]
+        if not tokens:
+            raise ChartError(f"{where}: a row of separators with no label or codes: {line!r}")
         try:
             key = parse_label(tokens[0])
         except ChartError as err:

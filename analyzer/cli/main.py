@@ -45,8 +45,20 @@ class _Parser(argparse.ArgumentParser):
     """argparse with exit status 2 and a one-line message for usage errors."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"bja: error: {message}", file=sys.stderr)
+        print(f"bja: error: {one_line(message)}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+
+def one_line(message: str) -> str:
+    """``message`` with control characters escaped, so an error is one line.
+
+    A bad value is echoed back in the message; one holding a newline would
+    otherwise split the error over two lines.
+
+    >>> one_line("unrecognized arguments: -\\n")
+    'unrecognized arguments: -\\\\n'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return out
         _write(out)
     except AnalyzerError as err:
-        print(f"bja: error: {err}", file=sys.stderr)
+        print(f"bja: error: {one_line(str(err))}", file=sys.stderr)
         return EXIT_USAGE
     except InternalError as err:
         print(f"bja: internal error (a bug; please report it): {err}", file=sys.stderr)
