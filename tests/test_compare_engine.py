@@ -216,3 +216,65 @@ def test_build_reports_are_byte_identical_on_a_rerun(tmp_path: Path,
     assert "## charlie7 -> free-bet: the difference rule by rule" in text
     assert "## free-bet -> privilege: the difference rule by rule" in text
     assert "privilege -> four-jacks" not in text
+
+
+# -- strategy levels (issue 11): --split and --levels ---------------------------------
+LEVEL_SHOE = "A:1,2:1,3:1,4:3,5:1,6:1,7:1,8:3,9:1,T:4"  # 17 cards: 4s and 8s resplit
+LEVEL_BASE = parse_spec("1D S17 DOA DAS SPL3 LS")
+
+
+@pytest.mark.parametrize("exact", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_levels_equal_the_engine_at_each_level(exact: bool) -> None:
+    """Every level column is the engine's own analysis at that level, bit for bit."""
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.engine.analysis import Analysis
+
+    shoe = parse_shoe(LEVEL_SHOE)
+    options = RunOptions(exact=exact, charts=False, jobs=1, shoe=LEVEL_SHOE, progress=False,
+                         split="cdp", levels=True)
+    c = compare_grid(LEVEL_BASE, product_variants(LEVEL_BASE, [parse_axis("-|H17", LEVEL_BASE)]),
+                     options)
+    assert options.level_columns == ("cdz", "cdp1")
+    for row in c.rows:
+        assert row.figures is not None and row.rules is not None
+        evs = {level: Analysis(parse_spec(row.rules), shoe, exact=exact, split=level).ev()
+               for level in ("cdz", "cdp1", "cdp")}
+        extra = dict(row.figures.extra)
+        assert row.figures.ev == float(evs["cdp"])
+        assert (extra["cdz_ev"], extra["cdp1_ev"]) == (float(evs["cdz"]), float(evs["cdp1"]))
+        assert evs["cdz"] <= evs["cdp1"] <= evs["cdp"]
+        assert evs["cdz"] < evs["cdp"]  # resplits happen on this shoe: the levels differ
+        if exact:
+            assert row.figures.ev_exact == evs["cdp"]
+            assert dict(row.figures.extra_exact) == {"cdz_ev": evs["cdz"],
+                                                     "cdp1_ev": evs["cdp1"]}
+
+
+def test_a_refused_split_level_is_a_row_saying_why() -> None:
+    from analyzer.compare.runner import evaluate_specs
+
+    options = RunOptions(charts=False, jobs=1, progress=False, use_cache=False, split="optimal")
+    got = evaluate_specs(["6D S17 DOA DAS SPL3 LS"], options)["6D S17 DOA DAS SPL3 LS"]
+    assert isinstance(got, str) and "at most 104 cards" in got
+
+
+def test_cli_split_level_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:  # argparse's own usage error
+        main(["compare", "--base", "1D", "--vary", "-|H17", "--split", "cdq"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'cdq'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_cli_split_and_levels_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """Full one-deck shoes, CDP1 as the EV column: the others beside it, in order."""
+    assert main(["compare", "--base", "1D S17 DOA DAS SPL3 LS", "--vary", "-|NS", "--json",
+                 "--no-chart", "--no-progress", "--jobs", "2", "--split", "cdp1",
+                 "--levels"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert any("CDP1, optimal composition-dependent" in n for n in data["notes"])
+    for row in data["rows"]:
+        assert {"ev", "cdz_ev", "cdp_ev"} <= set(row)
+        assert "cdp1_ev" not in row  # the EV column is CDP1 already
+        assert row["cdz_ev"] < row["ev"] < row["cdp_ev"]
+        assert row["ev"] == _bja_ev(row["rules"], capsys, "--split", "cdp1")["ev"]

@@ -82,12 +82,45 @@ def test_build_is_byte_identical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(shoestate_build, "EDGE_SAMPLES", 2000)
     games = {"tiny": parse_spec(QUICK + " CUT26")}
     first = shoestate_build.build_shoestate_reports(tmp_path, games=games,
-                                                    counted={"tiny": 26})
+                                                    counted={"tiny": 26}, protected=games,
+                                                    protection_rounds=20_000)
     snapshot = {p: p.read_bytes() for p in first}
     names = sorted(p.name for p in first)
     assert names == sorted(["README.md", "eor.md", "eor.json", "counts.md", "counts.json",
-                            "indices.md", "indices.json", "edge.md", "edge.json", "edge.png"])
+                            "indices.md", "indices.json", "edge.md", "edge.json", "edge.png",
+                            "protection.md", "protection.json"])
     second = shoestate_build.build_shoestate_reports(tmp_path, games=games,
-                                                     counted={"tiny": 26}, use_cache=False)
+                                                     counted={"tiny": 26}, protected=games,
+                                                     protection_rounds=20_000,
+                                                     use_cache=False)
     assert second == first
     assert all(p.read_bytes() == snapshot[p] for p in second)
+
+
+@pytest.mark.slow
+def test_game_protection_table() -> None:
+    """Without a cut card the counter always sees a full shoe: it bets the minimum and
+    wins exactly the flat-bet result; with one it is the simulator's own counter run."""
+    from analyzer.crosscheck.sim import counter_win_rate
+    from analyzer.shoestate.protection import (
+        game_protection,
+        protection_json,
+        protection_markdown,
+    )
+
+    rules = parse_spec("2D S17 DOA DAS SPL1 NS")
+    games = {"shuffled": rules, "dealt": rules.replace(cut_card=52)}
+    found = game_protection(games, 20_000, seed=7, jobs=1)
+    shuffled, dealt = (r for _, r in found.games)
+    assert shuffled.mean_bet == 1 and shuffled.win_per_100 == pytest.approx(
+        100 * shuffled.flat_ev, abs=1e-12)
+    assert dealt.mean_bet > 1  # positive counts happen: the counter raises its bet
+    direct = counter_win_rate(games["dealt"], 20_000, spread=(1, 8), strategy="chart",
+                              seed=7, jobs=1)
+    assert (dealt.win_per_100, dealt.se_per_100) == (direct.win_per_100, direct.se_per_100)
+    text = protection_markdown(found)
+    assert "| shuffled | `2D S17 DOA DAS SPL1 NS` | every round |" in text
+    assert "| dealt | `2D S17 DOA DAS SPL1 NS CUT52` | after 52 cards |" in text
+    data = protection_json(found)
+    assert data["games"]["dealt"]["win_per_100"] == dealt.win_per_100
+    assert data["rounds"] == 20_000 and data["spread"] == [1, 8]

@@ -48,3 +48,27 @@ def test_levels_refuse_optimal_with_reason() -> None:
     assert not levels["optimal"].computed
     assert "at most 104 cards" in levels["optimal"].reason
     assert levels["chart"].ev <= levels["cdz"].ev <= levels["cdp1"].ev <= levels["cdp"].ev
+
+
+def test_game_report_states_every_level() -> None:
+    """The report bja build writes per game has a row per level, each the engine's own EV."""
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.engine.analysis import Analysis
+    from analyzer.report.game_report import game_report
+    from analyzer.report.model import game_model
+
+    rules = parse_spec("1D S17 DOA DAS SPL3 LS")
+    shoe = parse_shoe("A:1,2:1,3:1,4:3,5:1,6:1,7:1,8:3,9:1,T:4")  # 4s and 8s resplit
+    text = game_report("small", game_model(Analysis(rules, shoe), levels=True))
+    rows = {line.split(" | ")[0][2:]: line.split(" | ")[1:3]
+            for line in text.split("## RTP at every level of play")[1].split("\n## ")[0]
+            .splitlines()
+            if line.startswith("| ") and not line.startswith("| level")}
+    assert list(rows) == ["chart", "cdz", "cdp1", "cdp", "optimal"]
+    for level in ("cdz", "cdp1", "cdp"):
+        ev = float(Analysis(rules, shoe, split=level).ev())
+        assert rows[level] == [f"{ev * 100:.9f}", f"{(1 + ev) * 100:.9f}"]
+    cdz, cdp1, cdp = (float(rows[v][0]) for v in ("cdz", "cdp1", "cdp"))
+    assert float(rows["chart"][0]) <= cdz < cdp1 < cdp  # resplits happen: the levels differ
+    assert rows["optimal"] == ["-", "-"]
+    assert "## RTP at every level" not in game_report("small", game_model(Analysis(rules, shoe)))

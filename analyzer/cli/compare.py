@@ -45,6 +45,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--effects", action="store_true",
                    help="every single-rule change of the base, sorted by effect")
     p.add_argument("--exact", action="store_true", help="fractions (exact rational EVs)")
+    p.add_argument("--split", default="cdz", choices=("cdz", "cdp1", "cdp", "optimal"),
+                   help="level of split play of the EV column: cdz (CDZ-, default), cdp1 / "
+                   "cdp (Farmer's post-split strategies), optimal (optimal splitting; "
+                   "minutes per rule set, resplits only up to 2 decks)")
+    p.add_argument("--levels", action="store_true",
+                   help="a column per other level of split play (CDZ-, CDP1, CDP)")
     p.add_argument("--no-chart", action="store_true",
                    help="skip the basic-strategy chart column (about half the work)")
     p.add_argument("--max-players", type=int, default=8, metavar="N",
@@ -115,7 +121,8 @@ def _comparison(args: argparse.Namespace) -> Any:
 
     options = RunOptions(exact=args.exact, charts=not args.no_chart, jobs=args.jobs,
                          backend=args.backend, scheduler=args.scheduler,
-                         use_cache=not args.no_cache, progress=not args.no_progress)
+                         use_cache=not args.no_cache, progress=not args.no_progress,
+                         split=args.split, levels=args.levels)
     modes = [m for m, on in (("explain", bool(args.games)), ("effects", args.effects),
                              ("grid file", args.grid is not None),
                              ("vary", bool(args.vary))) if on]

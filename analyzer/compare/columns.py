@@ -56,8 +56,12 @@ def _extra(key: str) -> Callable[[Row], float | None]:
     return lambda row: dict(row.figures.extra).get(key) if row.figures else None
 
 
-# Later figures (certification: "sd"; strategy levels: "cdp_ev"...) register here.
-EXTRA_COLUMNS: tuple[Column, ...] = ()
+# Figures beyond the EV: the other strategy levels (``--levels``).
+EXTRA_COLUMNS: tuple[Column, ...] = (
+    Column("cdz_ev", "CDZ- EV %", _extra("cdz_ev")),
+    Column("cdp1_ev", "CDP1 EV %", _extra("cdp1_ev")),
+    Column("cdp_ev", "CDP EV %", _extra("cdp_ev")),
+)
 
 NUMERIC: tuple[Column, ...] = (
     Column("ev", "EV %", _ev),
@@ -94,4 +98,6 @@ def exact_cells(row: Row) -> dict[str, str]:
         out["ev_exact"] = fraction_text(row.figures.ev_exact)
         if row.delta is not None:
             out["delta_exact"] = fraction_text(row.delta)
+        for key, value in row.figures.extra_exact:
+            out[f"{key}_exact"] = fraction_text(value)
     return out

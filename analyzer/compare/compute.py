@@ -21,16 +21,22 @@ from analyzer.compare.model import Comparison, Figures, Row
 from analyzer.compare.runner import RunOptions, evaluate_specs
 from analyzer.compare.variants import Variant
 from analyzer.core.errors import RuleConflictError, UsageError
+from analyzer.core.levels import LEVEL_TITLES, SPLIT_TITLES
 from analyzer.core.rules import Rules, format_spec
 
 
 def _notes(options: RunOptions) -> tuple[str, ...]:
-    notes = ["strategy: CDZ- (optimal composition-dependent play; split hands follow the "
-             "pre-split strategy); every shoe reshuffled each round (full-shoe EV = RTP)"]
+    level = LEVEL_TITLES[options.split]
+    notes = [f"strategy: {SPLIT_TITLES[options.split]}; every shoe reshuffled each round "
+             "(full-shoe EV = RTP)"]
     if options.charts:
         notes.append("chart: the rules' own total-dependent basic-strategy chart (as bja "
                      "chart derives it), its EV computed exactly over every card (float "
-                     "arithmetic); gap = chart EV - CDZ- EV")
+                     f"arithmetic); gap = chart EV - {level.split(' ')[0]} EV")
+    if options.levels:
+        notes.append("levels: the EV of the round at every other level of split play: "
+                     + "; ".join(LEVEL_TITLES[v] for v in options.level_columns)
+                     + " (a blank cell: the level is refused for that rule set)")
     if options.exact:
         notes.append("exact: EVs and differences as fractions (rational arithmetic)")
     return tuple(notes)
@@ -97,7 +103,7 @@ def compare_explain(games: Sequence[tuple[str, Rules]], options: RunOptions, *,
     variants = [Variant(name, rules) for name, rules in games]
     base_figures, rows = _rows(variants, base, options, memo)
     _base_error(base, base_figures, options, memo)
-    plain = dataclasses.replace(options, charts=False)
+    plain = dataclasses.replace(options, charts=False, levels=False)
 
     def evaluate(specs: list[str]) -> dict[str, Figures | str]:
         return evaluate_specs(specs, plain, memo)

@@ -1,6 +1,7 @@
 """On-disk memo of per-rule-set figures, so a repeated variant costs nothing.
 
-One small JSON file per (rule set, shoe, kind of figure), named by the SHA-256
+One small JSON file per (rule set, shoe, kind of figure: ``float``, ``exact``,
+``chart``, ``float:cdp1``...), named by the SHA-256
 of its key, in a folder named by the engine fingerprint: a hash of every source
 file a figure depends on (rules, engine, split cross-check, charts, and the
 worker that calls them), as :mod:`analyzer.report.cache` keys ``bja ev``.  A
@@ -22,7 +23,6 @@ from typing import Any
 
 from analyzer.report.output import write_atomic
 
-KINDS = ("float", "exact", "chart")
 SOURCES = ("core", "engine", "crosscheck", "charts", "compare/worker.py", "__init__.py")
 
 

@@ -17,18 +17,16 @@ from fractions import Fraction
 
 from analyzer import __version__
 
-STRATEGY = ("CDZ- (optimal composition-dependent play of every hand; split hands follow the "
-            "pre-split strategy)")
-
 
 @dataclass(frozen=True)
 class Figures:
     """What the engine computed for one rule set."""
 
-    ev: float  # CDZ- EV of a round, per unit initial bet
+    ev: float  # EV of a round at the comparison's split level, per unit initial bet
     ev_exact: Fraction | None = None  # the same as a fraction (``--exact``)
     chart_ev: float | None = None  # exact EV of the rules' own total-dependent chart
     extra: tuple[tuple[str, float], ...] = ()  # later columns: (key, value) pairs
+    extra_exact: tuple[tuple[str, Fraction], ...] = ()  # the same as fractions (``--exact``)
 
     @property
     def value(self) -> Fraction:

@@ -38,21 +38,61 @@ class RunOptions:
     use_cache: bool = True
     progress: bool = True  # a bar on stderr when the work takes over a second
     shoe: str | None = None  # one shoe for every rule set (library use); None: full decks
+    split: str = "cdz"  # the level of split play of the EV column (analyzer.core.levels)
+    levels: bool = False  # also a column per other level: CDZ-, CDP1, CDP
+
+    def __post_init__(self) -> None:
+        if self.split not in LEVEL_KINDS:
+            raise UsageError(f"unknown split level {self.split!r} for a comparison "
+                             f"(use {', '.join(LEVEL_KINDS)})")
+
+    def kind(self, level: str) -> str:
+        """The memo/worker kind of the EV at ``level``: "float", "exact:cdp1"..."""
+        arithmetic = "exact" if self.exact else "float"
+        return arithmetic if level == "cdz" else f"{arithmetic}:{level}"
+
+    @property
+    def level_columns(self) -> tuple[str, ...]:
+        """The levels shown as extra columns (``levels``): every other one but optimal."""
+        if not self.levels:
+            return ()
+        return tuple(v for v in ("cdz", "cdp1", "cdp") if v != self.split)
+
+
+# Levels a comparison can use: optimal splitting only as the --split level (minutes a row).
+LEVEL_KINDS = ("cdz", "cdp1", "cdp", "optimal")
 
 
 def _kinds(options: RunOptions) -> tuple[str, ...]:
-    return tuple(k for k, on in (("float", not options.exact), ("exact", options.exact),
-                                 ("chart", options.charts)) if on)
+    kinds = [options.kind(options.split)] + (["chart"] if options.charts else [])
+    return tuple(kinds + [options.kind(v) for v in options.level_columns])
 
 
-def _figures(found: dict[str, dict[str, Any]]) -> Figures | str:
+def _number(data: dict[str, Any]) -> tuple[float, Fraction | None]:
+    """A level's figure as stored: (float, exact fraction or None)."""
+    if "ev_exact" in data:
+        exact = Fraction(data["ev_exact"])
+        return float(exact), exact
+    return float(data["ev"]), None
+
+
+def _figures(found: dict[str, dict[str, Any]], options: RunOptions) -> Figures | str:
     if "error" in found:
         return str(found["error"]["error"])
-    exact = found.get("exact")
-    chart = found.get("chart", {})
-    ev_exact = Fraction(exact["ev_exact"]) if exact else None
-    return Figures(ev=float(ev_exact) if ev_exact is not None else found["float"]["ev"],
-                   ev_exact=ev_exact, chart_ev=chart.get("chart_ev"))
+    main = found[options.kind(options.split)]
+    if "error" in main:  # the chosen level is refused for this rule set
+        return str(main["error"])
+    ev, ev_exact = _number(main)
+    extra, extra_exact = [], []
+    for level in options.level_columns:
+        data = found[options.kind(level)]
+        if "error" not in data:
+            value, value_exact = _number(data)
+            extra.append((f"{level}_ev", value))
+            if value_exact is not None:
+                extra_exact.append((f"{level}_ev", value_exact))
+    return Figures(ev=ev, ev_exact=ev_exact, chart_ev=found.get("chart", {}).get("chart_ev"),
+                   extra=tuple(extra), extra_exact=tuple(extra_exact))
 
 
 def evaluate_specs(specs: Sequence[str], options: RunOptions,
@@ -75,7 +115,7 @@ def evaluate_specs(specs: Sequence[str], options: RunOptions,
         for kind, data in result.items():
             memo.put(spec, options.shoe, kind, data)
             found[spec][kind] = data
-    return {spec: _figures(have) for spec, have in found.items()}
+    return {spec: _figures(have, options) for spec, have in found.items()}
 
 
 def _run(todo: list[tuple[str, tuple[str, ...]]],

@@ -22,6 +22,10 @@ def compute_chunk(chunk: list[tuple[str, tuple[str, ...]]],
 def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, Any]:
     """The missing figures of one rule set: ``{kind: data}``, or ``{"error": why}``.
 
+    Kinds: ``"chart"``, ``"float"``, ``"exact"`` (CDZ-), and ``"float:LEVEL"`` /
+    ``"exact:LEVEL"`` for another level of split play (``cdp1``, ``cdp``,
+    ``optimal``).  A level that cannot be computed for a valid rule set (optimal
+    splitting beyond its limits) gives ``{"error": why}`` for that kind only.
     Runs in a worker: imports inside, so the parent's ``bja --help`` stays light.
     """
     from analyzer.charts.evaluate import make_chart
@@ -41,9 +45,26 @@ def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, An
             out["float"] = {"ev": float(ev)}
         if "exact" in kinds:
             out["exact"] = {"ev_exact": fraction_text(Analysis(rules, fixed, exact=True).ev())}
+        for kind in kinds:
+            arithmetic, _, level = kind.partition(":")
+            if level:
+                out[kind] = _level(rules, fixed, level, arithmetic == "exact", Analysis,
+                                   fraction_text)
     except AnalyzerError as err:  # an invalid or unmodelled variant: this row says why
         return {"error": str(err)}
     return out
+
+
+def _level(rules: Any, shoe: Any, level: str, exact: bool, analysis: Any,
+           fraction_text: Any) -> dict[str, Any]:
+    """The EV at one split level, or why that level has none for these rules."""
+    from analyzer.core.errors import ImpossibleError
+
+    try:
+        ev = analysis(rules, shoe, exact=exact, split=level).ev()
+    except ImpossibleError as err:  # the level, not the rules, is refused (e.g. optimal SPL3)
+        return {"error": str(err)}
+    return {"ev_exact": fraction_text(ev)} if exact else {"ev": float(ev)}
 
 
 def _chart(rules: Any, shoe: Any, title: str, make_chart: Any) -> dict[str, Any]:

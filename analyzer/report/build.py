@@ -29,7 +29,8 @@ def build(root: Path, progress: Callable[[str], None] | None = None) -> list[Pat
     for name, rules, preset in games:
         say(f"analysing {name} ({format_spec(rules)})")
         path = root / "reports" / f"{name}.md"
-        write_atomic(path, game_report(name, game_model(Analysis(rules)), preset))
+        model = game_model(Analysis(rules), levels=True)
+        write_atomic(path, game_report(name, model, preset))
         written.append(path)
     from analyzer.report.certificate_files import build_certificates  # simulator: lazily
     written += build_certificates(root, progress=say)

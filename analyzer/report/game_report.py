@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from analyzer.core.actions import Action
 from analyzer.core.cards import format_value
+from analyzer.core.levels import LEVEL_TITLES
 from analyzer.core.presets import Preset
 from analyzer.core.rules import describe_rules, format_spec
 from analyzer.report.model import UPCARDS, GameModel
@@ -55,6 +56,24 @@ def _tables(model: GameModel) -> list[str]:
     return lines
 
 
+def _levels_section(model: GameModel) -> list[str]:
+    if model.levels is None:
+        return []
+    lines = ["", "## RTP at every level of play", "",
+             "Only the play of split hands differs between CDZ-, CDP1 and CDP (Farmer's "
+             "definitions); without resplits CDP is CDP1. The chart is the rules' own "
+             "total-dependent basic strategy (as `bja chart` derives it).", "",
+             "| level | EV % | RTP % | strategy |", "|---|---|---|---|"]
+    for level in model.levels.levels:
+        title = LEVEL_TITLES[level.name]
+        if level.computed:
+            ev = float(level.ev)
+            lines.append(f"| {level.name} | {ev * 100:.9f} | {(1 + ev) * 100:.9f} | {title} |")
+        else:
+            lines.append(f"| {level.name} | - | - | {title}; {level.reason} |")
+    return lines
+
+
 def game_report(name: str, model: GameModel, preset: Preset | None = None) -> str:
     """A Markdown report of one rule set: RTP, EV by upcard, dealer table, pair decisions."""
     rules = model.ev.rules
@@ -75,5 +94,5 @@ def game_report(name: str, model: GameModel, preset: Preset | None = None) -> st
     if preset:
         lines += ["", f"## Readings and assumptions (rule text: `{preset.source}`)", "",
                   *[f"- {a}" for a in preset.assumptions]]
-    lines += _return_section(model, preset) + _tables(model)
+    lines += _return_section(model, preset) + _levels_section(model) + _tables(model)
     return "\n".join(lines) + "\n"

@@ -116,6 +116,7 @@ class GameModel:
     ev: EvReport
     dealer: DealerTable
     pairs: tuple[tuple[int, tuple[PairPlay | None, ...]], ...]  # pair -> one play per upcard
+    levels: Levels | None = None  # the RTP at every level of play (chart ... CDP)
 
 
 def notes(rules: Rules) -> tuple[str, ...]:
@@ -198,11 +199,14 @@ def _pair_play(analysis: Analysis, upcard: int, pair: int) -> PairPlay | None:
     return PairPlay(best=Action(best).label, ev=actions[best])
 
 
-def game_model(analysis: Analysis) -> GameModel:
-    """The round, the dealer table and the best play of every pair."""
+def game_model(analysis: Analysis, *, levels: bool = False) -> GameModel:
+    """The round, the dealer table, the best play of every pair; ``levels``: every level."""
     pairs = tuple((p, tuple(_pair_play(analysis, u, p) for u in UPCARDS))
                   for p in (1, *range(2, 11)))
-    return GameModel(ev=ev_report(analysis), dealer=dealer_table(analysis), pairs=pairs)
+    found = (strategy_levels(analysis.rules, analysis.shoe, analysis.exact,
+                             analyses={analysis.split: analysis}) if levels else None)
+    return GameModel(ev=ev_report(analysis), dealer=dealer_table(analysis), pairs=pairs,
+                     levels=found)
 
 
 __all__ = ["UPCARDS", "DealerRow", "DealerTable", "EvReport", "GameModel", "HandReport",

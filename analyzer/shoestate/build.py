@@ -1,7 +1,8 @@
 """The shoe-state reports ``bja build`` writes under ``reports/shoestate/<game>/``.
 
 For every named game: effects of removal (``eor.md``/``eor.json``) and the
-count systems' efficiencies (``counts.md``/``counts.json``).  For the games a
+count systems' efficiencies (``counts.md``/``counts.json``); for the seed games,
+what a Hi-Lo counter wins (``protection.md``/``protection.json``, game protection).  For the games a
 counter can attack (a cut card, or the classic six-deck table at 75%
 penetration): Hi-Lo playing indices against the Illustrious 18 and Fab 4
 (``indices.*``), and the edge by true count (``edge.md``/``edge.json``/``edge.png``).
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from analyzer.core.presets import all_games
+from analyzer.core.presets import PRESETS, all_games
 from analyzer.core.rules import Rules, format_spec
 from analyzer.report.output import write_atomic, write_bytes_atomic
 from analyzer.shoestate.counts import SYSTEMS
@@ -26,6 +27,7 @@ from analyzer.shoestate.efficiency import effects_model, efficiency
 from analyzer.shoestate.eor import effects_of_removal
 from analyzer.shoestate.indices import playing_indices
 from analyzer.shoestate.plot import edge_png
+from analyzer.shoestate.protection import game_protection, protection_json, protection_markdown
 from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4, WIZARD_6D_S17
 from analyzer.shoestate.render_eor import (
     efficiency_json,
@@ -42,6 +44,7 @@ COUNTED = {"6d-s17-das-ls": 234, "four-jacks": 52, "privilege": 234}
 EDGE_STATES = 200
 EDGE_SAMPLES = 100_000
 SEED = 2024
+PROTECTION_ROUNDS = 200_000_000  # a standard error of about 0.015 units per 100 rounds
 
 
 def _json(data: dict[str, Any]) -> str:
@@ -110,6 +113,9 @@ def index_markdown(games: dict[str, Rules], counted: dict[str, int]) -> str:
         "Fab 4 the rules allow, against Schlesinger's (`bja indices`).",
         "- `edge.*` (same games): the edge by Hi-Lo true count of a player who re-optimises "
         "at every shoe state, with the true count's distribution (`bja edge`).", "",
+        "And `protection.md`/`protection.json`: game protection, what a Hi-Lo counter with a "
+        "1-8 spread wins at each seed game dealt to its cut card (`bja simulate --counter "
+        "hilo`; sampled, with standard errors).", "",
         "Exact: every EV of every shoe analysed. Modelled: playing efficiency (Griffin's "
         "normal model on exact EORs) and the shoe at a true count (Griffin's proportional "
         "deflection). Sampled: which shoe states the edge by count analyses (fixed seed "
@@ -123,11 +129,27 @@ def index_markdown(games: dict[str, Rules], counted: dict[str, int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _protection_reports(root: Path, games: dict[str, Rules], rounds: int,
+                        say: Callable[[str], None]) -> list[Path]:
+    say(f"shoe state: game protection, a Hi-Lo counter at {', '.join(games)}")
+    found = game_protection(games, rounds, seed=SEED, jobs=JOBS)
+    folder = root / "reports" / "shoestate"
+    written = [folder / "protection.md", folder / "protection.json"]
+    write_atomic(written[0], protection_markdown(found))
+    write_atomic(written[1], _json(protection_json(found)))
+    return written
+
+
 def build_shoestate_reports(root: Path, progress: Callable[[str], None] | None = None, *,
                             games: dict[str, Rules] | None = None,
                             counted: dict[str, int] | None = None,
+                            protected: dict[str, Rules] | None = None,
+                            protection_rounds: int = PROTECTION_ROUNDS,
                             use_cache: bool = True) -> list[Path]:
-    """Write ``reports/shoestate/<game>/...`` for every named game (module docstring)."""
+    """Write ``reports/shoestate/<game>/...`` for every named game (module docstring).
+
+    ``protected``: the games of the game-protection table (default: the seed games).
+    """
     say = progress or (lambda _msg: None)
     chosen = all_games() if games is None else games
     attack = COUNTED if counted is None else counted
@@ -139,6 +161,9 @@ def build_shoestate_reports(root: Path, progress: Callable[[str], None] | None =
         written += _game_reports(name, rules, folder, say, use_cache)
         if name in attack:
             written += _counted_reports(name, rules, attack[name], folder, say, use_cache)
+    seeds = {name: preset.rules for name, preset in PRESETS.items()}
+    written += _protection_reports(root, seeds if protected is None else protected,
+                                   protection_rounds, say)
     return written
 
 
