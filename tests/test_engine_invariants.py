@@ -41,6 +41,25 @@ def test_vectorised_dealer_matches_single_shoe_evaluation() -> None:
             assert row[6] == d.outcomes["bust22"]
 
 
+def test_batched_dealer_is_bit_identical_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shoes are evaluated in chunks (to bound memory): every row keeps the same bits."""
+    import numpy as np
+
+    from analyzer.engine import dealer
+
+    rng = np.random.default_rng(5)
+    shoes = Shoe.decks(6).counts - rng.integers(0, 6, size=(700, 10))
+    monkeypatch.setattr(dealer, "CHUNK", 10**6)
+    whole = {up: outcome_matrix(up, False, shoes, exact=False) for up in (1, 7, 10)}
+    exact = outcome_matrix(10, False, shoes[:5], exact=True)
+    monkeypatch.setattr(dealer, "CHUNK", 64)
+    for up, rows in whole.items():
+        chunked = outcome_matrix(up, False, shoes, exact=False)
+        assert chunked.shape == rows.shape and (chunked == rows).all()
+    monkeypatch.setattr(dealer, "CHUNK", 2)
+    assert (outcome_matrix(10, False, shoes[:5], exact=True) == exact).all()
+
+
 @pytest.mark.parametrize("counts", [
     pytest.param((1, 1, 1, 2, 1, 2, 1, 2, 1, 5), id="17-card shoe"),
     pytest.param(None, id="one deck", marks=pytest.mark.slow),  # ~50 s of exact arithmetic

@@ -189,6 +189,9 @@ def _short_table(upcard: int, hits_soft_17: bool) -> DrawTable:
                      outcome=full.outcome[keep], drawn=full.drawn[keep])
 
 
+CHUNK = 512  # shoes per batch: about 15 MB of float64 weights for the largest upcard
+
+
 def outcome_matrix(
     upcard: int, hits_soft_17: bool, shoes: npt.NDArray[np.int64], exact: bool
 ) -> npt.NDArray[Any]:
@@ -197,6 +200,9 @@ def outcome_matrix(
     Float mode gives a float array; exact mode an object array of Fractions.
     Busting on 23 or more, half of all compositions, is taken as the remainder.
     """
+    if len(shoes) > CHUNK:  # bound the (shoes x dealer compositions) temporaries
+        return np.concatenate([outcome_matrix(upcard, hits_soft_17, shoes[lo:lo + CHUNK], exact)
+                               for lo in range(0, len(shoes), CHUNK)])
     sums, denom = _outcome_sums(upcard, hits_soft_17, shoes, exact, short=True)
     if not exact:
         sums[:, Outcome.BUST23] = 1.0 - sums.sum(axis=1)
