@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -28,8 +30,6 @@ def test_exact_dealer_distributions_sum_to_one(h17: bool, decks: int) -> None:
 
 
 def test_vectorised_dealer_matches_single_shoe_evaluation() -> None:
-    import numpy as np
-
     shoes = np.array([Shoe.decks(2).remove([5, 5, 10]).counts, [3, 0, 1, 2, 4, 4, 4, 4, 4, 9]])
     for up in (1, 6, 10):
         rows = outcome_matrix(up, True, shoes, exact=True)
@@ -41,23 +41,65 @@ def test_vectorised_dealer_matches_single_shoe_evaluation() -> None:
             assert row[6] == d.outcomes["bust22"]
 
 
-def test_batched_dealer_is_bit_identical_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Shoes are evaluated in chunks (to bound memory): every row keeps the same bits."""
-    import numpy as np
-
+def test_exact_dealer_is_bit_identical_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exact mode evaluates shoes in chunks (to bound memory): every row stays the same."""
     from analyzer.engine import dealer
 
     rng = np.random.default_rng(5)
-    shoes = Shoe.decks(6).counts - rng.integers(0, 6, size=(700, 10))
+    shoes = Shoe.decks(6).counts - rng.integers(0, 6, size=(5, 10))
     monkeypatch.setattr(dealer, "CHUNK", 10**6)
-    whole = {up: outcome_matrix(up, False, shoes, exact=False) for up in (1, 7, 10)}
-    exact = outcome_matrix(10, False, shoes[:5], exact=True)
-    monkeypatch.setattr(dealer, "CHUNK", 64)
-    for up, rows in whole.items():
-        chunked = outcome_matrix(up, False, shoes, exact=False)
-        assert chunked.shape == rows.shape and (chunked == rows).all()
+    exact = outcome_matrix(10, False, shoes, exact=True)
     monkeypatch.setattr(dealer, "CHUNK", 2)
-    assert (outcome_matrix(10, False, shoes[:5], exact=True) == exact).all()
+    assert (outcome_matrix(10, False, shoes, exact=True) == exact).all()
+
+
+def _random_shoes(seed: int) -> npt.NDArray[np.int64]:
+    """Depleted 6-deck shoes, small shoes (fewer cards than the dealer may draw), empty values."""
+    rng = np.random.default_rng(seed)
+    big = Shoe.decks(6).counts - rng.integers(0, 12, size=(300, 10))
+    small = rng.integers(0, 3, size=(300, 10))
+    return np.concatenate([big, small, np.zeros((1, 10), dtype=np.int64)])
+
+
+@pytest.mark.parametrize("h17", [False, True])
+def test_compiled_dealer_kernel_against_numpy_and_fractions(h17: bool) -> None:
+    """The C kernel (float mode) against the numpy path and exact Fractions, every upcard.
+
+    Same factorised product, different order of additions: the two float paths agree
+    to a few units in the last place, and both are within 1e-14 of the exact value.
+    The kernel's bits do not depend on the batch a shoe is evaluated in.
+    """
+    from analyzer.core.outcomes import Outcome
+    from analyzer.engine import dealer
+
+    shoes = _random_shoes(11)
+    for up in range(1, 11):
+        fast = outcome_matrix(up, h17, shoes, exact=False)
+        sums, _ = dealer._outcome_sums(up, h17, shoes, exact=False, short=True)
+        sums[:, Outcome.BUST23] = 1.0 - sums.sum(axis=1)
+        assert np.allclose(fast, sums, rtol=1e-14, atol=1e-15), up
+        pick = [0, 7, 299, 300, 450, 600]
+        alone = outcome_matrix(up, h17, shoes[pick][::-1], exact=False)[::-1]
+        assert (alone == fast[pick]).all(), up
+        exact = outcome_matrix(up, h17, shoes[pick], exact=True)
+        for row, ex in zip(fast[pick], exact, strict=True):
+            assert max(abs(float(e) - f) for e, f in zip(ex, row, strict=True)) < 1e-14
+
+
+def test_compiled_dealer_kernel_refuses_mismatched_arrays() -> None:
+    from analyzer.engine import _dealer  # type: ignore[attr-defined]
+    from analyzer.engine.dealer import _factored
+
+    f = _factored(10, False, True)
+    k = f.kernel
+    shoes = np.full((3, 10), 24, dtype=np.int64)
+    with pytest.raises(ValueError, match="sizes disagree"):
+        _dealer.outcome_sums(shoes, k.blocks, k.block_of, k.halves, k.low_of, k.high_of,
+                             k.runs, k.mult, f.kmax, np.empty((2, 8)))
+    out = np.empty((3, len(k.runs) - 1))
+    _dealer.outcome_sums(shoes, k.blocks, k.block_of, k.halves, k.low_of, k.high_of,
+                         k.runs, k.mult, f.kmax, out)
+    assert np.isfinite(out).all() and (out[0] == out[2]).all()
 
 
 @pytest.mark.parametrize("counts", [

@@ -91,6 +91,8 @@ def test_every_raise_in_the_package_is_a_closed_model_error() -> None:
         where = f"{file}:{line} raises {name}"
         if file.endswith("__init__.py") and raised_object is AttributeError:
             continue  # the module __getattr__ protocol, not an input error
+        if (file, raised_object) == ("engine/hands.py", KeyError):
+            continue  # the Mapping protocol (a sub-space's index), not an input error
         assert raised_object is not AnalyzerError, f"{where}, the bare base: pick a kind"
         if issubclass(raised_object, errors.InternalError):
             continue  # a broken invariant, reported as a bug

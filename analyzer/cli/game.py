@@ -8,6 +8,7 @@ parser is built.
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING, Any
 
 from analyzer.core.errors import RuleConflictError
@@ -46,6 +47,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
                    help="also the RTP of every level of play: basic chart, CDZ-, CDP1, CDP "
                    "(optimal splitting with --split optimal); several analyses more")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes: upcards in parallel, the same figures (default: every core)")
     p.set_defaults(func=cmd_ev)
 
     p = sub.add_parser("hand", help="EV of every action for one hand")
@@ -87,7 +90,8 @@ def cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
 
     rules, shoe = rules_and_shoe(args)
     report = cached_ev_report(rules, shoe, exact=args.exact, split=args.split,
-                              levels=args.levels, use_cache=not args.no_cache)
+                              levels=args.levels, use_cache=not args.no_cache,
+                              jobs=args.jobs if args.jobs is not None else os.cpu_count() or 1)
     return ev_json(report) if args.json else ev_text(report)
 
 

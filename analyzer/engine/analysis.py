@@ -13,6 +13,7 @@ conditioned EVs, on the remaining ``1 - P_BJ``.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,6 +36,7 @@ from analyzer.core.levels import SPLIT_MODES
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
 from analyzer.crosscheck.exact_splits import exact_split_ev
+from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
     HandValues,
     PlayRules,
@@ -67,6 +69,9 @@ class UpcardAnalysis:
     policy: npt.NDArray[np.int64] | None = None  # per node STAND/HIT of a fixed strategy
     splits: dict[int, Number] = field(default_factory=dict)  # pair value -> split EV
     ev: Number | None = None  # the round's EV given this upcard, once computed (upcard_ev)
+    # Dealer outcomes shared by the hands and every pair's split hands (dropped once the
+    # round's EV is known, to keep memory flat; a later split builds a new one).
+    dealer: OutcomeCache | None = None
 
 
 class Analysis:
@@ -79,10 +84,18 @@ class Analysis:
         Defaults to ``rules.decks`` full decks.
     exact : bool
         Fractions instead of floats (same algorithm).
+    strategy : Strategy, optional
+        A fixed strategy to evaluate instead of optimal play.
+    split : str
+        The level of split play (:data:`analyzer.core.levels.SPLIT_MODES`).
+    jobs : int
+        Processes for :meth:`by_upcard` (upcards in parallel; the same bits as one).
     """
 
     def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
-                 strategy: Strategy | None = None, split: str = "cdz") -> None:
+                 strategy: Strategy | None = None, split: str = "cdz", jobs: int = 1) -> None:
+        if jobs < 1:
+            raise UsageError(f"jobs must be at least 1, not {jobs}")
         if split not in SPLIT_MODES:
             raise UsageError(f"unknown split mode {split!r} (use {', '.join(SPLIT_MODES)})")
         if rules.charlie_beats_bj and not rules.unpeeked_bj_takes_all and rules.max_hands > 1:
@@ -106,6 +119,8 @@ class Analysis:
             raise ImpossibleShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a "
                                       "round (at least 12 needed)")
         self._upcards: dict[int, UpcardAnalysis] = {}
+        self._evs: dict[int, Number] = {}  # upcard EVs computed by forked processes
+        self.jobs = jobs
 
     # -- per upcard ---------------------------------------------------------
     def conditioned(self, upcard: int) -> bool:
@@ -127,24 +142,34 @@ class Analysis:
                 both = frozenset((STAND, HIT))
                 policy = np.array([self.strategy.decide(upcard, tuple(c), both)
                                    for c in space.comps.tolist()], dtype=np.int64)
+            dealer = OutcomeCache(base, upcard, hits_soft_17=self.rules.hits_soft_17,
+                                  exact=self.exact)
             values = evaluate(space, base, upcard, hits_soft_17=self.rules.hits_soft_17,
                               conditioned=self.conditioned(upcard), exact=self.exact,
-                              policy=policy, play=self.play_rules(upcard))
-            ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values, policy=policy)
+                              policy=policy, play=self.play_rules(upcard),
+                              outcomes=dealer.rows(space.comps))
+            ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values, policy=policy,
+                                dealer=dealer)
             self._upcards[upcard] = ua
         return self._upcards[upcard]
 
     def upcard_ev(self, upcard: int) -> Number:
         """EV of a round given ``upcard`` (computed once; every pair's split EV with it)."""
+        if upcard in self._evs:
+            return self._evs[upcard]
         ua = self.upcard(upcard)
         if ua.ev is None:
             ua.ev = self._round_ev(ua)
+            ua.dealer = None
         return ua.ev
 
     def split_value(self, ua: UpcardAnalysis, pair: int) -> Number:
         """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
         if pair not in ua.splits:
             plan = SplitPlan.from_rules(self.rules, pair, ua.upcard)
+            if ua.dealer is None:
+                ua.dealer = OutcomeCache(ua.shoe, ua.upcard, hits_soft_17=self.rules.hits_soft_17,
+                                         exact=self.exact)
             space = ua.values.space
             strategy = self.strategy
 
@@ -171,12 +196,12 @@ class Analysis:
             elif self.split in ("cdp1", "cdp"):
                 ua.splits[pair] = post_split_ev(self.split, ua.values, ua.shoe, ua.upcard, plan,
                                                 hits_soft_17=self.rules.hits_soft_17,
-                                                exact=self.exact)
+                                                exact=self.exact, dealer=ua.dealer)
             else:
                 ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
                                            hits_soft_17=self.rules.hits_soft_17,
                                            exact=self.exact, decide=decide, hits=hits,
-                                           free_hits=free_hits)
+                                           free_hits=free_hits, dealer=ua.dealer)
         return ua.splits[pair]
 
     def _exact_split(self, ua: UpcardAnalysis, plan: SplitPlan,
@@ -331,13 +356,47 @@ class Analysis:
         """EV of a round off the top of the shoe, per unit initial bet."""
         total = self.shoe.total
         result = 0 * unit(self.exact)
-        for u in range(1, 11):
-            if self.shoe[u]:
-                result += as_number(Fraction(self.shoe[u], total), self.exact) * self.upcard_ev(u)
+        for u, value in self.by_upcard().items():
+            result += as_number(Fraction(self.shoe[u], total), self.exact) * value
         return result
 
     def by_upcard(self) -> dict[int, Number]:
-        return {u: self.upcard_ev(u) for u in range(1, 11) if self.shoe[u]}
+        ups = [u for u in range(1, 11) if self.shoe[u]]
+        self._in_parallel(ups)
+        return {u: self.upcard_ev(u) for u in ups}
+
+    def _in_parallel(self, ups: list[int]) -> None:
+        """Compute the round's EV of several upcards in ``jobs`` forked processes.
+
+        Upcards are independent, and a forked child runs the same code on the same
+        state, so every value is the one a serial run gives, bit for bit.  Only the
+        EVs come back (the children's tables stay there).  Serial where fork is not
+        available or where this process may not have children (a daemon worker).
+        """
+        todo = [u for u in ups if u not in self._evs
+                and (u not in self._upcards or self._upcards[u].ev is None)]
+        if (self.jobs < 2 or len(todo) < 2 or "fork" not in mp.get_all_start_methods()
+                or mp.current_process().daemon):
+            return
+        global _FORKED
+        _FORKED = self
+        try:
+            with mp.get_context("fork").Pool(min(self.jobs, len(todo))) as pool:
+                # The costliest upcards first (most split hands to play), so neither
+                # process waits on the last one alone.
+                order = sorted(todo, key=lambda u: u in (2, 3, 4, 5, 6))
+                for u, ev in pool.imap_unordered(_upcard_ev_in_child, order):
+                    self._evs[u] = ev
+        finally:
+            _FORKED = None
+
+
+_FORKED: Analysis | None = None  # the analysis a forked pool works on (set around the pool)
+
+
+def _upcard_ev_in_child(upcard: int) -> tuple[int, Number]:
+    assert _FORKED is not None
+    return upcard, _FORKED.upcard_ev(upcard)
 
 
 __all__ = ["Analysis", "UpcardAnalysis"]

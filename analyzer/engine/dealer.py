@@ -36,8 +36,9 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.arith import Number
-from analyzer.core.cards import comp_hard, soft_total
+from analyzer.core.cards import soft_total
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
+from analyzer.engine import _dealer  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -63,17 +64,20 @@ def draw_table(upcard: int, hits_soft_17: bool) -> DrawTable:
     is linear in the number of distinct compositions, not of sequences.
     """
     finished: dict[tuple[int, ...], tuple[int, Outcome]] = {}  # comp -> (mult, outcome)
-    frontier: dict[tuple[int, ...], int] = {(0,) * 10: 1}
+    # comp -> (orderings, hard total with the upcard); every comp of a frontier has the
+    # same number of cards, so the totals are carried along instead of recomputed.
+    frontier: dict[tuple[int, ...], tuple[int, int]] = {(0,) * 10: (1, upcard)}
+    ncards = 1
     while frontier:
-        nxt: dict[tuple[int, ...], int] = {}
-        for comp, mult in frontier.items():
+        ncards += 1
+        nxt: dict[tuple[int, ...], tuple[int, int]] = {}
+        for comp, (mult, hard0) in frontier.items():
             for card in range(1, 11):
                 c = list(comp)
                 c[card - 1] += 1
                 key = tuple(c)
-                hard = upcard + comp_hard(key)
+                hard = hard0 + card
                 total, soft = soft_total(hard, key[0] + (upcard == 1))
-                ncards = sum(key) + 1
                 if ncards == 2 and total == 21:
                     outcome = Outcome.BLACKJACK
                 elif total > 21:
@@ -81,7 +85,7 @@ def draw_table(upcard: int, hits_soft_17: bool) -> DrawTable:
                 elif _dealer_stands(total, soft, hits_soft_17):
                     outcome = Outcome.standing(total)
                 else:
-                    nxt[key] = nxt.get(key, 0) + mult
+                    nxt[key] = (nxt.get(key, (0, hard))[0] + mult, hard)
                     continue
                 prev = finished.get(key, (0, outcome))
                 finished[key] = (prev[0] + mult, outcome)
@@ -122,6 +126,44 @@ class _Factored:
     high_of: npt.NDArray[np.int64]  # (c,) index into high
     by_outcome: tuple[tuple[int, slice, npt.NDArray[np.int64]], ...]  # (outcome, run, mult)
     kmax: int
+    kernel: KernelTables
+
+
+@dataclass(frozen=True)
+class KernelTables:
+    """A draw table as the compiled float kernel takes it (see :mod:`.dealer_kernel`)."""
+
+    blocks: npt.NDArray[np.int64]  # (nb, 3) distinct blocks: A-3, 4-5, 6-8, 9-T + cards drawn
+    block_of: npt.NDArray[np.int64]  # (nb,) which of the four blocks
+    halves: npt.NDArray[np.int64]  # (nh, 2) distinct low (A-5) and high (6-T) halves
+    low_of: npt.NDArray[np.int64]  # (c,) each composition's low half
+    high_of: npt.NDArray[np.int64]  # (c,) its high half
+    runs: npt.NDArray[np.int64]  # (N_OUTCOMES + 1,) outcome o: compositions runs[o]:runs[o+1]
+    mult: npt.NDArray[np.float64]  # (c,) orderings
+
+    @classmethod
+    def of(cls, comps: npt.NDArray[np.int64], drawn: npt.NDArray[np.int64],
+           outcome: npt.NDArray[np.int64], mult: npt.NDArray[np.int64]) -> KernelTables:
+        """Tables for compositions already sorted by outcome."""
+        keys = [comps[:, 0:3], comps[:, 3:5], comps[:, 5:8],
+                np.concatenate([comps[:, 8:10], drawn[:, None]], axis=1)]
+        blocks, block_of, index = [], [], []
+        offset = 0
+        for g, key in enumerate(keys):
+            uniq, inv = np.unique(key, axis=0, return_inverse=True)
+            blocks.append(np.pad(uniq, ((0, 0), (0, 3 - uniq.shape[1]))))
+            block_of.append(np.full(len(uniq), g, dtype=np.int64))
+            index.append(inv.ravel() + offset)
+            offset += len(uniq)
+        low, low_of = np.unique(np.stack(index[:2], axis=1), axis=0, return_inverse=True)
+        high, high_of = np.unique(np.stack(index[2:], axis=1), axis=0, return_inverse=True)
+        return cls(blocks=np.concatenate(blocks).astype(np.int64),
+                   block_of=np.concatenate(block_of),
+                   halves=np.concatenate([low, high]).astype(np.int64),
+                   low_of=low_of.ravel().astype(np.int64),
+                   high_of=(high_of.ravel() + len(low)).astype(np.int64),
+                   runs=np.searchsorted(outcome, np.arange(N_OUTCOMES + 1)).astype(np.int64),
+                   mult=mult.astype(np.float64))
 
 
 @lru_cache(maxsize=64)
@@ -139,7 +181,8 @@ def _factored(upcard: int, hits_soft_17: bool, short: bool) -> _Factored:
         if len(run):
             groups.append((o, slice(int(run[0]), int(run[-1]) + 1), mult[run]))
     return _Factored(low=low, high=high, low_of=low_of.ravel(), high_of=high_of.ravel(),
-                     by_outcome=tuple(groups), kmax=int(table.drawn.max()))
+                     by_outcome=tuple(groups), kmax=int(table.drawn.max()),
+                     kernel=KernelTables.of(comps, drawn, outcome, mult))
 
 
 def _outcome_sums(
@@ -200,6 +243,14 @@ def outcome_matrix(
     Float mode gives a float array; exact mode an object array of Fractions.
     Busting on 23 or more, half of all compositions, is taken as the remainder.
     """
+    if not exact:
+        f = _factored(upcard, hits_soft_17, True)
+        k = f.kernel
+        sums = np.empty((len(shoes), N_OUTCOMES))
+        _dealer.outcome_sums(np.ascontiguousarray(shoes, dtype=np.int64), k.blocks, k.block_of,
+                             k.halves, k.low_of, k.high_of, k.runs, k.mult, f.kmax, sums)
+        sums[:, Outcome.BUST23] = 1.0 - sums.sum(axis=1)
+        return sums
     if len(shoes) > CHUNK:  # bound the (shoes x dealer compositions) temporaries
         return np.concatenate([outcome_matrix(upcard, hits_soft_17, shoes[lo:lo + CHUNK], exact)
                                for lo in range(0, len(shoes), CHUNK)])
@@ -213,6 +264,57 @@ def outcome_matrix(
         sums[s, Outcome.BUST23] = den - sum(sums[s])
         out[s, :] = [Fraction(int(x), den) for x in sums[s]]
     return out
+
+
+_KEY = np.int64(32) ** np.arange(10, dtype=np.int64)  # a multiset of cards out, as one integer
+
+
+class OutcomeCache:
+    """Dealer outcomes of one upcard, by the cards out of a base shoe, each computed once.
+
+    Every player hand, split hand and post-split level needs the dealer's outcomes
+    in its own depleted shoe, and many coincide: the split hand 8,3 with no extra 8
+    out sees the shoe of the hand 8,8,3; a pair of 2s and a pair of 3s share
+    hands.  Rows are keyed by the multiset of cards out (counts below 32, packed
+    in one integer) and computed in batches; a shared row is the same object or
+    the same bits as a fresh one (the kernel's result for a shoe does not depend
+    on its batch), so sharing changes no value.
+    """
+
+    def __init__(self, base: Sequence[int], upcard: int, *, hits_soft_17: bool,
+                 exact: bool) -> None:
+        self.base = np.array(base, dtype=np.int64)
+        self.upcard, self.hits_soft_17, self.exact = upcard, hits_soft_17, exact
+        self._keys = np.zeros(0, dtype=np.int64)  # sorted
+        self._ids = np.zeros(0, dtype=np.int64)  # row of the table holding each key's outcomes
+        self._table: npt.NDArray[Any] = np.zeros((64, N_OUTCOMES),
+                                                 dtype=object if exact else np.float64)
+
+    def rows(self, out: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+        """``P[s, o]`` for the shoes ``base - out[s]`` (negative counts read as 0)."""
+        out = np.asarray(out, dtype=np.int64)
+        if len(out) and (out.min() < 0 or out.max() >= 32):
+            return outcome_matrix(self.upcard, self.hits_soft_17,
+                                  np.maximum(self.base - out, 0), self.exact)
+        keys = out @ _KEY
+        pos = np.searchsorted(self._keys, keys)
+        found = pos < len(self._keys)
+        found[found] = self._keys[pos[found]] == keys[found]
+        if not found.all():
+            missing = np.flatnonzero(~found)
+            new, first = np.unique(keys[missing], return_index=True)
+            fresh = outcome_matrix(self.upcard, self.hits_soft_17,
+                                   np.maximum(self.base - out[missing[first]], 0), self.exact)
+            start = len(self._keys)
+            while len(self._table) < start + len(new):
+                self._table = np.concatenate([self._table, np.zeros_like(self._table)])
+            self._table[start:start + len(new)] = fresh
+            at = np.searchsorted(self._keys, new)
+            self._keys = np.insert(self._keys, at, new)
+            self._ids = np.insert(self._ids, at, np.arange(start, start + len(new)))
+            pos = np.searchsorted(self._keys, keys)
+        result: npt.NDArray[Any] = self._table[self._ids[pos]]
+        return result
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ Fractions) through the same code.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -39,17 +40,49 @@ from analyzer.engine.dealer import outcome_matrix
 Array = npt.NDArray[Any]  # float64, or object (Fractions) in exact mode
 
 
+class _SubIndex(Mapping[tuple[int, ...], int]):
+    """A sub-space's node per composition, looked up through its parent's index.
+
+    Split play builds hundreds of sub-spaces and looks up a few two-card hands in
+    each: mapping through the parent costs nothing to build.
+    """
+
+    def __init__(self, parent: Mapping[tuple[int, ...], int], remap: npt.NDArray[np.int64],
+                 size: int) -> None:
+        self._parent, self._remap, self._size = parent, remap, size
+
+    def __getitem__(self, key: tuple[int, ...]) -> int:
+        node = int(self._remap[self._parent[key]])
+        if node >= self._size:
+            raise KeyError(key)
+        return node
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return (key for key in self._parent if key in self)
+
+    def __len__(self) -> int:
+        return self._size
+
+
 @dataclass(frozen=True, eq=False)
 class HandSpace:
     """Every non-busted hand composition drawable from a shoe, and how they link."""
 
     comps: npt.NDArray[np.int64]  # (m, 10) cards of each value in the hand
-    index: dict[tuple[int, ...], int]
     ncards: npt.NDArray[np.int64]  # (m,)
     total: npt.NDArray[np.int64]  # (m,) best total
     soft: npt.NDArray[np.bool_]  # (m,)
     child: npt.NDArray[np.int64]  # (m, 10) node after drawing value c+1; m: bust, m+1: outside
     layers: tuple[npt.NDArray[np.int64], ...]  # node indices by card count, largest first
+
+    parent_index: _SubIndex | None = None  # set on sub-spaces (see sub_space)
+
+    @cached_property
+    def index(self) -> Mapping[tuple[int, ...], int]:
+        """Node of each composition (a sub-space maps through its parent's)."""
+        if self.parent_index is not None:
+            return self.parent_index
+        return {tuple(c): i for i, c in enumerate(self.comps.tolist())}
 
     @cached_property
     def children(self) -> list[list[int]]:
@@ -63,9 +96,18 @@ class HandSpace:
         return len(self.comps)
 
 
-@lru_cache(maxsize=32)
 def hand_space(limits: tuple[int, ...]) -> HandSpace:
-    """All compositions with hard total <= 21 and at most ``limits[v-1]`` cards of value v."""
+    """All compositions with hard total <= 21 and at most ``limits[v-1]`` cards of value v.
+
+    No hand of 21 or less holds more than ``21 // v`` cards of value v, so the
+    limits are clipped to that first: shoes of six or eight decks, less any upcard
+    or split cards, then share one space instead of building it again.
+    """
+    return _hand_space(tuple(min(n, 21 // v) for v, n in enumerate(limits, start=1)))
+
+
+@lru_cache(maxsize=32)
+def _hand_space(limits: tuple[int, ...]) -> HandSpace:
     comps: list[tuple[int, ...]] = []
 
     def extend(comp: list[int], start: int, hard: int) -> None:
@@ -97,8 +139,8 @@ def hand_space(limits: tuple[int, ...]) -> HandSpace:
                 child[i, v - 1] = index.get(tuple(c), m + 1)
     ncards = arr.sum(axis=1)
     layers = tuple(np.flatnonzero(ncards == k) for k in range(int(ncards.max()), 0, -1))
-    return HandSpace(comps=arr, index=index, ncards=ncards, total=total,
-                     soft=soft, child=child, layers=layers)
+    return HandSpace(comps=arr, ncards=ncards, total=total, soft=soft, child=child,
+                     layers=layers)
 
 
 def double_allowed(rule: Double, comp: tuple[int, ...]) -> bool:
@@ -145,8 +187,12 @@ def condition_outcomes(outcomes: Array, exact: bool) -> Array:
     return result
 
 
+@lru_cache(maxsize=2)
 def payoff_matrix(push_22: bool = False) -> npt.NDArray[np.int64]:
-    """``PAY[t, o]``: result of standing on total ``t`` (0..21) against dealer outcome ``o``."""
+    """``PAY[t, o]``: result of standing on total ``t`` (0..21) against dealer outcome ``o``.
+
+    Shared between calls, so read-only.
+    """
     pay = np.zeros((22, N_OUTCOMES), dtype=np.int64)
     for t in range(22):
         for d in range(17, 22):
@@ -154,6 +200,7 @@ def payoff_matrix(push_22: bool = False) -> npt.NDArray[np.int64]:
         pay[t, Outcome.BLACKJACK] = -1
         pay[t, Outcome.BUST22] = 0 if push_22 else 1
         pay[t, Outcome.BUST23] = 1
+    pay.flags.writeable = False
     return pay
 
 
@@ -279,16 +326,16 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     return values
 
 
-def sub_space(space: HandSpace, nodes: list[int]) -> HandSpace:
+def sub_space(space: HandSpace, nodes: Sequence[int] | npt.NDArray[np.int64]) -> HandSpace:
     """The part of ``space`` made of ``nodes`` (children outside it point past the bust index)."""
-    keep = np.array(sorted(set(nodes)), dtype=np.int64)
+    keep = np.unique(np.asarray(nodes, dtype=np.int64))
     k = len(keep)
     remap = np.full(space.bust + 2, k + 1, dtype=np.int64)
     remap[keep] = np.arange(k)
     remap[space.bust] = k
     comps = space.comps[keep]
     ncards = space.ncards[keep]
-    layers = tuple(np.flatnonzero(ncards == n) for n in sorted(set(ncards.tolist()), reverse=True))
-    return HandSpace(comps=comps, index={tuple(c): i for i, c in enumerate(comps.tolist())},
-                     ncards=ncards, total=space.total[keep], soft=space.soft[keep],
-                     child=remap[space.child[keep]], layers=layers)
+    layers = tuple(np.flatnonzero(ncards == n) for n in np.unique(ncards)[::-1].tolist())
+    return HandSpace(comps=comps, ncards=ncards, total=space.total[keep], soft=space.soft[keep],
+                     child=remap[space.child[keep]], layers=layers,
+                     parent_index=_SubIndex(space.index, remap, k))

@@ -44,8 +44,7 @@ import numpy.typing as npt
 from analyzer.core.actions import DOUBLE, HIT, STAND, Action
 from analyzer.core.cards import composition
 from analyzer.core.errors import UsageError
-from analyzer.core.outcomes import N_OUTCOMES
-from analyzer.engine.dealer import outcome_matrix
+from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
     HandSpace,
     HandValues,
@@ -101,13 +100,12 @@ class SplitLevels:
     """
 
     def __init__(self, first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
-                 *, hits_soft_17: bool, exact: bool) -> None:
+                 *, hits_soft_17: bool, exact: bool, dealer: OutcomeCache | None = None) -> None:
         self.space, self.nodes = split_hand_space(first.space, plan.pair)
         self.base, self.upcard, self.plan = base, upcard, plan
         self.hits_soft_17, self.exact = hits_soft_17, exact
-        self._cached = np.zeros(0, dtype=np.int64)  # sorted keys (see _keys) of _table's rows
-        self._table: npt.NDArray[Any] = np.zeros((0, N_OUTCOMES),
-                                                 dtype=object if exact else np.float64)
+        self.dealer = dealer if dealer is not None else OutcomeCache(
+            base, upcard, hits_soft_17=hits_soft_17, exact=exact)
         self._needed: dict[int, npt.NDArray[np.bool_]] = {}
 
     def _shoe(self, removed: int) -> npt.NDArray[np.int64]:
@@ -115,77 +113,73 @@ class SplitLevels:
         shoe[self.plan.pair - 1] -= removed + 1
         return shoe
 
-    def _keys(self, removed: int, nodes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """The cards out of the shoe for ``nodes`` at this level, as one integer each."""
+    def _outcomes(self, removed: npt.NDArray[np.int64] | int,
+                  nodes: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+        """Unconditioned dealer outcomes of ``nodes`` at levels ``removed`` (one or each)."""
         out = self.space.comps[nodes].copy()
-        out[:, self.plan.pair - 1] += removed + 1
-        keys: npt.NDArray[np.int64] = out @ (np.int64(32) ** np.arange(10, dtype=np.int64))
-        return keys  # every count is below 32
-
-    def _fetch(self, wanted: list[tuple[int, npt.NDArray[np.int64]]]) -> None:
-        """Compute, in one batch, the dealer outcomes of every (level, nodes) not cached."""
-        keys = np.concatenate([self._keys(a, nodes) for a, nodes in wanted])
-        shoes = np.concatenate([self._shoe(a)[None, :] - self.space.comps[nodes]
-                                for a, nodes in wanted])
-        keys, first = np.unique(keys, return_index=True)
-        at = np.searchsorted(self._cached, keys)
-        new = (at >= len(self._cached)) | (self._cached[np.minimum(at, len(self._cached) - 1)]
-                                           != keys) if len(self._cached) else np.ones_like(keys,
-                                                                                         bool)
-        if not new.any():
-            return
-        rows = outcome_matrix(self.upcard, self.hits_soft_17,
-                              np.maximum(shoes[first[new]], 0), self.exact)
-        merged = np.concatenate([self._cached, keys[new]])
-        order = np.argsort(merged, kind="stable")
-        self._cached = merged[order]
-        self._table = np.concatenate([self._table, rows])[order]
+        out[:, self.plan.pair - 1] += np.asarray(removed) + 1
+        return self.dealer.rows(out)
 
     def outcomes(self, removed: int, nodes: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
         """Unconditioned dealer outcomes for ``nodes`` (of :attr:`space`) at this level."""
-        self._fetch([(removed, nodes)])
-        result: npt.NDArray[Any] = self._table[np.searchsorted(self._cached,
-                                                               self._keys(removed, nodes))]
-        return result
+        return self._outcomes(removed, nodes)
 
     def prepare(self, levels: list[int], policy: npt.NDArray[np.int64] | None = None) -> None:
         """Find the nodes each level needs (see the class notes), all levels in step.
 
         Layer by layer from the two-card hands: a node's children are added when
         it may hit (``policy``, or the bound), and always for a two-card hand
-        (it may double).  The dealer outcomes of a layer come in one batch.
+        (it may double).  Every level's frontier is one array (``level``, ``node``),
+        so each layer is a handful of array operations and one dealer batch.
         """
         space, p = self.space, self.plan.pair
+        m = len(space.comps)
         pay = payoff_matrix(self.plan.play.push_22)
-        frontier: dict[int, npt.NDArray[np.int64]] = {}
-        for a in levels:
-            shoe = self._shoe(a)
-            frontier[a] = np.array([space.index[composition((p, x))] for x in range(1, 11)
-                                    if shoe[x - 1] - (x == p) > 0], dtype=np.int64)
-            self._needed[a] = np.zeros(len(space.comps), dtype=bool)
-            self._needed[a][frontier[a]] = True
+        shoes = np.array([self._shoe(a) for a in levels], dtype=np.int64)  # (levels, 10)
+        needed = np.zeros((len(levels), m), dtype=bool)
+        lv_parts, node_parts = [], []
+        for i, shoe in enumerate(shoes):
+            nodes = [space.index[composition((p, x))] for x in range(1, 11)
+                     if shoe[x - 1] - (x == p) > 0]
+            lv_parts.append(np.full(len(nodes), i, dtype=np.int64))
+            node_parts.append(np.array(nodes, dtype=np.int64))
+        lv, nd = np.concatenate(lv_parts), np.concatenate(node_parts)
+        needed[lv, nd] = True
+        removed = np.array(levels, dtype=np.int64)
         first = True
-        while any(len(f) for f in frontier.values()):
-            if policy is None and not self.plan.one_card:
-                self._fetch([(a, f) for a, f in frontier.items() if len(f)])
-            for a, nodes in frontier.items():
-                if not len(nodes):
-                    continue
-                if first:
-                    go = np.ones(len(nodes), dtype=bool)  # a two-card hand may double
-                elif policy is not None:
-                    go = policy[nodes] == HIT
-                else:
-                    rows = self.outcomes(a, nodes)
-                    stand = (rows * pay[space.total[nodes]]).sum(axis=1)
-                    left = np.maximum(self._shoe(a)[None, :] - space.comps[nodes], 0)
-                    bust = (left * (space.child[nodes] == space.bust)).sum(axis=1)
-                    go = ~(stand > 1 - 2 * bust / np.maximum(left.sum(axis=1), 1))
-                children = space.child[nodes[go & ~self._stops(nodes)]].ravel()
-                children = np.unique(children[children < space.bust])
-                frontier[a] = children[~self._needed[a][children]]
-                self._needed[a][frontier[a]] = True
+        while len(nd):
+            if first:
+                go = np.ones(len(nd), dtype=bool)  # a two-card hand may double
+            elif policy is not None:
+                go = policy[nd] == HIT
+            elif self.plan.one_card:
+                go = np.zeros(len(nd), dtype=bool)
+            else:
+                rows = self._outcomes(removed[lv], nd)
+                stand = (rows * pay[space.total[nd]]).sum(axis=1)
+                left = np.maximum(shoes[lv] - space.comps[nd], 0)
+                bust = (left * (space.child[nd] == space.bust)).sum(axis=1)
+                go = ~(stand > 1 - 2 * bust / np.maximum(left.sum(axis=1), 1))
+            go &= ~self._stops(nd)
+            children = space.child[nd[go]]  # (k, 10)
+            keys = (lv[go][:, None] * (m + 2) + children).ravel()
+            keys = np.unique(keys[children.ravel() < space.bust])
+            lv, nd = keys // (m + 2), keys % (m + 2)
+            fresh = ~needed[lv, nd]
+            lv, nd = lv[fresh], nd[fresh]
+            needed[lv, nd] = True
             first = False
+        for i, a in enumerate(levels):
+            self._needed[a] = needed[i]
+
+    def nodes_of(self, removed: int,
+                 policy: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+        """The nodes of :attr:`space` that level ``removed`` needs, in order (its sub-space)."""
+        if self.plan.free:  # the free hand's payoff has no pruning bound here: keep all
+            return np.arange(len(self.space.comps))
+        if removed not in self._needed:
+            self.prepare([removed], policy)
+        return np.flatnonzero(self._needed[removed])
 
     def _stops(self, nodes: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """Nodes that never act again: a Charlie, 21 where 21 stands, a split ace."""
@@ -203,14 +197,9 @@ class SplitLevels:
         Continued play is optimal, or follows ``policy`` (per node of :attr:`space`).
         The values live on a sub-space of :attr:`space` (the nodes needed).
         """
-        if self.plan.free:  # the free hand's payoff has no pruning bound here: keep all
-            needed = list(range(len(self.space.comps)))
-        else:
-            if removed not in self._needed:
-                self.prepare([removed], policy)
-            needed = np.flatnonzero(self._needed[removed]).tolist()
+        needed = self.nodes_of(removed, policy)
         sub = sub_space(self.space, needed)
-        rows = self.outcomes(removed, np.array(needed, dtype=np.int64))
+        rows = self.outcomes(removed, needed)
         return evaluate(sub, tuple(self._shoe(removed).tolist()), self.upcard,
                         hits_soft_17=self.hits_soft_17, conditioned=False, exact=self.exact,
                         policy=None if policy is None else policy[needed], play=self.plan.play,
@@ -272,11 +261,16 @@ def level_count(base: tuple[int, ...], upcard: int, plan: SplitPlan) -> int:
 
 
 def post_split_ev(level: str, first: HandValues, base: tuple[int, ...], upcard: int,
-                  plan: SplitPlan, *, hits_soft_17: bool, exact: bool) -> Number:
-    """EV of splitting under ``level`` (``"cdp1"``, ``"cdp"``), conditioned as :func:`split_ev`."""
+                  plan: SplitPlan, *, hits_soft_17: bool, exact: bool,
+                  dealer: OutcomeCache | None = None) -> Number:
+    """EV of splitting under ``level`` (``"cdp1"``, ``"cdp"``), conditioned as :func:`split_ev`.
+
+    ``dealer`` may share dealer outcomes with other pairs against the same upcard.
+    """
     if level not in ("cdp1", "cdp"):
         raise UsageError(f"unknown post-split level {level!r}")
-    levels = SplitLevels(first, base, upcard, plan, hits_soft_17=hits_soft_17, exact=exact)
+    levels = SplitLevels(first, base, upcard, plan, hits_soft_17=hits_soft_17, exact=exact,
+                         dealer=dealer)
     count = level_count(base, upcard, plan)
     levels.prepare(list(range(count)) if level == "cdp" else [0])
     first_level = levels.values(0)
@@ -286,8 +280,7 @@ def post_split_ev(level: str, first: HandValues, base: tuple[int, ...], upcard: 
 
     # CDP1 plays the first level's actions; nodes it never evaluated are never reached.
     policy = np.full(len(levels.space.comps), STAND, dtype=np.int64)
-    policy[[levels.space.index[tuple(c)] for c in first_level.space.comps.tolist()]] = \
-        np.where(first_level.hits, HIT, STAND)
+    policy[levels.nodes_of(0)] = np.where(first_level.hits, HIT, STAND)
     if level == "cdp1" and count > 1:
         levels.prepare(list(range(1, count)), policy)
 

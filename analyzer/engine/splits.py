@@ -40,6 +40,7 @@ from analyzer.core.arith import Num, Number, as_number
 from analyzer.core.cards import blackjack_value, composition, is_natural
 from analyzer.core.errors import ImpossibleHandError, ImpossibleShoeError, RuleConflictError
 from analyzer.core.rules import Double, Rules
+from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
     HandSpace,
     HandValues,
@@ -108,29 +109,30 @@ def _start_node(space: HandSpace, p: int, x: int) -> int:
 Walk = tuple[dict[int, int], npt.NDArray[np.bool_]]  # first action per second card; hits
 
 
-def _reachable(space: HandSpace, p: int, walks: Sequence[Walk]) -> list[int]:
-    """Nodes reachable from the two-card split hands ``p, x`` under each walk.
+def _reachable(space: HandSpace, p: int, walks: Sequence[Walk]) -> npt.NDArray[np.int64]:
+    """Nodes reachable from the two-card split hands ``p, x`` under each walk, sorted.
 
     A walk is the first action per second card ``x`` and, per node, whether a
-    hand reached by hitting hits again.  Each walk has its own visited set: a
-    node one hand only stands on may be one the other hand hits.
+    hand reached by hitting hits again.  Each walk has its own reach: a node
+    one hand only stands on may be one the other hand hits.  Every edge adds a
+    card, so one pass over the layers, smallest hands first, finds them all
+    (the two-card starts are never reached by hitting: they hold two cards).
     """
-    children = space.children
-    seen: set[int] = set()
+    m = len(space.comps)
+    seen = np.zeros(m + 2, dtype=bool)
     for first_actions, cont in walks:
-        visited: set[int] = set()
-        stack: list[tuple[int, int | None]] = [(_start_node(space, p, x), a)
-                                               for x, a in first_actions.items()]
-        while stack:
-            node, action = stack.pop()
-            expand = action in (HIT, DOUBLE) if action is not None else cont[node]
-            if node in visited and action is None:
-                continue
-            visited.add(node)
-            if expand:
-                stack.extend((c, None) for c in children[node])
-        seen |= visited
-    return sorted(seen)
+        reach = np.zeros(m + 2, dtype=bool)
+        expand = np.array(cont[:m], dtype=bool)
+        for x, action in first_actions.items():
+            node = _start_node(space, p, x)
+            reach[node] = True
+            expand[node] = action in (HIT, DOUBLE)
+        for layer in reversed(space.layers):
+            go = layer[reach[layer] & expand[layer]]
+            if len(go):
+                reach[space.child[go].ravel()] = True
+        seen |= reach
+    return np.flatnonzero(seen[:m])
 
 
 def _free_hits(first: HandValues, plan: SplitPlan,
@@ -149,8 +151,8 @@ def _free_hits(first: HandValues, plan: SplitPlan,
 # exact mode, which numpy cannot type: they are ``Any`` until split_ev's recursion.
 def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
                  removed: int, decide: Decide, hits: npt.NDArray[np.bool_], *,
-                 hits_soft_17: bool, exact: bool,
-                 free_hits: npt.NDArray[np.bool_] | None) -> tuple[Any, Any, Any]:
+                 hits_soft_17: bool, exact: bool, free_hits: npt.NDArray[np.bool_] | None,
+                 dealer: OutcomeCache) -> tuple[Any, Any, Any]:
     """``(EV[X; a, 0], EV[P; a, 0], X_free)`` with ``a = removed`` extra pair cards out.
 
     ``X`` averages one split hand over its second card; ``P`` is the hand that
@@ -176,17 +178,20 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         starts[x] = STAND if plan.one_card else decide(node, may_double)
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
     walks: list[Walk] = [(starts, hits)] + ([(free_starts, free_hits)] if plan.free else [])
-    sub = sub_space(space, _reachable(space, p, walks))
-    nodes = [space.index[tuple(c)] for c in sub.comps.tolist()]
+    nodes = _reachable(space, p, walks)
+    sub = sub_space(space, nodes)
+    out = sub.comps.copy()
+    out[:, p - 1] += removed + 1
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
                     exact=exact, policy=np.where(hits[nodes], HIT, STAND), play=plan.play,
-                    free_policy=np.where(free_hits[nodes], HIT, STAND) if plan.free else None)
+                    free_policy=np.where(free_hits[nodes], HIT, STAND) if plan.free else None,
+                    outcomes=dealer.rows(out))
     total = sum(second_shoe)
     ev_x: Any = 0
     ev_p: Any = 0
     ev_free: Any = 0
     for x, action in starts.items():
-        i = sub.index[_start_key(p, x)]
+        i = int(np.searchsorted(nodes, _start_node(space, p, x)))
         chosen = vals.double if action == DOUBLE else vals.hit if action == HIT else vals.stand
         weight = as_number(Fraction(second_shoe[x - 1], total), exact)
         ev_x = ev_x + weight * chosen[i]
@@ -203,7 +208,8 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
              hits_soft_17: bool, exact: bool, decide: Decide | None = None,
              hits: npt.NDArray[np.bool_] | None = None,
              free_hits: npt.NDArray[np.bool_] | None = None,
-             level_values: LevelValues | None = None) -> Number:
+             level_values: LevelValues | None = None,
+             dealer: OutcomeCache | None = None) -> Number:
     """EV of splitting the pair, conditioned on no dealer blackjack where the dealer peeked.
 
     ``first`` are the pre-split EVs of every hand against ``upcard`` from
@@ -213,12 +219,15 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     ``free_hits`` the same for a hand carrying a free bet.  ``level_values(a)``
     may supply ``(EV[X; a, 0], EV[P; a, 0], X_free)`` for a level of play that is
     not one fixed strategy (:mod:`analyzer.engine.postsplit`); None keeps ``decide``.
+    ``dealer`` may share dealer outcomes with other pairs against the same upcard.
     """
     if decide is None:
         def decide(node: int, may_double: bool) -> int:
             return policy_decision(first, node, may_double)
     if hits is None:
         hits = first.hits
+    if dealer is None:
+        dealer = OutcomeCache(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
     p = plan.pair
     full_pairs = base[p - 1] + (upcard == p)
     hands = min(plan.max_hands, full_pairs)
@@ -240,7 +249,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         x_free: Any
         x, pp, x_free = given if given is not None else _hand_values(
             first, base, upcard, plan, removed, decide, hits, hits_soft_17=hits_soft_17,
-            exact=exact, free_hits=free_hits)
+            exact=exact, free_hits=free_hits, dealer=dealer)
         if plan.free:  # one paid hand and one free hand
             settled: Number = (
                 _settle_blackjack(x + x_free, base, upcard, plan, 1, Fraction(1)) if exact

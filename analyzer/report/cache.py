@@ -89,10 +89,14 @@ def _decode(data: bytes, rules: Rules, shoe: Shoe, exact: bool, split: str,
 
 
 def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool, split: str = "cdz",
-                     levels: bool = False, use_cache: bool = True) -> EvReport:
-    """``bja ev``'s model for these inputs: from the disk memo, else computed (and kept)."""
+                     levels: bool = False, use_cache: bool = True, jobs: int = 1) -> EvReport:
+    """``bja ev``'s model for these inputs: from the disk memo, else computed (and kept).
+
+    ``jobs`` processes share the upcards (not part of the key: the figures are the same).
+    """
     if not use_cache:
-        return ev_report(Analysis(rules, shoe, exact=exact, split=split), levels=levels)
+        return ev_report(Analysis(rules, shoe, exact=exact, split=split, jobs=jobs),
+                         levels=levels)
     path = entry_path(rules, shoe, exact=exact, split=split, levels=levels)
     try:
         found = _decode(path.read_bytes(), rules, shoe, exact, split, levels)
@@ -100,7 +104,8 @@ def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool, split: str = "cdz
         found = None
     if found is not None:
         return found
-    report = ev_report(Analysis(rules, shoe, exact=exact, split=split), levels=levels)
+    report = ev_report(Analysis(rules, shoe, exact=exact, split=split, jobs=jobs),
+                       levels=levels)
     with contextlib.suppress(UsageError):  # an unwritable folder costs speed, not the answer
         write_bytes_atomic(path, _encode(report))
     return report
