@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli.main import main
-from analyzer.core.errors import HandError, RuleError, ShoeError
+from analyzer.core.errors import HandError, RuleError, ShoeError, UsageError
 from analyzer.core.rules import Double, Rules, Surrender, format_spec, parse_spec
 from analyzer.core.shoe import Shoe, parse_shoe
 from analyzer.engine.analysis import Analysis
@@ -218,3 +218,33 @@ def test_cli_ev_cache_serves_the_same_bytes(capsys: pytest.CaptureFixture[str],
     assert capsys.readouterr().out == first
     assert main([*argv, "--no-cache"]) == 0
     assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_upcards_in_forked_processes_give_the_same_bits(exact: bool) -> None:
+    """``jobs=2`` (upcards in forked processes) against the serial run: equal, not close."""
+    rules = parse_spec("1D H17 DOA DAS SPL3 LS")
+    shoe = Shoe((2, 2, 2, 2, 2, 2, 2, 2, 2, 6)) if exact else None
+    serial = Analysis(rules, shoe, exact=exact)
+    forked = Analysis(rules, shoe, exact=exact, jobs=2)
+    assert forked.by_upcard() == serial.by_upcard()
+    assert forked.ev() == serial.ev()
+    assert forked.actions(10, (8, 8)) == serial.actions(10, (8, 8))  # served after the pool
+
+
+def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(UsageError, match="jobs must be at least 1"):
+        Analysis(parse_spec("6D S17"), jobs=0)
+    assert main(["ev", "--rules", "1D S17", "--jobs", "0", "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "jobs must be at least 1, not 0" in err
+
+
+def test_an_error_in_a_forked_upcard_surfaces_as_in_a_serial_run() -> None:
+    """A child that fails sends nothing; this process computes that upcard and raises."""
+    from analyzer.core.errors import ImpossibleShoeError
+
+    shoe = Shoe((1, 0, 0, 0, 0, 0, 0, 0, 0, 20))  # an ace up: blackjack with certainty
+    for jobs in (1, 2):
+        with pytest.raises(ImpossibleShoeError, match="blackjack with certainty"):
+            Analysis(parse_spec("1D S17"), shoe, jobs=jobs).ev()

@@ -13,10 +13,12 @@ conditioned EVs, on the remaining ``1 - P_BJ``.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from multiprocessing.connection import Connection
 
 import numpy as np
 import numpy.typing as npt
@@ -366,37 +368,56 @@ class Analysis:
         return {u: self.upcard_ev(u) for u in ups}
 
     def _in_parallel(self, ups: list[int]) -> None:
-        """Compute the round's EV of several upcards in ``jobs`` forked processes.
+        """Compute the round's EV of several upcards in ``jobs`` processes (this one too).
 
         Upcards are independent, and a forked child runs the same code on the same
-        state, so every value is the one a serial run gives, bit for bit.  Only the
-        EVs come back (the children's tables stay there).  Serial where fork is not
-        available or where this process may not have children (a daemon worker).
+        state, so every value is the one a serial run gives, bit for bit.  Each
+        process takes the next upcard from a shared counter, costliest first; the
+        children send back only the EVs.  An upcard a child did not finish (it
+        failed, or was killed) is computed here afterwards, so an error surfaces as
+        it would serially.  Serial where fork is not available or where this
+        process may not have children (a daemon worker).
         """
         todo = [u for u in ups if u not in self._evs
                 and (u not in self._upcards or self._upcards[u].ev is None)]
         if (self.jobs < 2 or len(todo) < 2 or "fork" not in mp.get_all_start_methods()
                 or mp.current_process().daemon):
             return
-        global _FORKED
-        _FORKED = self
-        try:
-            with mp.get_context("fork").Pool(min(self.jobs, len(todo))) as pool:
-                # The costliest upcards first (most split hands to play), so neither
-                # process waits on the last one alone.
-                order = sorted(todo, key=lambda u: u in (2, 3, 4, 5, 6))
-                for u, ev in pool.imap_unordered(_upcard_ev_in_child, order):
+        ctx = mp.get_context("fork")
+        order = sorted(todo, key=lambda u: u in (2, 3, 4, 5, 6))  # most split hands first
+        counter = ctx.Value("i", 0)
+
+        def claimed() -> Iterator[int]:
+            while True:
+                with counter.get_lock():
+                    i = counter.value
+                    counter.value += 1
+                if i >= len(order):
+                    return
+                yield order[i]
+
+        def child(conn: Connection) -> None:
+            with contextlib.suppress(Exception):  # the parent recomputes what is missing
+                for u in claimed():
+                    conn.send((u, self.upcard_ev(u)))
+            conn.close()
+
+        pipes = []
+        for _ in range(min(self.jobs, len(todo)) - 1):
+            receive, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=child, args=(send,), daemon=True)
+            proc.start()
+            send.close()
+            pipes.append((proc, receive))
+        with contextlib.suppress(Exception):  # recomputed below, where it raises as usual
+            for u in claimed():
+                self.upcard_ev(u)
+        for proc, receive in pipes:
+            with contextlib.suppress(EOFError, OSError):
+                while True:
+                    u, ev = receive.recv()
                     self._evs[u] = ev
-        finally:
-            _FORKED = None
-
-
-_FORKED: Analysis | None = None  # the analysis a forked pool works on (set around the pool)
-
-
-def _upcard_ev_in_child(upcard: int) -> tuple[int, Number]:
-    assert _FORKED is not None
-    return upcard, _FORKED.upcard_ev(upcard)
+            proc.join()
 
 
 __all__ = ["Analysis", "UpcardAnalysis"]

@@ -249,10 +249,41 @@ class HandValues:
     forced: npt.NDArray[np.bool_]  # hands that stop: Charlie, or 21 when 21 stands
     probs: Array  # draw probabilities per node
     outcomes: Array  # dealer outcomes per node (conditioned where the dealer peeked)
-    free_double: Array
+    win: Array  # P(the hand wins, standing), per node
+    lose: Array  # P(the hand loses, standing), per node
     free_stand: Array | None = None
     free_hit: Array | None = None
     free_cont: Array | None = None
+
+    @cached_property
+    def free_double(self) -> Array:
+        """The free double's value (computed when asked: only free-double games need it)."""
+        tail = np.array([-1, 0], dtype=self.stand.dtype)
+        stand_win = np.concatenate([2 * self.win - self.lose, tail])
+        result: Array = (self.probs * stand_win[self.space.child]).sum(axis=1)
+        return result
+
+
+def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], push_22: bool,
+              exact: bool) -> tuple[Array, Array]:
+    """P(win) and P(loss) of standing, per node.
+
+    Exact mode adds only the outcomes that count (grouped by the hand's total)
+    instead of multiplying all ten by 0 or 1: a third of the Fraction arithmetic
+    of a whole analysis, the same fractions.
+    """
+    pay = payoff_matrix(push_22)
+    if not exact:
+        rows = pay[total]
+        return (outcomes * (rows == 1)).sum(axis=1), (outcomes * (rows == -1)).sum(axis=1)
+    win = np.empty(len(total), dtype=object)
+    lose = np.empty(len(total), dtype=object)
+    for t in np.unique(total).tolist():
+        nodes = np.flatnonzero(total == t)
+        part = outcomes[nodes]
+        win[nodes] = part[:, np.flatnonzero(pay[t] == 1)].sum(axis=1)
+        lose[nodes] = part[:, np.flatnonzero(pay[t] == -1)].sum(axis=1)
+    return win, lose
 
 
 def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[np.bool_],
@@ -293,9 +324,7 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
         outcomes = outcome_matrix(upcard, hits_soft_17, np.maximum(shoes, 0), exact)
     if conditioned:
         outcomes = condition_outcomes(outcomes, exact)
-    pay = payoff_matrix(play.push_22)[space.total]
-    win = (outcomes * (pay == 1)).sum(axis=1)
-    lose = (outcomes * (pay == -1)).sum(axis=1)
+    win, lose = _win_lose(outcomes, space.total, play.push_22, exact)
     stand = win - lose
     dtype = object if exact else np.float64
     forced = np.zeros(len(space.comps), dtype=bool)
@@ -314,10 +343,8 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     if not conditioned and not play.bj_takes_all:
         # A dealer blackjack takes the original bet only.
         double = double + outcomes[:, Outcome.BLACKJACK]
-    free_stand_win = np.concatenate([2 * win - lose, tail])
-    free_double = (probs * free_stand_win[space.child]).sum(axis=1)
     values = HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont, hits=hits,
-                        forced=forced, probs=probs, outcomes=outcomes, free_double=free_double)
+                        forced=forced, probs=probs, outcomes=outcomes, win=win, lose=lose)
     if play.free_hand:
         bj = outcomes[:, Outcome.BLACKJACK]
         fstand = np.where(charlie, 1 - (0 if play.charlie_beats_bj else 1) * bj, win)
