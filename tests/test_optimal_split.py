@@ -36,6 +36,9 @@ SMALL = (0, 2, 1, 0, 1, 1, 1, 0, 1, 6)  # 13 cards: seconds
 FAST = [
     ("1D S17 DOA DAS SPL1 NS", SMALL, 6, 2),
     ("1D S17 DOA DAS SPL1 NS", SMALL, 10, 2),  # peek with a ten up: conditioned
+    # Split aces take one card: only the two-card hands are played.
+    ("1D S17 DOA DAS SPL1 NS", (3, 1, 1, 1, 1, 1, 1, 1, 1, 5), 6, 1),
+    ("1D S17 DOA DAS SPL3 RSA NS", (4, 1, 1, 1, 1, 1, 1, 1, 1, 5), 10, 1),  # resplit aces
 ]
 SLOW = [
     ("1D H17 D10 NDAS SPL1 NS", (3, 1, 1, 1, 1, 1, 1, 1, 1, 5), 1, 1),  # aces, ace up

@@ -132,7 +132,10 @@ class OptimalSplit:
         self.base = np.array(base, dtype=np.int64)
         self.upcard, self.plan, self.exact = upcard, plan, exact
         self.hits_soft_17, self.conditioned = hits_soft_17, conditioned
-        self.space, _ = split_hand_space(hand_space(base), plan.pair)
+        space, _ = split_hand_space(hand_space(base), plan.pair)
+        if plan.one_card:  # split aces take one card each: only two-card hands are played
+            space = sub_space(space, np.flatnonzero(space.ncards == 2))
+        self.space = space
         self._subsets: dict[bytes, _Nodes] = {}
         self.pay = payoff_matrix(plan.play.push_22)
         self.dtype = object if exact else np.float64
