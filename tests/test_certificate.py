@@ -77,13 +77,14 @@ def test_pdf_dates_are_pinned_without_moving_a_byte() -> None:
 def test_source_hash_is_what_the_printed_recipe_computes() -> None:
     found = provenance(parse_spec("6D S17 DOA DAS SPL3 LS"))
     assert found.rules_sha256 == hashlib.sha256(b"6D S17 DOA DAS SPL3 LS").hexdigest()
-    recipe = ("find . -name '*.py' -o -name '*.toml' | sed 's|^./||' | LC_ALL=C sort "
-              "| xargs sha256sum | sha256sum")
+    recipe = ("find . -name '*.py' -o -name '*.toml' -o -name '*.c' | sed 's|^./||' "
+              "| LC_ALL=C sort | xargs sha256sum | sha256sum")
     shell = subprocess.run(["sh", "-c", recipe], cwd=ROOT / "analyzer", check=True,
                            capture_output=True, text=True).stdout.split()[0]
     assert shell == found.source_sha256
     assert hashlib.sha256(found.manifest.encode()).hexdigest() == found.source_sha256
     assert any(path == "report/certificate_model.py" for path, _ in found.source_files)
+    assert any(path == "engine/_dealer.c" for path, _ in found.source_files)  # the C kernel
 
 
 def test_verification_record_names_tests_that_cite_their_reference() -> None:

@@ -283,10 +283,10 @@ def _provenance(c: Certificate) -> list[Part]:
         ("simulation settings", f"cross-check {s.check_rounds:,} rounds, seed {s.check_seed}"
          + (f"; as dealt {s.as_dealt_rounds:,} rounds, seed {s.as_dealt_seed}"
             if c.as_dealt is not None else "") + f"; {s.jobs} jobs"))),
-        "The source hash is the SHA-256 of the `sha256sum` listing of the package's .py and "
-        ".toml files (paths relative to `analyzer/`, byte order), listed in certificate.json; "
-        "in `analyzer/`: `find . -name '*.py' -o -name '*.toml' | sed 's|^./||' | LC_ALL=C "
-        "sort | xargs sha256sum | sha256sum`.")),
+        "The source hash is the SHA-256 of the `sha256sum` listing of the package's .py, "
+        ".toml and .c files (paths relative to `analyzer/`, byte order), listed in "
+        "certificate.json; in `analyzer/`: `find . -name '*.py' -o -name '*.toml' -o -name "
+        "'*.c' | sed 's|^./||' | LC_ALL=C sort | xargs sha256sum | sha256sum`.")),
         Part("Verification record", (
             "Independent references the engine is tested against, and the test files "
             "holding each comparison:", Table(("reference", "checks", "tests"), refs)))]

@@ -6,7 +6,7 @@ hashes here let anyone check that: the SHA-256 of the canonical rule spec
 ``sha256sum`` prints them (``<hex>  <path>``, paths relative to the package
 folder, sorted by byte order), and the SHA-256 of that list, so that
 
-    cd analyzer && find . -name '*.py' -o -name '*.toml' | sed 's|^\\./||' \\
+    cd analyzer && find . -name '*.py' -o -name '*.toml' -o -name '*.c' | sed 's|^\\./||' \\
         | LC_ALL=C sort | xargs sha256sum | sha256sum
 
 prints the certificate's source hash for the same code.
@@ -25,7 +25,7 @@ from pathlib import Path
 from analyzer import __version__
 from analyzer.core.rules import Rules, format_spec
 
-SOURCE_SUFFIXES = (".py", ".toml")
+SOURCE_SUFFIXES = (".py", ".toml", ".c")  # .c: the compiled dealer kernel
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ class Provenance:
 
 
 def source_files(root: Path) -> tuple[tuple[str, str], ...]:
-    """Every source file under ``root`` (``.py``, ``.toml``), sorted by byte order, hashed."""
+    """Every source file under ``root`` (``.py``, ``.toml``, ``.c``), by byte order, hashed."""
     found = [p for p in root.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES
              and "__pycache__" not in p.parts]
     rel = sorted((p.relative_to(root).as_posix() for p in found), key=lambda s: s.encode())

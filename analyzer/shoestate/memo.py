@@ -33,7 +33,7 @@ def engine_fingerprint() -> str:
     digest = hashlib.sha256()
     root = Path(__file__).parents[1]
     for package in ENGINE_PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
+        for path in sorted(p for p in (root / package).rglob("*") if p.suffix in (".py", ".c")):
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
