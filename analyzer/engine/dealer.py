@@ -131,7 +131,7 @@ class _Factored:
 
 @dataclass(frozen=True)
 class KernelTables:
-    """A draw table as the compiled float kernel takes it (see :mod:`.dealer_kernel`)."""
+    """A draw table as the compiled float kernel takes it (``analyzer/engine/_dealer.c``)."""
 
     blocks: npt.NDArray[np.int64]  # (nb, 3) distinct blocks: A-3, 4-5, 6-8, 9-T + cards drawn
     block_of: npt.NDArray[np.int64]  # (nb,) which of the four blocks
