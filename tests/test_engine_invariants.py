@@ -88,17 +88,16 @@ def test_compiled_dealer_kernel_against_numpy_and_fractions(h17: bool) -> None:
 
 def test_compiled_dealer_kernel_refuses_mismatched_arrays() -> None:
     from analyzer.engine import _dealer  # type: ignore[attr-defined]
-    from analyzer.engine.dealer import _factored
+    from analyzer.engine.dealer import _kernel
 
-    f = _factored(10, False, True)
-    k = f.kernel
+    k = _kernel(10, False)
     shoes = np.full((3, 10), 24, dtype=np.int64)
     with pytest.raises(ValueError, match="sizes disagree"):
         _dealer.outcome_sums(shoes, k.blocks, k.block_of, k.halves, k.low_of, k.high_of,
-                             k.runs, k.mult, f.kmax, np.empty((2, 8)))
+                             k.runs, k.mult, k.kmax, np.empty((2, 8)))
     out = np.empty((3, len(k.runs) - 1))
     _dealer.outcome_sums(shoes, k.blocks, k.block_of, k.halves, k.low_of, k.high_of,
-                         k.runs, k.mult, f.kmax, out)
+                         k.runs, k.mult, k.kmax, out)
     assert np.isfinite(out).all() and (out[0] == out[2]).all()
 
 

@@ -17,6 +17,14 @@
  *   runs     int64 (n_out + 1,) outcome o: compositions runs[o] .. runs[o+1]-1
  *   mult     float64 (c,)    orderings of each composition
  *   out      float64 (m, n_out), written
+ *
+ * cache_find(out, slot_keys, slot_rows, keys, n, rows, first) and
+ * cache_rehash(keys, n, slot_keys, slot_rows): the hash table of OutcomeCache
+ * (dealer.py), which keys a shoe by the multiset of cards out of a base shoe,
+ * counts 0..31 packed five bits each.  Open addressing with linear probing over
+ * a power-of-two table, empty slots holding key -1; the caller keeps it at most
+ * half full.  Finding, de-duplicating and entering the shoes of a batch in one
+ * pass: in numpy and a dict those steps cost as much as the outcomes themselves.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -138,10 +146,125 @@ done:
     return result;
 }
 
+static int slot_table(Py_buffer *slot_keys, Py_buffer *slot_rows, Py_ssize_t *size, int *bits)
+{
+    *size = slot_keys->len / (Py_ssize_t)sizeof(int64_t);
+    *bits = 0;
+    while (((Py_ssize_t)1 << *bits) < *size)
+        (*bits)++;
+    if (*size < 2 || ((Py_ssize_t)1 << *bits) != *size || slot_rows->len != slot_keys->len) {
+        PyErr_SetString(PyExc_ValueError, "cache: the slot table is not a power of two");
+        return 0;
+    }
+    return 1;
+}
+
+static inline Py_ssize_t slot_of(int64_t key, int bits)
+{
+    return (Py_ssize_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+}
+
+static PyObject *cache_find(PyObject *self, PyObject *args)
+{
+    Py_buffer out, slot_keys, slot_rows, keys, rows, first;
+    Py_ssize_t n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*w*w*w*nw*w*", &out, &slot_keys, &slot_rows, &keys, &n,
+                          &rows, &first))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t size, added = 0;
+    int bits;
+    Py_ssize_t m = out.len / (Py_ssize_t)(10 * sizeof(int64_t));
+    if (!slot_table(&slot_keys, &slot_rows, &size, &bits))
+        goto done;
+    if (out.len != m * 10 * (Py_ssize_t)sizeof(int64_t) || n < 0
+        || rows.len != m * (Py_ssize_t)sizeof(int64_t) || first.len != rows.len
+        || keys.len < (n + m) * (Py_ssize_t)sizeof(int64_t) || 2 * (n + m) > size) {
+        PyErr_SetString(PyExc_ValueError, "cache_find: array sizes disagree");
+        goto done;
+    }
+    const int64_t *o = out.buf;
+    for (Py_ssize_t i = 0; i < 10 * m; i++) {
+        if (o[i] < 0 || o[i] > 31) {
+            result = PyLong_FromLong(-1);  /* not representable: nothing entered */
+            goto done;
+        }
+    }
+    int64_t *sk = slot_keys.buf, *sr = slot_rows.buf, *k = keys.buf, *r = rows.buf;
+    int64_t *f = first.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int64_t key = 0;
+        for (int j = 9; j >= 0; j--)
+            key = (key << 5) | o[10 * i + j];
+        Py_ssize_t at = slot_of(key, bits);
+        while (sk[at] != -1 && sk[at] != key)
+            at = (at + 1) & (size - 1);
+        if (sk[at] == -1) {  /* new: the next row, filled by the caller */
+            sk[at] = key;
+            sr[at] = n + added;
+            k[n + added] = key;
+            f[added++] = i;
+        }
+        r[i] = sr[at];
+    }
+    result = PyLong_FromSsize_t(added);
+done:
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&slot_keys);
+    PyBuffer_Release(&slot_rows);
+    PyBuffer_Release(&keys);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&first);
+    return result;
+}
+
+static PyObject *cache_rehash(PyObject *self, PyObject *args)
+{
+    Py_buffer keys, slot_keys, slot_rows;
+    Py_ssize_t n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nw*w*", &keys, &n, &slot_keys, &slot_rows))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t size;
+    int bits;
+    if (!slot_table(&slot_keys, &slot_rows, &size, &bits))
+        goto done;
+    if (n < 0 || keys.len < n * (Py_ssize_t)sizeof(int64_t) || 2 * n > size) {
+        PyErr_SetString(PyExc_ValueError, "cache_rehash: array sizes disagree");
+        goto done;
+    }
+    const int64_t *k = keys.buf;
+    int64_t *sk = slot_keys.buf, *sr = slot_rows.buf;
+    for (Py_ssize_t i = 0; i < size; i++)
+        sk[i] = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t at = slot_of(k[i], bits);
+        while (sk[at] != -1)
+            at = (at + 1) & (size - 1);
+        sk[at] = k[i];
+        sr[at] = i;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&keys);
+    PyBuffer_Release(&slot_keys);
+    PyBuffer_Release(&slot_rows);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"outcome_sums", outcome_sums, METH_VARARGS,
      "outcome_sums(shoes, blocks, block_of, halves, low_of, high_of, runs, mult, kmax, out)\n"
      "Per shoe, the summed weight of each dealer outcome (written into out)."},
+    {"cache_find", cache_find, METH_VARARGS,
+     "cache_find(out, slot_keys, slot_rows, keys, n, rows, first) -> added\n"
+     "Each shoe's row in the cache; a new shoe enters as row n, n+1, ... (first: its\n"
+     "index in out).  -1, nothing entered, when a count is outside 0..31."},
+    {"cache_rehash", cache_rehash, METH_VARARGS,
+     "cache_rehash(keys, n, slot_keys, slot_rows)\nRebuild the table from rows 0..n-1."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,12 +13,9 @@ conditioned EVs, on the remaining ``1 - P_BJ``.
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing as mp
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from multiprocessing.connection import Connection
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +35,7 @@ from analyzer.core.levels import SPLIT_MODES
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
 from analyzer.crosscheck.exact_splits import exact_split_ev
+from analyzer.engine import forked
 from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
     HandValues,
@@ -380,44 +378,10 @@ class Analysis:
         """
         todo = [u for u in ups if u not in self._evs
                 and (u not in self._upcards or self._upcards[u].ev is None)]
-        if (self.jobs < 2 or len(todo) < 2 or "fork" not in mp.get_all_start_methods()
-                or mp.current_process().daemon):
+        if self.jobs < 2 or len(todo) < 2 or not forked.available():
             return
-        ctx = mp.get_context("fork")
         order = sorted(todo, key=lambda u: u in (2, 3, 4, 5, 6))  # most split hands first
-        counter = ctx.Value("i", 0)
-
-        def claimed() -> Iterator[int]:
-            while True:
-                with counter.get_lock():
-                    i = counter.value
-                    counter.value += 1
-                if i >= len(order):
-                    return
-                yield order[i]
-
-        def child(conn: Connection) -> None:
-            with contextlib.suppress(Exception):  # the parent recomputes what is missing
-                for u in claimed():
-                    conn.send((u, self.upcard_ev(u)))
-            conn.close()
-
-        pipes = []
-        for _ in range(min(self.jobs, len(todo)) - 1):
-            receive, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=child, args=(send,), daemon=True)
-            proc.start()
-            send.close()
-            pipes.append((proc, receive))
-        with contextlib.suppress(Exception):  # recomputed below, where it raises as usual
-            for u in claimed():
-                self.upcard_ev(u)
-        for proc, receive in pipes:
-            with contextlib.suppress(EOFError, OSError):
-                while True:
-                    u, ev = receive.recv()
-                    self._evs[u] = ev
-            proc.join()
+        self._evs.update(forked.in_forks(self.upcard_ev, order, self.jobs))
 
 
 __all__ = ["Analysis", "UpcardAnalysis"]

@@ -56,6 +56,25 @@ def _dealer_stands(total: int, soft: bool, hits_soft_17: bool) -> bool:
     return total > 17 or (total == 17 and not (soft and hits_soft_17))
 
 
+def _verdicts(hits_soft_17: bool, two_cards: bool) -> list[tuple[int, int]]:
+    """Per hard total (aces as 1), the outcome without and with an ace; -1: the dealer draws."""
+    table = []
+    for hard in range(32):
+        row = []
+        for aces in (0, 1):
+            total, soft = soft_total(hard, aces)
+            if two_cards and total == 21:
+                row.append(int(Outcome.BLACKJACK))
+            elif total > 21:
+                row.append(int(Outcome.BUST22 if total == 22 else Outcome.BUST23))
+            elif _dealer_stands(total, soft, hits_soft_17):
+                row.append(int(Outcome.standing(total)))
+            else:
+                row.append(-1)
+        table.append((row[0], row[1]))
+    return table
+
+
 @lru_cache(maxsize=64)
 def draw_table(upcard: int, hits_soft_17: bool) -> DrawTable:
     """Enumerate the dealer's finishing compositions for one upcard.
@@ -63,33 +82,27 @@ def draw_table(upcard: int, hits_soft_17: bool) -> DrawTable:
     States are compositions (orderings merged, their counts kept), so the work
     is linear in the number of distinct compositions, not of sequences.
     """
-    finished: dict[tuple[int, ...], tuple[int, Outcome]] = {}  # comp -> (mult, outcome)
-    # comp -> (orderings, hard total with the upcard); every comp of a frontier has the
-    # same number of cards, so the totals are carried along instead of recomputed.
-    frontier: dict[tuple[int, ...], tuple[int, int]] = {(0,) * 10: (1, upcard)}
-    ncards = 1
+    finished: dict[tuple[int, ...], tuple[int, int]] = {}  # comp -> (mult, outcome)
+    # comp -> (orderings, hard total with the upcard, whether an ace is held); every
+    # comp of a frontier has the same number of cards, so these are carried along.
+    frontier: dict[tuple[int, ...], tuple[int, int, int]] = {
+        (0,) * 10: (1, upcard, int(upcard == 1))}
+    later = _verdicts(hits_soft_17, two_cards=False)
+    verdicts = _verdicts(hits_soft_17, two_cards=True)  # the hole card: a blackjack counts
     while frontier:
-        ncards += 1
-        nxt: dict[tuple[int, ...], tuple[int, int]] = {}
-        for comp, (mult, hard0) in frontier.items():
+        nxt: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        for comp, (mult, hard0, ace0) in frontier.items():
             for card in range(1, 11):
-                c = list(comp)
-                c[card - 1] += 1
-                key = tuple(c)
+                key = comp[:card - 1] + (comp[card - 1] + 1,) + comp[card:]
                 hard = hard0 + card
-                total, soft = soft_total(hard, key[0] + (upcard == 1))
-                if ncards == 2 and total == 21:
-                    outcome = Outcome.BLACKJACK
-                elif total > 21:
-                    outcome = Outcome.BUST22 if total == 22 else Outcome.BUST23
-                elif _dealer_stands(total, soft, hits_soft_17):
-                    outcome = Outcome.standing(total)
+                ace = ace0 | (card == 1)
+                outcome = verdicts[hard][ace]
+                if outcome < 0:
+                    nxt[key] = (nxt.get(key, (0,))[0] + mult, hard, ace)
                 else:
-                    nxt[key] = (nxt.get(key, (0, hard))[0] + mult, hard)
-                    continue
-                prev = finished.get(key, (0, outcome))
-                finished[key] = (prev[0] + mult, outcome)
+                    finished[key] = (finished.get(key, (0,))[0] + mult, outcome)
         frontier = nxt
+        verdicts = later
     keys = sorted(finished)
     comps = np.array(keys, dtype=np.int64)
     return DrawTable(
@@ -126,7 +139,6 @@ class _Factored:
     high_of: npt.NDArray[np.int64]  # (c,) index into high
     by_outcome: tuple[tuple[int, slice, npt.NDArray[np.int64]], ...]  # (outcome, run, mult)
     kmax: int
-    kernel: KernelTables
 
 
 @dataclass(frozen=True)
@@ -140,30 +152,52 @@ class KernelTables:
     high_of: npt.NDArray[np.int64]  # (c,) its high half
     runs: npt.NDArray[np.int64]  # (N_OUTCOMES + 1,) outcome o: compositions runs[o]:runs[o+1]
     mult: npt.NDArray[np.float64]  # (c,) orderings
+    kmax: int  # most cards the dealer draws
 
-    @classmethod
-    def of(cls, comps: npt.NDArray[np.int64], drawn: npt.NDArray[np.int64],
-           outcome: npt.NDArray[np.int64], mult: npt.NDArray[np.int64]) -> KernelTables:
-        """Tables for compositions already sorted by outcome."""
-        keys = [comps[:, 0:3], comps[:, 3:5], comps[:, 5:8],
-                np.concatenate([comps[:, 8:10], drawn[:, None]], axis=1)]
-        blocks, block_of, index = [], [], []
-        offset = 0
-        for g, key in enumerate(keys):
-            uniq, inv = np.unique(key, axis=0, return_inverse=True)
-            blocks.append(np.pad(uniq, ((0, 0), (0, 3 - uniq.shape[1]))))
-            block_of.append(np.full(len(uniq), g, dtype=np.int64))
-            index.append(inv.ravel() + offset)
-            offset += len(uniq)
-        low, low_of = np.unique(np.stack(index[:2], axis=1), axis=0, return_inverse=True)
-        high, high_of = np.unique(np.stack(index[2:], axis=1), axis=0, return_inverse=True)
-        return cls(blocks=np.concatenate(blocks).astype(np.int64),
-                   block_of=np.concatenate(block_of),
-                   halves=np.concatenate([low, high]).astype(np.int64),
-                   low_of=low_of.ravel().astype(np.int64),
-                   high_of=(high_of.ravel() + len(low)).astype(np.int64),
-                   runs=np.searchsorted(outcome, np.arange(N_OUTCOMES + 1)).astype(np.int64),
-                   mult=mult.astype(np.float64))
+
+def _unique_rows(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
+                                                        npt.NDArray[np.int64]]:
+    """``np.unique(rows, axis=0, return_inverse=True)`` for small non-negative entries.
+
+    Each row is packed into one integer, first column most significant, so the
+    distinct rows come out in the same (lexicographic) order, several times faster.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    base = int(rows.max(initial=0)) + 1
+    if base ** rows.shape[1] >= 2 ** 62:
+        uniq, inv = np.unique(rows, axis=0, return_inverse=True)
+        return uniq, inv.ravel()
+    weights = base ** np.arange(rows.shape[1] - 1, -1, -1, dtype=np.int64)
+    _, first, inv = np.unique(rows @ weights, return_index=True, return_inverse=True)
+    return rows[first], inv.ravel()
+
+
+@lru_cache(maxsize=64)
+def _kernel(upcard: int, hits_soft_17: bool) -> KernelTables:
+    """The short draw table (no bust-23+) as the compiled kernel takes it."""
+    table = _short_table(upcard, hits_soft_17)
+    order = np.argsort(table.outcome, kind="stable")  # each outcome one contiguous run
+    comps, drawn, outcome = table.comps[order], table.drawn[order], table.outcome[order]
+    keys = [comps[:, 0:3], comps[:, 3:5], comps[:, 5:8],
+            np.concatenate([comps[:, 8:10], drawn[:, None]], axis=1)]
+    blocks, block_of, index = [], [], []
+    offset = 0
+    for g, key in enumerate(keys):
+        uniq, inv = _unique_rows(key)
+        blocks.append(np.pad(uniq, ((0, 0), (0, 3 - uniq.shape[1]))))
+        block_of.append(np.full(len(uniq), g, dtype=np.int64))
+        index.append(inv + offset)
+        offset += len(uniq)
+    low, low_of = _unique_rows(np.stack(index[:2], axis=1))
+    high, high_of = _unique_rows(np.stack(index[2:], axis=1))
+    return KernelTables(blocks=np.concatenate(blocks).astype(np.int64),
+                        block_of=np.concatenate(block_of),
+                        halves=np.concatenate([low, high]).astype(np.int64),
+                        low_of=low_of.astype(np.int64),
+                        high_of=(high_of + len(low)).astype(np.int64),
+                        runs=np.searchsorted(outcome, np.arange(N_OUTCOMES + 1)).astype(np.int64),
+                        mult=table.mult[order].astype(np.float64),
+                        kmax=int(table.drawn.max()))
 
 
 @lru_cache(maxsize=64)
@@ -181,8 +215,7 @@ def _factored(upcard: int, hits_soft_17: bool, short: bool) -> _Factored:
         if len(run):
             groups.append((o, slice(int(run[0]), int(run[-1]) + 1), mult[run]))
     return _Factored(low=low, high=high, low_of=low_of.ravel(), high_of=high_of.ravel(),
-                     by_outcome=tuple(groups), kmax=int(table.drawn.max()),
-                     kernel=KernelTables.of(comps, drawn, outcome, mult))
+                     by_outcome=tuple(groups), kmax=int(table.drawn.max()))
 
 
 def _outcome_sums(
@@ -244,11 +277,10 @@ def outcome_matrix(
     Busting on 23 or more, half of all compositions, is taken as the remainder.
     """
     if not exact:
-        f = _factored(upcard, hits_soft_17, True)
-        k = f.kernel
+        k = _kernel(upcard, hits_soft_17)
         sums = np.empty((len(shoes), N_OUTCOMES))
         _dealer.outcome_sums(np.ascontiguousarray(shoes, dtype=np.int64), k.blocks, k.block_of,
-                             k.halves, k.low_of, k.high_of, k.runs, k.mult, f.kmax, sums)
+                             k.halves, k.low_of, k.high_of, k.runs, k.mult, k.kmax, sums)
         sums[:, Outcome.BUST23] = 1.0 - sums.sum(axis=1)
         return sums
     if len(shoes) > CHUNK:  # bound the (shoes x dealer compositions) temporaries
@@ -266,9 +298,6 @@ def outcome_matrix(
     return out
 
 
-_KEY = np.int64(32) ** np.arange(10, dtype=np.int64)  # a multiset of cards out, as one integer
-
-
 class OutcomeCache:
     """Dealer outcomes of one upcard, by the cards out of a base shoe, each computed once.
 
@@ -276,45 +305,59 @@ class OutcomeCache:
     in its own depleted shoe, and many coincide: the split hand 8,3 with no extra 8
     out sees the shoe of the hand 8,8,3; a pair of 2s and a pair of 3s share
     hands.  Rows are keyed by the multiset of cards out (counts below 32, packed
-    in one integer) and computed in batches; a shared row is the same object or
-    the same bits as a fresh one (the kernel's result for a shoe does not depend
-    on its batch), so sharing changes no value.
+    in one integer) in a hash table kept by the compiled module, and computed in
+    batches; a shared row is the same object or the same bits as a fresh one (the
+    kernel's result for a shoe does not depend on its batch), so sharing changes
+    no value.
     """
 
     def __init__(self, base: Sequence[int], upcard: int, *, hits_soft_17: bool,
                  exact: bool) -> None:
         self.base = np.array(base, dtype=np.int64)
         self.upcard, self.hits_soft_17, self.exact = upcard, hits_soft_17, exact
-        self._keys = np.zeros(0, dtype=np.int64)  # sorted
-        self._ids = np.zeros(0, dtype=np.int64)  # row of the table holding each key's outcomes
-        self._table: npt.NDArray[Any] = np.zeros((64, N_OUTCOMES),
+        self._n = 0  # rows filled
+        self._keys = np.zeros(4096, dtype=np.int64)  # key of each row
+        self._slot_keys = np.full(8192, -1, dtype=np.int64)  # the hash table, at most half full
+        self._slot_rows = np.zeros(8192, dtype=np.int64)
+        self._table: npt.NDArray[Any] = np.zeros((4096, N_OUTCOMES),
                                                  dtype=object if exact else np.float64)
 
     def rows(self, out: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
         """``P[s, o]`` for the shoes ``base - out[s]`` (negative counts read as 0)."""
-        out = np.asarray(out, dtype=np.int64)
-        if len(out) and (out.min() < 0 or out.max() >= 32):
+        out = np.ascontiguousarray(out, dtype=np.int64)
+        n = self._n
+        self._reserve(n + len(out))
+        rows = np.empty(len(out), dtype=np.int64)
+        first = np.empty(len(out), dtype=np.int64)
+        added = _dealer.cache_find(out, self._slot_keys, self._slot_rows, self._keys, n, rows,
+                                   first)
+        if added < 0:  # a count the keys cannot hold: computed, not kept
             return outcome_matrix(self.upcard, self.hits_soft_17,
                                   np.maximum(self.base - out, 0), self.exact)
-        keys = out @ _KEY
-        pos = np.searchsorted(self._keys, keys)
-        found = pos < len(self._keys)
-        found[found] = self._keys[pos[found]] == keys[found]
-        if not found.all():
-            missing = np.flatnonzero(~found)
-            new, first = np.unique(keys[missing], return_index=True)
-            fresh = outcome_matrix(self.upcard, self.hits_soft_17,
-                                   np.maximum(self.base - out[missing[first]], 0), self.exact)
-            start = len(self._keys)
-            while len(self._table) < start + len(new):
-                self._table = np.concatenate([self._table, np.zeros_like(self._table)])
-            self._table[start:start + len(new)] = fresh
-            at = np.searchsorted(self._keys, new)
-            self._keys = np.insert(self._keys, at, new)
-            self._ids = np.insert(self._ids, at, np.arange(start, start + len(new)))
-            pos = np.searchsorted(self._keys, keys)
-        result: npt.NDArray[Any] = self._table[self._ids[pos]]
+        if added:
+            try:
+                self._table[n:n + added] = outcome_matrix(
+                    self.upcard, self.hits_soft_17,
+                    np.maximum(self.base - out[first[:added]], 0), self.exact)
+            except BaseException:  # the new keys point at rows never filled: forget them
+                _dealer.cache_rehash(self._keys, n, self._slot_keys, self._slot_rows)
+                raise
+            self._n = n + added
+        result: npt.NDArray[Any] = self._table[rows]
         return result
+
+    def _reserve(self, n: int) -> None:
+        """Room for ``n`` rows, the hash table at most half full."""
+        while len(self._table) < n:
+            self._table = np.concatenate([self._table, np.zeros_like(self._table)])
+            self._keys = np.concatenate([self._keys, np.zeros_like(self._keys)])
+        if 2 * n > len(self._slot_keys):
+            size = len(self._slot_keys)
+            while 2 * n > size:
+                size *= 2
+            self._slot_keys = np.full(size, -1, dtype=np.int64)
+            self._slot_rows = np.zeros(size, dtype=np.int64)
+            _dealer.cache_rehash(self._keys, self._n, self._slot_keys, self._slot_rows)
 
 
 @dataclass(frozen=True)

@@ -294,11 +294,12 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
     cont[m] = bust
     hit = np.zeros(m, dtype=dtype)
     hits = np.zeros(m, dtype=bool)
+    hit_code = int(HIT)  # a plain int: numpy probes an IntEnum for array protocols each time
     for layer in space.layers:
         h = (probs[layer] * cont[space.child[layer]]).sum(axis=1)
         hit[layer] = h
         s = stand[layer]
-        go = (h > s) if policy is None else (policy[layer] == HIT)
+        go = (h > s) if policy is None else (policy[layer] == hit_code)
         go = go & ~forced[layer]
         hits[layer] = go
         cont[layer] = np.where(go, h, s)
@@ -355,14 +356,22 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
 
 def sub_space(space: HandSpace, nodes: Sequence[int] | npt.NDArray[np.int64]) -> HandSpace:
     """The part of ``space`` made of ``nodes`` (children outside it point past the bust index)."""
-    keep = np.unique(np.asarray(nodes, dtype=np.int64))
+    keep = np.asarray(nodes, dtype=np.int64)
+    if len(keep) > 1 and not (keep[1:] > keep[:-1]).all():
+        keep = np.unique(keep)
     k = len(keep)
     remap = np.full(space.bust + 2, k + 1, dtype=np.int64)
     remap[keep] = np.arange(k)
     remap[space.bust] = k
     comps = space.comps[keep]
     ncards = space.ncards[keep]
-    layers = tuple(np.flatnonzero(ncards == n) for n in np.unique(ncards)[::-1].tolist())
+    steps = np.diff(ncards)
+    if (steps >= 0).all():  # nodes in order of size (as every space is built): runs
+        bounds = [0, *(np.flatnonzero(steps) + 1).tolist(), k] if k else [0]
+        layers = tuple(np.arange(lo, hi) for lo, hi in
+                       zip(bounds[-2::-1], bounds[:0:-1], strict=True))
+    else:
+        layers = tuple(np.flatnonzero(ncards == n) for n in np.unique(ncards)[::-1].tolist())
     return HandSpace(comps=comps, ncards=ncards, total=space.total[keep], soft=space.soft[keep],
                      child=remap[space.child[keep]], layers=layers,
                      parent_index=_SubIndex(space.index, remap, k))

@@ -30,13 +30,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, STAND
-from analyzer.core.arith import Num, Number, as_number
+from analyzer.core.arith import Num, Number
 from analyzer.core.cards import blackjack_value, composition, is_natural
 from analyzer.core.errors import ImpossibleHandError, ImpossibleShoeError, RuleConflictError
 from analyzer.core.rules import Double, Rules
@@ -98,6 +99,7 @@ def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
     return action
 
 
+@lru_cache(maxsize=128)
 def _start_key(p: int, x: int) -> tuple[int, ...]:
     return composition((p, x))
 
@@ -152,14 +154,18 @@ def _free_hits(first: HandValues, plan: SplitPlan,
 def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
                  removed: int, decide: Decide, hits: npt.NDArray[np.bool_], *,
                  hits_soft_17: bool, exact: bool, free_hits: npt.NDArray[np.bool_] | None,
-                 dealer: OutcomeCache) -> tuple[Any, Any, Any]:
+                 dealer: OutcomeCache,
+                 spaces: dict[Any, tuple[npt.NDArray[np.int64], HandSpace]] | None = None,
+                 ) -> tuple[Any, Any, Any]:
     """``(EV[X; a, 0], EV[P; a, 0], X_free)`` with ``a = removed`` extra pair cards out.
 
     ``X`` averages one split hand over its second card; ``P`` is the hand that
     drew a pair card and plays it; ``X_free`` is ``X`` for a hand carrying a
     free bet (Free Bet), played for its own payoff.  Unconditional (a dealer
     blackjack costs each hand its bet, or only the original when
-    ``plan.bj_takes_all`` is off; the caller settles the rest).
+    ``plan.bj_takes_all`` is off; the caller settles the rest).  ``spaces`` keeps
+    the reachable sub-space by first actions: the levels of one split usually
+    share it (only their shoes differ).
     """
     space = first.space
     p = plan.pair
@@ -177,9 +183,15 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         may_double = plan.double_after_split and double_allowed(plan.double, _start_key(p, x))
         starts[x] = STAND if plan.one_card else decide(node, may_double)
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
-    walks: list[Walk] = [(starts, hits)] + ([(free_starts, free_hits)] if plan.free else [])
-    nodes = _reachable(space, p, walks)
-    sub = sub_space(space, nodes)
+    key = (tuple(starts.items()), tuple(free_starts.items()))
+    found = spaces.get(key) if spaces is not None else None
+    if found is None:
+        walks: list[Walk] = [(starts, hits)] + ([(free_starts, free_hits)] if plan.free else [])
+        nodes = _reachable(space, p, walks)
+        found = nodes, sub_space(space, nodes)
+        if spaces is not None:
+            spaces[key] = found
+    nodes, sub = found
     out = sub.comps.copy()
     out[:, p - 1] += removed + 1
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
@@ -193,7 +205,8 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
     for x, action in starts.items():
         i = int(np.searchsorted(nodes, _start_node(space, p, x)))
         chosen = vals.double if action == DOUBLE else vals.hit if action == HIT else vals.stand
-        weight = as_number(Fraction(second_shoe[x - 1], total), exact)
+        # a correctly rounded int / int is float(Fraction(...)), without the Fraction
+        weight = Fraction(second_shoe[x - 1], total) if exact else second_shoe[x - 1] / total
         ev_x = ev_x + weight * chosen[i]
         if x == p:
             ev_p = chosen[i]
@@ -238,6 +251,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         raise RuleConflictError("a free split is modelled for one split only (SPL1)")
     xs: list[Any] = []
     ps: list[Any] = []
+    spaces: dict[Any, tuple[npt.NDArray[np.int64], HandSpace]] = {}
     for removed in range(max_removed + 1):
         if base[p - 1] - 2 - removed < 0:
             xs.append(0)
@@ -249,7 +263,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         x_free: Any
         x, pp, x_free = given if given is not None else _hand_values(
             first, base, upcard, plan, removed, decide, hits, hits_soft_17=hits_soft_17,
-            exact=exact, free_hits=free_hits, dealer=dealer)
+            exact=exact, free_hits=free_hits, dealer=dealer, spaces=spaces)
         if plan.free:  # one paid hand and one free hand
             settled: Number = (
                 _settle_blackjack(x + x_free, base, upcard, plan, 1, Fraction(1)) if exact
