@@ -1,0 +1,113 @@
+"""The engine's plumbing against the plain computation it replaces.
+
+The dealer-outcome cache (a compiled hash table), the packed-key ``np.unique``
+of the kernel tables and the forked upcards change where a value is computed,
+never the value: each is checked here against the direct route, bit for bit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer.core.errors import InternalError
+from analyzer.core.shoe import Shoe
+from analyzer.engine import forked
+from analyzer.engine.dealer import OutcomeCache, _unique_rows, outcome_matrix
+
+_dealer = importlib.import_module("analyzer.engine._dealer")  # the compiled module
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_outcome_cache_rows_are_the_direct_outcomes(exact: bool) -> None:
+    """Repeats within a batch and across batches, growth past the first table, bad counts."""
+    base = Shoe.decks(1 if exact else 6).remove([7]).counts
+    rng = np.random.default_rng(3)
+    cache = OutcomeCache(base, 7, hits_soft_17=False, exact=exact)
+    size = 40 if exact else 3000
+    batches = [rng.integers(0, 3, size=(size, 10)) for _ in range(4)]
+    batches.append(np.concatenate([batches[0][:50], batches[2][-50:], batches[0][:50]]))
+    for out in batches:
+        got = cache.rows(out)
+        direct = outcome_matrix(7, False, np.maximum(np.array(base) - out, 0), exact)
+        assert got.dtype == direct.dtype and (got == direct).all()
+    if not exact:  # 4 x 3000 random multisets of 0..2 cards: the table grew past 4096 rows
+        assert cache._n > 4096
+    odd = np.zeros((2, 10), dtype=np.int64)
+    odd[0, 9] = 40  # more than a key holds: computed directly, not kept
+    odd[1, 0] = -1  # a card put back: counts read as they are
+    n = cache._n
+    direct = outcome_matrix(7, False, np.maximum(np.array(base) - odd, 0), exact)
+    assert (cache.rows(odd) == direct).all() and cache._n == n
+    if exact:
+        assert all(isinstance(x, Fraction) for x in cache.rows(batches[1][:3]).ravel())
+
+
+def test_outcome_cache_forgets_rows_it_failed_to_fill(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Interrupted while computing new rows: the keys entered are taken back out."""
+    from analyzer.engine import dealer
+
+    base = Shoe.decks(2).remove([10]).counts
+    cache = OutcomeCache(base, 10, hits_soft_17=True, exact=False)
+    out = np.eye(10, dtype=np.int64)
+    real = dealer.outcome_matrix
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(dealer, "outcome_matrix", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        cache.rows(out)
+    monkeypatch.setattr(dealer, "outcome_matrix", real)
+    assert cache._n == 0
+    assert (cache.rows(out) == real(10, True, np.array(base) - out, False)).all()
+
+
+def test_cache_find_refuses_mismatched_arrays() -> None:
+    keys = np.zeros(8, dtype=np.int64)
+    with pytest.raises(ValueError, match="power of two"):
+        _dealer.cache_find(np.zeros((1, 10), dtype=np.int64), np.full(6, -1, dtype=np.int64),
+                           np.zeros(6, dtype=np.int64), keys, 0, np.empty(1, dtype=np.int64),
+                           np.empty(1, dtype=np.int64))
+    with pytest.raises(ValueError, match="sizes disagree"):  # 3 shoes cannot fit half of 4
+        _dealer.cache_find(np.zeros((3, 10), dtype=np.int64), np.full(4, -1, dtype=np.int64),
+                           np.zeros(4, dtype=np.int64), keys, 0, np.empty(3, dtype=np.int64),
+                           np.empty(3, dtype=np.int64))
+
+
+def test_packed_unique_rows_equal_numpy_unique() -> None:
+    rng = np.random.default_rng(8)
+    for cols, top in ((3, 12), (2, 5000), (1, 7), (4, 2)):
+        rows = rng.integers(0, top, size=(500, cols))
+        uniq, inv = _unique_rows(rows)
+        want, want_inv = np.unique(rows, axis=0, return_inverse=True)
+        assert (uniq == want).all() and (inv == want_inv.ravel()).all()
+    huge = np.array([[2**40, 1, 2], [0, 2**40, 5], [2**40, 1, 2]])  # keys would overflow
+    uniq, inv = _unique_rows(huge)
+    assert uniq.tolist() == [[0, 2**40, 5], [2**40, 1, 2]] and inv.tolist() == [1, 0, 1]
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_in_forks_returns_what_children_computed_and_skips_their_failures() -> None:
+    parent = os.getpid()
+    seen: list[int] = []
+
+    def work(item: int) -> tuple[int, int]:
+        if os.getpid() == parent:
+            seen.append(item)
+        elif item == 5:
+            raise RuntimeError("a child fails on 5")
+        return item * item, os.getpid()
+
+    items = list(range(12))
+    got = forked.in_forks(work, items, jobs=2)
+    assert all(value == item * item and pid != parent for item, (value, pid) in got.items())
+    assert 5 not in got  # a failing child ends: the rest of its share is the parent's
+    assert set(got).isdisjoint(seen)  # each item taken once
+    assert set(got) | set(seen) >= set(items) - {5}  # only a failed item may be missing
+    with pytest.raises(InternalError, match="0..255"):
+        forked.in_forks(work, [256], jobs=2)
