@@ -55,14 +55,21 @@ class Deriver:
         self.upcards = [u for u in UPCARDS if analysis.shoe[u]]
         self._data = {u: prepare(analysis, u) for u in self.upcards}
         self._ndas: dict[tuple[int, int], float] = {}
+        self._forced_of: dict[int, Array] = {}
 
     def upcard_data(self, upcard: int) -> UpcardData:
         return self._data[upcard]
 
     def _forced(self, d: UpcardData) -> Array:
-        space = d.ua.values.space
-        return np.array([self.context.forced_stand(int(t), int(n))
-                         for t, n in zip(space.total, space.ncards, strict=True)], dtype=bool)
+        """Per hand: whether the rules stand it (kept per upcard: every round asks again)."""
+        if d.upcard not in self._forced_of:
+            space = d.ua.values.space
+            self._forced_of[d.upcard] = np.array(
+                [self.context.forced_stand(t, n)
+                 for t, n in zip(space.total.tolist(), space.ncards.tolist(), strict=True)],
+                dtype=bool)
+            self._forced_of[d.upcard].flags.writeable = False  # shared between rounds
+        return self._forced_of[d.upcard]
 
     def met(self, upcard: int, strategy: ChartStrategy) -> Array:
         """Per hand: chance a chart player meets it against ``upcard`` (times no dealer BJ)."""

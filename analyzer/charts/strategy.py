@@ -16,6 +16,9 @@ The lookup rules (also :data:`analyzer.charts.model.LOOKUP_RULES`):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 from analyzer.charts.context import ChartContext
 from analyzer.charts.model import CODE_ACTIONS, UPCARDS, Chart, RowKey, Section, validate_rows
 from analyzer.core.actions import HIT, SPLIT, STAND
@@ -23,10 +26,15 @@ from analyzer.core.cards import comp_total
 from analyzer.core.rules import Rules
 
 FREE_SECTION = "free-bet-hand"
+_COLUMN = {u: i for i, u in enumerate(UPCARDS)}  # an upcard's column in a row of codes
 
 
+@lru_cache(maxsize=16384)
 def hand_shape(comp: tuple[int, ...]) -> tuple[int, bool, int]:
-    """Best total, softness and number of cards of a composition (counts of A..T)."""
+    """Best total, softness and number of cards of a composition (counts of A..T).
+
+    Cached: evaluating a chart asks it of every hand against every upcard.
+    """
     total, soft = comp_total(comp)
     return total, soft, sum(comp)
 
@@ -76,9 +84,21 @@ class ChartStrategy:
         self._rows = {key: codes for key, codes in chart.rows.items()}
         self._free = free
         self.free_calls = 0
+        self._row_of: dict[tuple[tuple[int, ...], bool], RowKey | None] = {}
+        self._codes: dict[tuple[tuple[int, ...], bool], Sequence[str]] = {}
 
     def row_for(self, comp: tuple[int, ...], options: frozenset[int]) -> RowKey | None:
-        """The row a hand reads (None: no decision, or a missing row with a fixed play)."""
+        """The row a hand reads (None: no decision, or a missing row with a fixed play).
+
+        It depends on the options only through whether a split is one of them:
+        kept per (hand, split allowed), since every upcard asks again.
+        """
+        key = (comp, SPLIT in options)
+        if key not in self._row_of:
+            self._row_of[key] = self._find_row(comp, options)
+        return self._row_of[key]
+
+    def _find_row(self, comp: tuple[int, ...], options: frozenset[int]) -> RowKey | None:
         total, soft, ncards = hand_shape(comp)
         if ncards < 2 or self.context.forced_stand(total, ncards):
             return None
@@ -96,14 +116,21 @@ class ChartStrategy:
 
     def code_for(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> str:
         """The chart code that governs this hand (after the missing-row rules)."""
+        key = (comp, SPLIT in options)
+        if key not in self._codes:
+            self._codes[key] = self._find_codes(comp, options)
+        return self._codes[key][_COLUMN[upcard]]
+
+    def _find_codes(self, comp: tuple[int, ...], options: frozenset[int]) -> Sequence[str]:
+        """The codes of the hand's row by upcard (its fixed play repeated where it has none)."""
         total, soft, ncards = hand_shape(comp)
         if ncards < 2:
-            return "H"  # the one-card start of a split hand draws its second card
+            return "H" * len(UPCARDS)  # the one-card start of a split hand draws its second card
         key = self.row_for(comp, options)
         if key is None:  # forced stand, missing S12 (hits), missing H21/S21 (stand)
             forced = self.context.forced_stand(total, ncards)
-            return "H" if soft and total == 12 and not forced else "S"
-        return self._rows[key][UPCARDS.index(upcard)]
+            return ("H" if soft and total == 12 and not forced else "S") * len(UPCARDS)
+        return self._rows[key]
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
         return resolve(self.code_for(upcard, comp, options), options, self.rules)

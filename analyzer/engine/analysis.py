@@ -142,8 +142,8 @@ class Analysis:
                 both = frozenset((STAND, HIT))
                 policy = np.array([self.strategy.decide(upcard, tuple(c), both)
                                    for c in space.comps.tolist()], dtype=np.int64)
-            dealer = OutcomeCache(base, upcard, hits_soft_17=self.rules.hits_soft_17,
-                                  exact=self.exact)
+            dealer = OutcomeCache.shared(base, upcard, hits_soft_17=self.rules.hits_soft_17,
+                                         exact=self.exact)
             values = evaluate(space, base, upcard, hits_soft_17=self.rules.hits_soft_17,
                               conditioned=self.conditioned(upcard), exact=self.exact,
                               policy=policy, play=self.play_rules(upcard),
@@ -168,8 +168,9 @@ class Analysis:
         if pair not in ua.splits:
             plan = SplitPlan.from_rules(self.rules, pair, ua.upcard)
             if ua.dealer is None:
-                ua.dealer = OutcomeCache(ua.shoe, ua.upcard, hits_soft_17=self.rules.hits_soft_17,
-                                         exact=self.exact)
+                ua.dealer = OutcomeCache.shared(ua.shoe, ua.upcard,
+                                                hits_soft_17=self.rules.hits_soft_17,
+                                                exact=self.exact)
             space = ua.values.space
             strategy = self.strategy
 

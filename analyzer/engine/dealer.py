@@ -298,6 +298,10 @@ def outcome_matrix(
     return out
 
 
+SHARED_CACHES = 20  # float caches kept between analyses: two rule sets' ten upcards
+_SHARED: dict[tuple[tuple[int, ...], int, bool], OutcomeCache] = {}
+
+
 class OutcomeCache:
     """Dealer outcomes of one upcard, by the cards out of a base shoe, each computed once.
 
@@ -321,6 +325,26 @@ class OutcomeCache:
         self._slot_rows = np.zeros(8192, dtype=np.int64)
         self._table: npt.NDArray[Any] = np.zeros((4096, N_OUTCOMES),
                                                  dtype=object if exact else np.float64)
+
+    @classmethod
+    def shared(cls, base: Sequence[int], upcard: int, *, hits_soft_17: bool,
+               exact: bool) -> OutcomeCache:
+        """The cache of this shoe and upcard that recent analyses filled, or a new one.
+
+        Analyses of one shoe under rules that share the dealer's rule (a chart's
+        evaluation beside the optimum, DAS beside NDAS in a comparison) need the
+        same dealer outcomes.  Float mode only, the last :data:`SHARED_CACHES`
+        kept (a few MB each); exact rows are Fractions, too large to keep around.
+        """
+        if exact:
+            return cls(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
+        key = (tuple(base), upcard, hits_soft_17)
+        cache = _SHARED.pop(key, None) or cls(base, upcard, hits_soft_17=hits_soft_17,
+                                              exact=False)
+        _SHARED[key] = cache  # the most recent last
+        while len(_SHARED) > SHARED_CACHES:
+            del _SHARED[next(iter(_SHARED))]
+        return cache
 
     def rows(self, out: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
         """``P[s, o]`` for the shoes ``base - out[s]`` (negative counts read as 0)."""
