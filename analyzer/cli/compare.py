@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.core.errors import GridError
+from analyzer.core.levels import SPLIT_LEVELS
 
 FORMATS = ("json", "csv", "markdown", "html", "png")
 
@@ -45,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--effects", action="store_true",
                    help="every single-rule change of the base, sorted by effect")
     p.add_argument("--exact", action="store_true", help="fractions (exact rational EVs)")
-    p.add_argument("--split", default="cdz", choices=("cdz", "cdp1", "cdp", "optimal"),
+    p.add_argument("--split", default="cdz", choices=SPLIT_LEVELS,
                    help="level of split play of the EV column: cdz (CDZ-, default), cdp1 / "
                    "cdp (Farmer's post-split strategies), optimal (optimal splitting; "
                    "minutes per rule set, resplits only up to 2 decks)")

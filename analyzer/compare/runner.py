@@ -21,6 +21,7 @@ from analyzer.compare import worker
 from analyzer.compare.memo import Memo
 from analyzer.compare.model import Figures
 from analyzer.core.errors import UsageError
+from analyzer.core.levels import SPLIT_LEVELS
 from analyzer.core.rules import parse_spec
 
 BACKENDS = ("loky", "dask")
@@ -42,9 +43,9 @@ class RunOptions:
     levels: bool = False  # also a column per other level: CDZ-, CDP1, CDP
 
     def __post_init__(self) -> None:
-        if self.split not in LEVEL_KINDS:
+        if self.split not in SPLIT_LEVELS:
             raise UsageError(f"unknown split level {self.split!r} for a comparison "
-                             f"(use {', '.join(LEVEL_KINDS)})")
+                             f"(use {', '.join(SPLIT_LEVELS)})")
 
     def kind(self, level: str) -> str:
         """The memo/worker kind of the EV at ``level``: "float", "exact:cdp1"..."""
@@ -57,10 +58,6 @@ class RunOptions:
         if not self.levels:
             return ()
         return tuple(v for v in ("cdz", "cdp1", "cdp") if v != self.split)
-
-
-# Levels a comparison can use: optimal splitting only as the --split level (minutes a row).
-LEVEL_KINDS = ("cdz", "cdp1", "cdp", "optimal")
 
 
 def _kinds(options: RunOptions) -> tuple[str, ...]:

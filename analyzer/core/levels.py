@@ -25,6 +25,7 @@ SPLIT_MODES = tuple(SPLIT_TITLES)
 
 # The levels a certificate states, weakest first: the basic chart, then the split levels.
 LEVELS: tuple[str, ...] = ("chart", "cdz", "cdp1", "cdp", "optimal")
+SPLIT_LEVELS = LEVELS[1:]  # the levels of split play: every split mode but the cross-check
 LEVEL_TITLES: dict[str, str] = {
     "chart": "basic strategy chart (total-dependent, as written)",
     "cdz": "CDZ- (split hands play the pre-split strategy)",

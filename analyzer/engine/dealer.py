@@ -224,7 +224,9 @@ def _outcome_sums(
     """Per shoe and outcome, the summed weights ``S[s, o]`` and a normaliser ``D[s]``.
 
     ``P(o) = S[s, o] / D[s]``.  In exact mode all weights are integers over the
-    common denominator ``N (N-1) .. (N-kmax+1)``; in float mode ``D`` is 1.
+    common denominator ``N (N-1) .. (N-kmax+1)``; in float mode ``D`` is 1.  The
+    float mode is not on the engine's path (the compiled kernel is): it stays as
+    the tests' independent reference for that kernel.
     """
     f = _factored(upcard, hits_soft_17, short)
     shoes = np.asarray(shoes, dtype=np.int64)

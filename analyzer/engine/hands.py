@@ -84,12 +84,6 @@ class HandSpace:
             return self.parent_index
         return {tuple(c): i for i, c in enumerate(self.comps.tolist())}
 
-    @cached_property
-    def children(self) -> list[list[int]]:
-        """Per node, the non-busted hands one card away (for graph walks in Python)."""
-        m = len(self.comps)
-        return [[c for c in row if c < m] for row in self.child.tolist()]
-
     @property
     def bust(self) -> int:
         """The ``child`` index of a busted hand (``bust + 1``: a hand outside the space)."""
