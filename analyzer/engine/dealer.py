@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from analyzer.core.arith import Number
 from analyzer.core.cards import soft_total
+from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine import _dealer  # type: ignore[attr-defined]
 
@@ -155,21 +156,30 @@ class KernelTables:
     kmax: int  # most cards the dealer draws
 
 
-def _unique_rows(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
-                                                        npt.NDArray[np.int64]]:
-    """``np.unique(rows, axis=0, return_inverse=True)`` for small non-negative entries.
+def row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """One int64 per row of small non-negative integers, equal iff the rows are equal.
 
-    Each row is packed into one integer, first column most significant, so the
-    distinct rows come out in the same (lexicographic) order, several times faster.
+    The first column is the most significant digit, so keys sort as the rows do.
     """
     rows = np.asarray(rows, dtype=np.int64)
-    base = int(rows.max(initial=0)) + 1
-    if base ** rows.shape[1] >= 2 ** 62:
-        uniq, inv = np.unique(rows, axis=0, return_inverse=True)
-        return uniq, inv.ravel()
-    weights = base ** np.arange(rows.shape[1] - 1, -1, -1, dtype=np.int64)
-    _, first, inv = np.unique(rows @ weights, return_index=True, return_inverse=True)
-    return rows[first], inv.ravel()
+    radix = rows.max(axis=0, initial=0) + 1
+    if float(np.prod(radix.astype(np.float64))) >= 2.0**62:
+        raise InternalError("rows too wide to encode in 64 bits")
+    keys = np.zeros(len(rows), dtype=np.int64)
+    for j in range(rows.shape[1]):
+        keys = keys * radix[j] + rows[:, j]
+    return keys
+
+
+def unique_rows(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
+                                                       npt.NDArray[np.int64]]:
+    """The distinct rows (sorted) and, per row, the index of its distinct row.
+
+    ``np.unique(rows, axis=0, return_inverse=True)``, several times faster.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    _, first, inverse = np.unique(row_keys(rows), return_index=True, return_inverse=True)
+    return rows[first], inverse.ravel()
 
 
 @lru_cache(maxsize=64)
@@ -183,13 +193,13 @@ def _kernel(upcard: int, hits_soft_17: bool) -> KernelTables:
     blocks, block_of, index = [], [], []
     offset = 0
     for g, key in enumerate(keys):
-        uniq, inv = _unique_rows(key)
+        uniq, inv = unique_rows(key)
         blocks.append(np.pad(uniq, ((0, 0), (0, 3 - uniq.shape[1]))))
         block_of.append(np.full(len(uniq), g, dtype=np.int64))
         index.append(inv + offset)
         offset += len(uniq)
-    low, low_of = _unique_rows(np.stack(index[:2], axis=1))
-    high, high_of = _unique_rows(np.stack(index[2:], axis=1))
+    low, low_of = unique_rows(np.stack(index[:2], axis=1))
+    high, high_of = unique_rows(np.stack(index[2:], axis=1))
     return KernelTables(blocks=np.concatenate(blocks).astype(np.int64),
                         block_of=np.concatenate(block_of),
                         halves=np.concatenate([low, high]).astype(np.int64),

@@ -32,9 +32,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
-from analyzer.engine.dealer import draw_table
+from analyzer.engine.dealer import draw_table, row_keys, unique_rows
 
 Array = npt.NDArray[Any]
 IntArray = npt.NDArray[np.int64]
@@ -74,25 +73,6 @@ def _best_cut(upcard: int, hits_soft_17: bool, drawn: IntArray) -> int:
         if cost < best_cost:
             best, best_cost = cut, cost
     return best
-
-
-def row_keys(rows: IntArray) -> IntArray:
-    """One int64 per row of small non-negative integers, equal iff the rows are equal."""
-    rows = np.asarray(rows, dtype=np.int64)
-    radix = rows.max(axis=0, initial=0) + 1
-    if float(np.prod(radix.astype(np.float64))) >= 2.0**62:
-        raise InternalError("rows too wide to encode in 64 bits")
-    keys = np.zeros(len(rows), dtype=np.int64)
-    for j in range(rows.shape[1]):
-        keys = keys * radix[j] + rows[:, j]
-    return keys
-
-
-def unique_rows(rows: IntArray) -> tuple[IntArray, IntArray]:
-    """The distinct rows (sorted by key) and, per row, the index of its distinct row."""
-    rows = np.asarray(rows, dtype=np.int64)
-    _, first, inverse = np.unique(row_keys(rows), return_index=True, return_inverse=True)
-    return rows[first], inverse.ravel()
 
 
 def _falling_table(n: int, top: int, exact: bool) -> Array:

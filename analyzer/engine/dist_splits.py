@@ -36,8 +36,9 @@ import numpy.typing as npt
 
 from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
+from analyzer.engine.dealer import row_keys
 from analyzer.engine.dist_blocks import Blocks
-from analyzer.engine.dist_dealer import joint_weights, row_keys, sequence_weights
+from analyzer.engine.dist_dealer import joint_weights, sequence_weights
 
 IntArray = npt.NDArray[np.int64]
 STATE_BUDGET = 1_000_000  # hands-product size of a 3-4 hand pattern enumerated exactly

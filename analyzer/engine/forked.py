@@ -19,7 +19,7 @@ import pickle
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 from analyzer.core.errors import InternalError
 
@@ -53,7 +53,7 @@ def in_forks(work: Callable[[int], Any], items: Sequence[int], jobs: int) -> dic
         while byte := os.read(tickets, 1):
             yield byte[0]
 
-    children: list[tuple[int, int]] = []  # (pid, read end of its results)
+    children: list[tuple[int, BinaryIO]] = []  # (pid, read end of its results)
     try:
         for _ in range(min(jobs, len(items)) - 1):
             receive, send = os.pipe()
@@ -71,27 +71,27 @@ def in_forks(work: Callable[[int], Any], items: Sequence[int], jobs: int) -> dic
                 finally:
                     os._exit(status)
             os.close(send)
-            children.append((pid, receive))
+            children.append((pid, os.fdopen(receive, "rb")))
         with contextlib.suppress(Exception):  # recomputed by the caller, where it raises
             for item in claimed():
                 work(item)
         results: dict[int, Any] = {}
         while children:
-            pid, receive = children[0]
+            pid, got = children[0]
             # a child that failed mid-write leaves a truncated stream: what came whole counts
-            with os.fdopen(receive, "rb") as got, contextlib.suppress(Exception):
+            with contextlib.suppress(Exception):
                 while True:
                     item, value = pickle.load(got)
                     results[item] = value
+            got.close()
             os.waitpid(pid, 0)
             children.pop(0)
         return results
     finally:
         os.close(tickets)
-        for pid, receive in children:  # interrupted: stop the children still running, reap them
+        for pid, got in children:  # interrupted: stop the children still running, reap them
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
             with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)
-            with contextlib.suppress(OSError):
-                os.close(receive)
+            got.close()

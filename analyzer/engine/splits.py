@@ -155,7 +155,7 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
                  removed: int, decide: Decide, hits: npt.NDArray[np.bool_], *,
                  hits_soft_17: bool, exact: bool, free_hits: npt.NDArray[np.bool_] | None,
                  dealer: OutcomeCache,
-                 spaces: dict[Any, tuple[npt.NDArray[np.int64], HandSpace]] | None = None,
+                 spaces: dict[Any, tuple[npt.NDArray[np.int64], HandSpace]],
                  ) -> tuple[Any, Any, Any]:
     """``(EV[X; a, 0], EV[P; a, 0], X_free)`` with ``a = removed`` extra pair cards out.
 
@@ -184,14 +184,11 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         starts[x] = STAND if plan.one_card else decide(node, may_double)
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
     key = (tuple(starts.items()), tuple(free_starts.items()))
-    found = spaces.get(key) if spaces is not None else None
-    if found is None:
+    if key not in spaces:
         walks: list[Walk] = [(starts, hits)] + ([(free_starts, free_hits)] if plan.free else [])
         nodes = _reachable(space, p, walks)
-        found = nodes, sub_space(space, nodes)
-        if spaces is not None:
-            spaces[key] = found
-    nodes, sub = found
+        spaces[key] = nodes, sub_space(space, nodes)
+    nodes, sub = spaces[key]
     out = sub.comps.copy()
     out[:, p - 1] += removed + 1
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
