@@ -8,12 +8,14 @@ GPL, not part of this project) is run with the stdin answers recorded in
 ``tests/reference/farmer-ca/8d-s17-das-spl1-ls-cdz.txt`` when it is present.
 
     python benchmarks/bench_distribution.py [--games charlie7 privilege ...] [--no-farmer]
+                                            [--jobs 1 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -27,19 +29,20 @@ CHILD = r"""
 import json, resource, sys, time
 from analyzer.core.presets import game_rules
 from analyzer.engine.distribution import round_distribution
-game, spec = sys.argv[1] or None, sys.argv[2]
+game, spec, jobs = sys.argv[1] or None, sys.argv[2], int(sys.argv[3])
 start = time.perf_counter()
-d = round_distribution(game_rules(game, spec))
+d = round_distribution(game_rules(game, spec), jobs=jobs)
 wall = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF,
+           resource.RUSAGE_CHILDREN)) / 1024  # the largest process (children: forked upcards)
 print(json.dumps({"wall": wall, "peak_mb": peak, "sd": float(
     sum(p * (float(x) - d.mean) ** 2 for x, p in d.probabilities.items())) ** 0.5,
     "error_bound": float(d.error_bound)}))
 """
 
 
-def ours(game: str, spec: str = "") -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", CHILD, game, spec], check=True,
+def ours(game: str, spec: str = "", jobs: int = 1) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", CHILD, game, spec, str(jobs)], check=True,
                          capture_output=True, text=True).stdout
     result: dict[str, float] = json.loads(out)
     return result
@@ -61,19 +64,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=["charlie7", "privilege"])
     parser.add_argument("--no-farmer", action="store_true")
+    parser.add_argument("--jobs", type=int, nargs="*", default=[1, os.cpu_count() or 1],
+                        help="process counts to run each game with (default: 1 and all cores;"
+                             " Farmer's analyzer uses one)")
     args = parser.parse_args()
     reference = None if args.no_farmer else farmer()
+    jobs = sorted(set(args.jobs))
     if reference is not None:
         print(f"Farmer 8D S17 DAS SPL1 LS: {reference:7.2f} s")
-        r = ours("", "8D S17 DOA DAS SPL1 LS")
-        print(f"bja    8D S17 DAS SPL1 LS: {r['wall']:7.2f} s  peak {r['peak_mb']:.0f} MB  "
-              f"{r['wall'] / reference:.2f}x Farmer")
+        for n in jobs:
+            r = ours("", "8D S17 DOA DAS SPL1 LS", n)
+            print(f"bja    8D S17 DAS SPL1 LS, {n} job{'s' if n > 1 else ' '}: {r['wall']:7.2f} s"
+                  f"  peak {r['peak_mb']:.0f} MB  {r['wall'] / reference:.2f}x Farmer")
     for game in args.games:
-        r = ours(game)
-        ratio = f"  {r['wall'] / reference:.2f}x Farmer" if reference else ""
-        bound = f"  error bound {r['error_bound']:.2g}" if r["error_bound"] else ""
-        print(f"bja    {game:20}: {r['wall']:7.2f} s  peak {r['peak_mb']:.0f} MB  "
-              f"SD {r['sd']:.6f}{ratio}{bound}")
+        for n in jobs:
+            r = ours(game, "", n)
+            ratio = f"  {r['wall'] / reference:.2f}x Farmer" if reference else ""
+            bound = f"  error bound {r['error_bound']:.2g}" if r["error_bound"] else ""
+            print(f"bja    {game + ',':12} {n} job{'s' if n > 1 else ' '}: {r['wall']:7.2f} s  "
+                  f"peak {r['peak_mb']:.0f} MB  SD {r['sd']:.6f}{ratio}{bound}")
 
 
 if __name__ == "__main__":

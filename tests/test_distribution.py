@@ -22,6 +22,7 @@ from functools import cache
 
 import pytest
 
+from analyzer.core.errors import UsageError
 from analyzer.core.presets import game_rules
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
@@ -119,6 +120,30 @@ def test_small_shoe_exact_and_float_agree() -> None:
     assert set(exact.probabilities) == set(floats.probabilities)
     for x, p in exact.probabilities.items():
         assert floats.probabilities[x] == pytest.approx(float(p), abs=1e-14)
+
+
+@pytest.mark.parametrize("exact", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_forked_upcards_give_the_same_bits(exact: bool) -> None:
+    """``jobs=2`` (upcards in forked processes) against the serial run: equal, not close."""
+    if exact:  # resplits on a small shoe: every hand and the dealer enumerated jointly
+        rules, shoe = parse_spec("1D H17 DOA DAS SPL3 LS"), Shoe(SMALL)
+    else:
+        rules, shoe = parse_spec("1D S17 DOA DAS SPL1 LS"), None
+    serial = round_distribution(rules, shoe, exact=exact)
+    forked = round_distribution(rules, shoe, exact=exact, jobs=2)
+    assert forked.by_upcard == serial.by_upcard
+    assert forked.probabilities == serial.probabilities
+    assert forked.error_bound == serial.error_bound
+
+
+def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli.main import main
+
+    with pytest.raises(UsageError, match="jobs must be at least 1, not 0"):
+        round_distribution(parse_spec("1D S17"), jobs=0)
+    assert main(["distribution", "--rules", "1D S17", "--jobs", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "jobs must be at least 1, not 0" in err
 
 
 @pytest.mark.slow

@@ -1,7 +1,8 @@
 """The engine's plumbing against the plain computation it replaces.
 
 The dealer-outcome cache (a compiled hash table), the packed-key ``np.unique``
-of the kernel tables and the forked upcards change where a value is computed,
+of the kernel tables, the compiled dedupe of a split round's card sets and the
+forked upcards change where a value is computed,
 never the value: each is checked here against the direct route, bit for bit.
 """
 
@@ -18,6 +19,7 @@ from analyzer.core.errors import InternalError
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
 from analyzer.engine.dealer import OutcomeCache, outcome_matrix, unique_rows
+from analyzer.engine.dist_splits import sum_index
 
 _dealer = importlib.import_module("analyzer.engine._dealer")  # the compiled module
 
@@ -89,6 +91,31 @@ def test_packed_unique_rows_equal_numpy_unique() -> None:
         assert (uniq == want).all() and (inv == want_inv.ravel()).all()
     with pytest.raises(InternalError, match="too wide"):  # keys would overflow: refused
         unique_rows(np.array([[2**40, 1, 2], [0, 2**40, 5]]))
+
+
+@pytest.mark.parametrize(("n_head", "n_tail", "top"), [(300, 200, 40), (40, 30, 10**12),
+                                                       (0, 5, 9), (7, 0, 9), (1, 1, 0)])
+def test_sum_index_is_a_brute_force_dedupe(n_head: int, n_tail: int, top: int) -> None:
+    """The compiled dedupe of a split round's card sets against Python sets and dicts.
+
+    The 10^12 case has every one of its 1,200 sums distinct, which grows the table
+    (4,096 slots at first, doubled when half full) while keys are being entered.
+    """
+    rng = np.random.default_rng(n_head + n_tail)
+    head, tail = rng.integers(0, top + 1, n_head), rng.integers(0, top + 1, n_tail)
+    unique, inverse = sum_index(head, tail, 17)
+    first_seen = list(dict.fromkeys(int(h) + int(t) + 17 for h in head for t in tail))
+    assert unique.tolist() == first_seen  # each sum once, in order of appearance
+    assert inverse.shape == (n_head, n_tail)
+    assert (unique[inverse] == head[:, None] + tail[None, :] + 17).all()
+
+
+def test_sum_index_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="negative card key"):
+        sum_index(np.array([1, -2]), np.array([0]), 0)
+    with pytest.raises(ValueError, match="sizes disagree"):
+        _dealer.sum_index(np.zeros(2, dtype=np.int64), np.zeros(3, dtype=np.int64), 0,
+                          np.empty(5, dtype=np.int64), np.empty(6, dtype=np.int64))
 
 
 @pytest.mark.skipif(not forked.available(), reason="no fork on this platform")

@@ -7,6 +7,7 @@ the main CLI prints as one line before exiting with status 2.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
                            "basic-strategy chart")
     play.add_argument("--chart", type=Path, metavar="FILE", help="play this chart file")
     p.add_argument("--exact", action="store_true", help="exact rational arithmetic")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes: upcards in parallel, the same figures (default: every core)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="machine-readable output")
     fmt.add_argument("--csv", action="store_true", help="the distribution as CSV")
@@ -44,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def distribution_report(rules: Rules, title: str, shoe: Shoe | None, strategy: str,
-                        chart: Path | None, exact: bool) -> Any:
+                        chart: Path | None, exact: bool, jobs: int = 1) -> Any:
     """Compute the distribution and its report (the library does the work)."""
     from analyzer.charts.strategy import ChartStrategy
     from analyzer.engine.analysis import Analysis
@@ -65,8 +68,8 @@ def distribution_report(rules: Rules, title: str, shoe: Shoe | None, strategy: s
 
         play = ChartStrategy(make_chart(rules, title, shoe=shoe).chart, rules)
         name = "basic-strategy chart (derived, total-dependent)"
-    dist = round_distribution(rules, shoe, strategy=play, exact=exact, name=name)
-    ev = Analysis(rules, shoe, exact=exact, strategy=play).ev()
+    dist = round_distribution(rules, shoe, strategy=play, exact=exact, name=name, jobs=jobs)
+    ev = Analysis(rules, shoe, exact=exact, strategy=play, jobs=jobs).ev()
     return make_report(dist, title, ev)
 
 
@@ -80,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
     rules, title = resolve_game(args.game, args.rules)
     shoe = parse_shoe(args.shoe) if args.shoe else None
-    report = distribution_report(rules, title, shoe, args.strategy, args.chart, args.exact)
+    jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
+    report = distribution_report(rules, title, shoe, args.strategy, args.chart, args.exact,
+                                 jobs)
     render = (render_json if args.json else render_csv if args.csv
               else render_markdown if args.markdown else render_text)
     print(render(report), end="")

@@ -28,9 +28,10 @@ import numpy as np
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
-from analyzer.core.errors import StrategyError
+from analyzer.core.errors import StrategyError, UsageError
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
+from analyzer.engine import forked
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
 from analyzer.engine.dist_blocks import Blocks, hand_blocks, may_resplit, resplit_patterns
 from analyzer.engine.dist_hands import DOUBLED, FREE_DOUBLED, Finishes, settle_finishes
@@ -234,8 +235,8 @@ class _Upcard:
 
 def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
                        strategy: Strategy | None = None, exact: bool = False,
-                       name: str | None = None,
-                       budget: int = STATE_BUDGET) -> RoundDistribution:
+                       name: str | None = None, budget: int = STATE_BUDGET,
+                       jobs: int = 1) -> RoundDistribution:
     """The distribution of a round's net result off the top of ``shoe``.
 
     ``strategy=None`` plays the engine's optimal CDZ- strategy; any
@@ -243,22 +244,36 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     :class:`~analyzer.charts.strategy.ChartStrategy`) is played as written,
     split hands included.  ``name`` labels the strategy in reports.
     ``budget`` bounds the joint enumeration of rounds with three or four hands
-    (see :mod:`analyzer.engine.dist_splits`).
+    (see :mod:`analyzer.engine.dist_splits`).  ``jobs`` processes share the
+    upcards (:mod:`analyzer.engine.forked`): each upcard's share is the same
+    computation in any process, so the result is the same bits as a serial run.
     """
+    if jobs < 1:
+        raise UsageError(f"jobs must be at least 1, not {jobs}")
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
     decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)
     total = analysis.shoe.total
+    ups = [u for u in range(1, 11) if analysis.shoe[u]]
+    shares: dict[int, tuple[Dist, Number]] = {}
+
+    def share(u: int) -> tuple[Dist, Number]:
+        if u not in shares:
+            part = _Upcard(analysis, u, decider, strategy, budget)
+            shares[u] = (part.run(), part.error)
+        return shares[u]
+
+    if jobs > 1 and len(ups) > 1 and forked.available():
+        # Small upcards first: their splits (and resplits) cost the most.
+        shares.update(forked.in_forks(share, sorted(ups, key=lambda u: u in (1, 8, 9, 10)),
+                                      jobs))
     by_upcard: dict[int, Dist] = {}
     weights: dict[int, Number] = {}
     overall: Dist = {}
     error = 0 * _unit(exact)
-    for u in range(1, 11):
-        if not analysis.shoe[u]:
-            continue
-        part = _Upcard(analysis, u, decider, strategy, budget)
-        by_upcard[u] = part.run()
+    for u in ups:
+        by_upcard[u], part_error = share(u)
         weights[u] = _frac(analysis.shoe[u], total, exact)
-        error += weights[u] * part.error
+        error += weights[u] * part_error
         for x, p in by_upcard[u].items():
             _add(overall, x, weights[u] * p)
     label = name or ("optimal (CDZ-)" if strategy is None else type(strategy).__name__)

@@ -141,15 +141,15 @@ def strategy_levels_of(rules: Rules, run: ChartRun, settings: Settings) -> Level
                   levels=tuple(found))
 
 
-def _distributions(rules: Rules, title: str,
-                   run: ChartRun) -> tuple[DistributionReport, DistributionReport]:
+def _distributions(rules: Rules, title: str, run: ChartRun,
+                   jobs: int) -> tuple[DistributionReport, DistributionReport]:
     """The round's distribution under CDZ- play and under the chart (float arithmetic)."""
-    optimal = make_report(round_distribution(rules, name="optimal (CDZ-)"), title,
+    optimal = make_report(round_distribution(rules, name="optimal (CDZ-)", jobs=jobs), title,
                           run.optimum.ev())
     play = ChartStrategy(run.chart, rules)
     charted = make_report(round_distribution(rules, strategy=play,
                                              name="basic-strategy chart (derived, "
-                                                  "total-dependent)"),
+                                                  "total-dependent)", jobs=jobs),
                           title, run.played.ev())
     return optimal, charted
 
@@ -182,7 +182,7 @@ def certify(rules: Rules, name: str, preset: Preset | None = None,
     say(f"{name}: RTP by level ({'exact' if settings.exact else 'float'})")
     levels = strategy_levels_of(rules, run, settings)
     say(f"{name}: distributions of a round")
-    optimal, charted = _distributions(rules, title, run)
+    optimal, charted = _distributions(rules, title, run, settings.jobs)
     say(f"{name}: simulation cross-check ({settings.check_rounds:,} rounds)")
     check = cross_check(rules, optimal.probabilities, float(optimal.ev),
                         rounds=settings.check_rounds, seed=settings.check_seed,
