@@ -45,6 +45,11 @@ def test_outcome_cache_rows_are_the_direct_outcomes(exact: bool) -> None:
     n = cache._n
     direct = outcome_matrix(7, False, np.maximum(np.array(base) - odd, 0), exact)
     assert (cache.rows(odd) == direct).all() and cache._n == n
+    fresh = np.zeros((1, 10), dtype=np.int64)
+    fresh[0, 1] = 4  # four 2s out: no random batch above (0..2 cards a value) had it
+    mixed = np.concatenate([odd[:1], fresh, odd[1:]])
+    direct = outcome_matrix(7, False, np.maximum(np.array(base) - mixed, 0), exact)
+    assert (cache.rows(mixed) == direct).all() and cache._n == n + 1  # the fitting row kept
     if exact:
         assert all(isinstance(x, Fraction) for x in cache.rows(batches[1][:3]).ravel())
 

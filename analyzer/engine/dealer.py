@@ -367,9 +367,14 @@ class OutcomeCache:
         first = np.empty(len(out), dtype=np.int64)
         added = _dealer.cache_find(out, self._slot_keys, self._slot_rows, self._keys, n, rows,
                                    first)
-        if added < 0:  # a count the keys cannot hold: computed, not kept
-            return outcome_matrix(self.upcard, self.hits_soft_17,
-                                  np.maximum(self.base - out, 0), self.exact)
+        if added < 0:  # a count the keys cannot hold: those shoes computed, not kept
+            fits = ((out >= 0) & (out < 32)).all(axis=1)
+            mixed = np.empty((len(out), N_OUTCOMES), dtype=self._table.dtype)
+            mixed[~fits] = outcome_matrix(self.upcard, self.hits_soft_17,
+                                          np.maximum(self.base - out[~fits], 0), self.exact)
+            if fits.any():  # the rest of the batch as usual (optimal splitting has a few
+                mixed[fits] = self.rows(out[fits])  # hands of 32+ aces among 10^5 shoes)
+            return mixed
         if added:
             try:
                 self._table[n:n + added] = outcome_matrix(

@@ -55,7 +55,7 @@ from analyzer.core.cards import blackjack_value
 from analyzer.core.errors import ImpossibleError, ImpossibleHandError
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
-from analyzer.engine.dealer import outcome_matrix
+from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
     HandSpace,
     condition_outcomes,
@@ -140,8 +140,9 @@ class OptimalSplit:
         self.pay = payoff_matrix(plan.play.push_22)
         self.dtype = object if exact else np.float64
         self._memo: dict[tuple[int, int, int], Number] = {}
-        self._row_keys = np.zeros(0, dtype=np.int64)
-        self._rows: Array = np.zeros((0, 8), dtype=self.dtype)
+        # Every hand of every set needs the dealer in its own shoe; sets share many.  Its
+        # own cache, not the analyses' shared ones: a case can fill millions of rows.
+        self._dealer = OutcomeCache(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
         bj = blackjack_value(upcard)
         self._obo = (bj is not None and not conditioned and not plan.play.bj_takes_all)
 
@@ -189,9 +190,13 @@ class OptimalSplit:
         dealt = sets[:, None, :] + drawn[None, :, :]  # (n, m, 10)
         unseen = self.base[None, None, :] - dealt
         free = plan.free and k == 1  # Free Bet: the last hand carries the free bet
-        rest = self._continuation(dealt, k, r)  # (n, m) Phi after standing here
-        bust_rest = self._continuation(dealt[:, nd.bust_node] +
-                                       np.eye(10, dtype=np.int64)[nd.bust_card], k, r)
+        if k == 1:  # the last hand: nothing follows (Phi(., 0, .) = 0), so no sets to list
+            rest = np.zeros((n, m), dtype=self.dtype)
+            bust_rest = np.zeros((n, len(nd.bust_node)), dtype=self.dtype)
+        else:
+            rest = self._continuation(dealt, k, r)  # (n, m) Phi after standing here
+            bust_rest = self._continuation(dealt[:, nd.bust_node] +
+                                           np.eye(10, dtype=np.int64)[nd.bust_card], k, r)
         probs = draw_probabilities(np.maximum(unseen, 0).reshape(-1, 10), self.upcard,
                                    self.conditioned, self.exact).reshape(n, m, 10)
         stand, bj = self._stand(nd, dealt, free)
@@ -275,23 +280,8 @@ class OptimalSplit:
 
     def _outcomes(self, dealt: npt.NDArray[np.int64]) -> Array:
         """Dealer outcomes for each set of dealt cards (cached; conditioned if peeked)."""
-        keys = dealt @ _BASE
-        uniq, first = np.unique(keys, return_index=True)
-        cached = self._row_keys
-        at = np.searchsorted(cached, uniq)
-        have = (at < len(cached)) & (cached[np.minimum(at, max(len(cached) - 1, 0))] == uniq) \
-            if len(cached) else np.zeros(len(uniq), dtype=bool)
-        if not have.all():
-            shoes = np.maximum(self.base[None, :] - dealt[first[~have]], 0)
-            rows = outcome_matrix(self.upcard, self.hits_soft_17, shoes, self.exact)
-            if self.conditioned:
-                rows = condition_outcomes(rows, self.exact)
-            merged = np.concatenate([cached, uniq[~have]])
-            order = np.argsort(merged, kind="stable")
-            self._row_keys = merged[order]
-            self._rows = np.concatenate([self._rows, rows])[order]
-        result: Array = self._rows[np.searchsorted(self._row_keys, keys)]
-        return result
+        rows = self._dealer.rows(dealt)
+        return condition_outcomes(rows, self.exact) if self.conditioned else rows
 
     def _bj_chance(self, sets: npt.NDArray[np.int64]) -> Array:
         """What a new paid hand gets back under OBO: the dealer blackjack's chance now."""
