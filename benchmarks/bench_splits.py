@@ -1,9 +1,10 @@
 """Time the post-split levels (CDZ-, CDP1, CDP) and optimal splitting.
 
 * The full analysis of ``6D S17 DOA DAS SPL3 LS`` under each level, each in a
-  fresh process: CPU and wall seconds, peak memory, and the ratio to CDZ-
-  (target: CDP1 and CDP within 1.5x).  CPU time is the fairer figure on a
-  shared machine; both are printed.
+  fresh process, ``--repeat`` interleaved rounds: median CPU and wall seconds,
+  peak memory, and the median ratio to CDZ- within a round (target: CDP1 and
+  CDP within 1.5x).  CPU time is the fairer figure on a shared machine; both
+  are printed.
 * Optimal splitting of ``8D S17 DOA DAS SPL1`` pair by upcard: ``--optimal N``
   times N of the 100 cases (pairs chosen from the most to the least costly
   spread) and prints each case's time and the sum; ``--optimal 100`` runs them
@@ -11,7 +12,7 @@
 * ``--optimal-ev``: the same 100 cases as a user runs them, ``bja ev --split optimal
   --jobs <cores> --no-cache`` in one fresh process tree: wall, CPU and peak memory.
 
-    python benchmarks/bench_splits.py [--optimal N] [--optimal-ev] [--skip-levels]
+    python benchmarks/bench_splits.py [--repeat N] [--optimal N] [--optimal-ev] [--skip-levels]
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -62,15 +64,29 @@ def _run(child: str, *args: str) -> dict[str, float]:
     return result
 
 
-def levels(spec: str) -> None:
-    print(f"full analysis of {spec} (fresh process each; machine shared, so see CPU)")
-    base: dict[str, float] | None = None
-    for split in ("cdz", "cdp1", "cdp"):
-        r = _run(LEVEL_CHILD, spec, split)
-        base = base or r
-        print(f"  {split:<5} cpu {r['cpu']:7.2f} s  wall {r['wall']:7.2f} s  "
-              f"peak {r['peak_mb']:6.0f} MB  cpu x{r['cpu'] / base['cpu']:.2f}  "
-              f"wall x{r['wall'] / base['wall']:.2f}  EV {r['ev'] * 100:.9f}%")
+def levels(spec: str, repeat: int) -> None:
+    """Each level ``repeat`` times, interleaved (cdz, cdp1, cdp, cdz, ...), fresh processes.
+
+    This VM's speed drifts by up to 2x within minutes, so one run of each level
+    can show any ratio: the ratios are taken within each round (the three runs
+    back to back) and their median printed, beside each level's median times.
+    """
+    print(f"full analysis of {spec}: {repeat} interleaved rounds of fresh processes")
+    runs: dict[str, list[dict[str, float]]] = {split: [] for split in ("cdz", "cdp1", "cdp")}
+    for _ in range(repeat):
+        for split, found in runs.items():
+            found.append(_run(LEVEL_CHILD, spec, split))
+    for split, found in runs.items():
+        cpu = statistics.median(r["cpu"] for r in found)
+        wall = statistics.median(r["wall"] for r in found)
+        ratio = statistics.median(r["cpu"] / z["cpu"] for r, z in zip(found, runs["cdz"],
+                                                                    strict=True))
+        wall_ratio = statistics.median(r["wall"] / z["wall"] for r, z in zip(found, runs["cdz"],
+                                                                           strict=True))
+        print(f"  {split:<5} cpu {cpu:7.2f} s  wall {wall:7.2f} s (medians; cpu min "
+              f"{min(r['cpu'] for r in found):.2f} s)  peak "
+              f"{max(r['peak_mb'] for r in found):6.0f} MB  cpu x{ratio:.2f}  wall "
+              f"x{wall_ratio:.2f} (median ratios)  EV {found[0]['ev'] * 100:.9f}%")
 
 
 def optimal(spec: str, count: int) -> None:
@@ -111,9 +127,10 @@ def main() -> None:
     parser.add_argument("--optimal-ev", action="store_true",
                         help="time bja ev --split optimal on every core (all 100 cases)")
     parser.add_argument("--skip-levels", action="store_true")
+    parser.add_argument("--repeat", type=int, default=7, help="interleaved rounds of the levels")
     args = parser.parse_args()
     if not args.skip_levels:
-        levels(args.rules)
+        levels(args.rules, args.repeat)
     if args.optimal:
         optimal(args.optimal_rules, args.optimal)
     if args.optimal_ev:

@@ -32,7 +32,19 @@
  * and each pair's index among them into inverse[a * len(tail) + b].  The same
  * open addressing in a table of its own that doubles when half full: a split
  * round's card sets are a few hundred thousand distinct sums among tens of
- * millions of pairs, and sorting those (np.unique) was a third of the time.
+ * millions of pairs, and sorting those (np.unique) was a third of the time. *
+ * split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit):
+ * for split hands under optimal play (postsplit.py), each hand's stand EV and an
+ * upper bound on its hit EV, from its own dealer outcomes only:
+ *   rows      float64 (k, n_out)  dealer outcomes in the hand's shoe
+ *   pay       float64 (22, n_out) result of standing on each total
+ *   shoes     int64 (k, 10)      cards left;  total, hard int64 (k,): best, hard total
+ *   kid_total int64 (k, 10)      best total after one more card of each value, -1 bust
+ *   charlie   int64 (k,)         1 when one more card makes a Charlie
+ *   slack     float64            2 kmax: the dealer's most cards drawn, twice
+ *   stand, hit float64 (k,)      written
+ * A child is bounded by max(pay . rows + slack / n, 1 - 2 P(its next card busts), 0),
+ * a Charlie by 1, a bust is -1 (the argument is in SplitLevels._stands).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -347,6 +359,102 @@ done:
     return result;
 }
 
+
+static PyObject *split_bounds(PyObject *self, PyObject *args)
+{
+    Py_buffer rows, pay, shoes, total, hard, kid_total, charlie, stand, hit;
+    double slack;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*dw*w*", &rows, &pay, &shoes, &total, &hard,
+                          &kid_total, &charlie, &slack, &stand, &hit))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t k = total.len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t n_out = pay.len / (Py_ssize_t)(22 * sizeof(double));
+    if (pay.len != 22 * n_out * (Py_ssize_t)sizeof(double)
+        || rows.len != k * n_out * (Py_ssize_t)sizeof(double)
+        || shoes.len != 10 * k * (Py_ssize_t)sizeof(int64_t) || hard.len != total.len
+        || kid_total.len != shoes.len || charlie.len != total.len
+        || stand.len != k * (Py_ssize_t)sizeof(double) || hit.len != stand.len) {
+        PyErr_SetString(PyExc_ValueError, "split_bounds: array sizes disagree");
+        goto done;
+    }
+    const int64_t *t = total.buf, *kt = kid_total.buf, *h = hard.buf, *sh = shoes.buf;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        int ok = t[i] >= 0 && t[i] < 22;
+        for (int x = 0; x < 10; x++)
+            ok &= kt[10 * i + x] >= -1 && kt[10 * i + x] < 22;
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "split_bounds: a total outside 0..21");
+            goto done;
+        }
+    }
+    const double *r = rows.buf, *p = pay.buf;
+    const int64_t *ch = charlie.buf;
+    double *st = stand.buf, *ht = hit.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < k; i++) {
+        const double *row = r + n_out * i;
+        const int64_t *shoe = sh + 10 * i;
+        int64_t above[12];  /* above[v]: cards of value v or more (v = 1..10; 11: none) */
+        above[11] = 0;
+        for (int v = 10; v >= 1; v--) {
+            int64_t c = shoe[v - 1] > 0 ? shoe[v - 1] : 0;
+            above[v] = above[v + 1] + c;
+        }
+        double n = above[1] > 0 ? (double)above[1] : 1.0;
+        double rest = above[1] > 1 ? (double)(above[1] - 1) : 1.0;
+        double s = 0.0;
+        for (Py_ssize_t o = 0; o < n_out; o++)
+            s += row[o] * p[n_out * t[i] + o];
+        double sum = 0.0;
+        for (int x = 1; x <= 10; x++) {
+            int64_t c = shoe[x - 1];
+            if (c <= 0)
+                continue;
+            int64_t kid = kt[10 * i + x - 1];
+            double u;
+            if (kid < 0) {
+                u = -1.0;
+            } else if (ch[i]) {
+                u = 1.0;
+            } else {
+                double stays = slack / n;
+                for (Py_ssize_t o = 0; o < n_out; o++)
+                    stays += row[o] * p[n_out * kid + o];
+                int64_t first = 22 - (h[i] + x);  /* the kid busts on a card this or more */
+                int64_t busting = 0;
+                if (first <= 10) {
+                    busting = above[first < 1 ? 1 : first] - (x >= first ? 1 : 0);
+                    if (busting < 0)
+                        busting = 0;
+                }
+                double hits = 1.0 - 2.0 * (double)busting / rest;
+                u = stays > hits ? stays : hits;
+                if (u < 0.0)
+                    u = 0.0;
+            }
+            sum += (double)c * u;
+        }
+        st[i] = s;
+        ht[i] = sum / n;
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&pay);
+    PyBuffer_Release(&shoes);
+    PyBuffer_Release(&total);
+    PyBuffer_Release(&hard);
+    PyBuffer_Release(&kid_total);
+    PyBuffer_Release(&charlie);
+    PyBuffer_Release(&stand);
+    PyBuffer_Release(&hit);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"outcome_sums", outcome_sums, METH_VARARGS,
      "outcome_sums(shoes, blocks, block_of, halves, low_of, high_of, runs, mult, kmax, out)\n"
@@ -361,6 +469,9 @@ static PyMethodDef methods[] = {
      "sum_index(head, tail, extra, unique, inverse) -> n\n"
      "The distinct sums head[a] + tail[b] + extra (first appearance first) and each\n"
      "pair's index among them."},
+    {"split_bounds", split_bounds, METH_VARARGS,
+     "split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit)\n"
+     "Each split hand's stand EV and an upper bound on its hit EV (written)."},
     {NULL, NULL, 0, NULL},
 };
 

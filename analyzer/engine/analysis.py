@@ -46,7 +46,7 @@ from analyzer.engine.hands import (
 )
 from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
 from analyzer.engine.optimal_split import refusal as optimal_refusal
-from analyzer.engine.postsplit import post_split_ev
+from analyzer.engine.postsplit import PostSplit
 from analyzer.engine.splits import SplitPlan, policy_decision, split_ev
 from analyzer.engine.strategy import Strategy
 
@@ -72,6 +72,7 @@ class UpcardAnalysis:
     # Dealer outcomes shared by the hands and every pair's split hands (dropped once the
     # round's EV is known, to keep memory flat; a later split builds a new one).
     dealer: OutcomeCache | None = None
+    post_split: PostSplit | None = None  # CDP1/CDP: the pairs' split hands, evaluated together
 
 
 class Analysis:
@@ -159,8 +160,12 @@ class Analysis:
             return self._evs[upcard]
         ua = self.upcard(upcard)
         if ua.ev is None:
+            if self.split in ("cdp1", "cdp") and self.rules.max_hands > 1:
+                post = self._post_split(ua)  # the round's pairs split together
+                for pair in range(1 if self.rules.split_aces else 2, 11):
+                    post.expect(SplitPlan.from_rules(self.rules, pair, upcard))
             ua.ev = self._round_ev(ua)
-            ua.dealer = None
+            ua.dealer, ua.post_split = None, None
         return ua.ev
 
     def split_value(self, ua: UpcardAnalysis, pair: int) -> Number:
@@ -195,15 +200,20 @@ class Analysis:
                     ua.shoe, ua.upcard, plan, hits_soft_17=self.rules.hits_soft_17,
                     conditioned=self.conditioned(ua.upcard), exact=self.exact).value()
             elif self.split in ("cdp1", "cdp"):
-                ua.splits[pair] = post_split_ev(self.split, ua.values, ua.shoe, ua.upcard, plan,
-                                                hits_soft_17=self.rules.hits_soft_17,
-                                                exact=self.exact, dealer=ua.dealer)
+                ua.splits[pair] = self._post_split(ua).ev(plan)
             else:
                 ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
                                            hits_soft_17=self.rules.hits_soft_17,
                                            exact=self.exact, decide=decide, hits=hits,
                                            free_hits=free_hits, dealer=ua.dealer)
         return ua.splits[pair]
+
+    def _post_split(self, ua: UpcardAnalysis) -> PostSplit:
+        if ua.post_split is None:
+            ua.post_split = PostSplit(self.split, ua.values, ua.shoe, ua.upcard,
+                                      hits_soft_17=self.rules.hits_soft_17, exact=self.exact,
+                                      dealer=ua.dealer)
+        return ua.post_split
 
     def _exact_split(self, ua: UpcardAnalysis, plan: SplitPlan,
                      decide: Callable[[int, bool], int],

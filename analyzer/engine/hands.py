@@ -303,7 +303,8 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
 def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_17: bool,
              conditioned: bool, exact: bool, policy: Array | None = None,
              play: PlayRules = PlayRules(), free_policy: Array | None = None,
-             outcomes: Array | None = None) -> HandValues:
+             outcomes: Array | None = None,
+             shoes: npt.NDArray[np.int64] | None = None) -> HandValues:
     """Stand, hit and double EVs of every node of ``space``, shoe ``base`` minus the hand.
 
     Without ``policy`` continued play is optimal (stand or hit, whichever is
@@ -312,9 +313,12 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     the pre-split strategy on split hands, is evaluated in another shoe.
     Unconditioned, a dealer blackjack loses the hand's bet (both halves of a
     double when ``play.bj_takes_all``).  ``outcomes`` may give the nodes' unconditioned
-    dealer outcomes, already computed (shared between shoes that coincide).
+    dealer outcomes, already computed (shared between shoes that coincide), and
+    ``shoes`` each node's shoe where it is not ``base`` less the hand (the levels
+    of a split evaluated together, :func:`analyzer.engine.postsplit.stacked`).
     """
-    shoes = np.array(base, dtype=np.int64)[None, :] - space.comps
+    if shoes is None:
+        shoes = np.array(base, dtype=np.int64)[None, :] - space.comps
     if outcomes is None:
         outcomes = outcome_matrix(upcard, hits_soft_17, np.maximum(shoes, 0), exact)
     if conditioned:
