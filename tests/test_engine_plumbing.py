@@ -1,8 +1,9 @@
 """The engine's plumbing against the plain computation it replaces.
 
 The dealer-outcome cache (a compiled hash table), the packed-key ``np.unique``
-of the kernel tables, the compiled dedupe of a split round's card sets and the
-forked upcards change where a value is computed,
+of the kernel tables, the compiled dedupe of a split round's card sets, the
+compiled hand recursion of optimal splitting and the forked upcards change
+where a value is computed,
 never the value: each is checked here against the direct route, bit for bit.
 """
 
@@ -20,6 +21,9 @@ from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
 from analyzer.engine.dealer import OutcomeCache, outcome_matrix, unique_rows
 from analyzer.engine.dist_splits import sum_index
+from analyzer.engine.hands import hand_space
+from analyzer.engine.optimal_split import _nodes as optimal_nodes
+from analyzer.engine.postsplit import split_hand_space
 
 _dealer = importlib.import_module("analyzer.engine._dealer")  # the compiled module
 
@@ -143,3 +147,49 @@ def test_in_forks_returns_what_children_computed_and_skips_their_failures() -> N
     assert set(got) | set(seen) >= set(items) - {5}  # only a failed item may be missing
     with pytest.raises(InternalError, match="0..255"):
         forked.in_forks(work, [256], jobs=2)
+
+
+def test_best_play_is_the_numpy_layer_loop() -> None:
+    """Optimal splitting's compiled hand recursion against the numpy loop it replaced.
+
+    The kernel adds the ten terms in numpy's pairwise order, so the values agree to
+    the last bit on numpy 2.x; the tolerance only guards against a numpy that sums
+    ten items another way.
+    """
+    space, _ = split_hand_space(hand_space(Shoe.decks(1).remove([6]).counts), 8)
+    nd = optimal_nodes(space)
+    rng = np.random.default_rng(11)
+    n, m, b = 7, len(space.comps), len(nd.bust_node)
+    probs = rng.dirichlet(np.ones(10), size=(n, m))
+    stand = rng.uniform(-1, 1, (n, m))
+    busted = rng.uniform(-2, 0, (n, b))
+    forced = rng.random(m) < 0.1
+    hit, cont = np.empty((n, m)), np.empty((n, m))
+    _dealer.best_play(probs, stand, busted, space.child, nd.bust_of, nd.order,
+                      forced.astype(np.int64), hit, cont)
+    want_hit, want = np.zeros((n, m)), np.zeros((n, m))
+    for layer in space.layers:  # largest hands first
+        padded = np.concatenate([want, np.zeros((n, 2))], axis=1)  # a bust, a card not left
+        vals = padded[:, np.minimum(space.child[layer], m + 1)]
+        where = nd.bust_of[layer]
+        vals[:, where >= 0] = busted[:, where[where >= 0]]
+        h = (probs[:, layer] * vals).sum(axis=2)
+        want_hit[:, layer] = h
+        want[:, layer] = np.where((h > stand[:, layer]) & ~forced[layer], h, stand[:, layer])
+    assert np.allclose(hit, want_hit, rtol=0, atol=1e-15)
+    assert np.allclose(cont, want, rtol=0, atol=1e-15)
+    assert (cont > stand + 1e-12).any() and (cont == stand).any()  # both choices taken
+
+
+def test_best_play_refuses_bad_input() -> None:
+    space, _ = split_hand_space(hand_space(Shoe.decks(1).remove([6]).counts), 8)
+    nd = optimal_nodes(space)
+    m, b = len(space.comps), len(nd.bust_node)
+    probs, stand, busted = np.zeros((2, m, 10)), np.zeros((2, m)), np.zeros((2, b))
+    forced = np.zeros(m, dtype=np.int64)
+    with pytest.raises(ValueError, match="sizes disagree"):
+        _dealer.best_play(probs[:1], stand, busted, space.child, nd.bust_of, nd.order,
+                          forced, np.empty((2, m)), np.empty((2, m)))
+    with pytest.raises(ValueError, match="out of range"):
+        _dealer.best_play(probs, stand, np.zeros((2, b - 1)), space.child, nd.bust_of, nd.order,
+                          forced, np.empty((2, m)), np.empty((2, m)))

@@ -44,7 +44,19 @@
  *   slack     float64            2 kmax: the dealer's most cards drawn, twice
  *   stand, hit float64 (k,)      written
  * A child is bounded by max(pay . rows + slack / n, 1 - 2 P(its next card busts), 0),
- * a Charlie by 1, a bust is -1 (the argument is in SplitLevels._stands).
+ * a Charlie by 1, a bust is -1 (the argument is in SplitLevels.hit_bounds). *
+ * best_play(probs, stand, busted, child, bust_of, order, forced, hit, cont): the
+ * hand recursion of optimal_split.py for n card sets at once, over nodes in
+ * `order` (every child before its parent):
+ *   probs   float64 (n, m, 10)  chance of each next card, per set and node
+ *   stand   float64 (n, m)      standing's value (with what follows it)
+ *   busted  float64 (n, b)      the value of each bust listed by bust_of
+ *   child   int64 (m, 10)       the node after each card: < m a node, m a bust, more: none
+ *   bust_of int64 (m, 10)       a bust's column in busted (-1 where no bust)
+ *   order   int64 (m,);  forced int64 (m,): 1 where the hand may not hit
+ *   hit, cont float64 (n, m)    written: hitting's value, and the better of the two
+ * The ten terms are added in numpy's pairwise order for ten items (its sum over a
+ * contiguous last axis), so the values have the bits of the numpy loop it replaces.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -455,6 +467,73 @@ done:
     return result;
 }
 
+static PyObject *best_play(PyObject *self, PyObject *args)
+{
+    Py_buffer probs, stand, busted, child, bust_of, order, forced, hit, cont;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*w*w*", &probs, &stand, &busted, &child,
+                          &bust_of, &order, &forced, &hit, &cont))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t m = order.len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t n = m ? stand.len / (Py_ssize_t)(m * sizeof(double)) : 0;
+    Py_ssize_t b = n ? busted.len / (Py_ssize_t)(n * sizeof(double)) : 0;
+    if (stand.len != n * m * (Py_ssize_t)sizeof(double) || probs.len != 10 * stand.len
+        || busted.len != n * b * (Py_ssize_t)sizeof(double)
+        || child.len != 10 * m * (Py_ssize_t)sizeof(int64_t) || bust_of.len != child.len
+        || forced.len != order.len || hit.len != stand.len || cont.len != stand.len) {
+        PyErr_SetString(PyExc_ValueError, "best_play: array sizes disagree");
+        goto done;
+    }
+    const int64_t *ch = child.buf, *bo = bust_of.buf, *od = order.buf, *fo = forced.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int ok = od[i] >= 0 && od[i] < m;
+        for (int x = 0; x < 10; x++)
+            ok &= ch[10 * i + x] >= 0
+                  && (ch[10 * i + x] != m || (bo[10 * i + x] >= 0 && bo[10 * i + x] < b));
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "best_play: a node or bust index out of range");
+            goto done;
+        }
+    }
+    const double *pr = probs.buf, *st = stand.buf, *bu = busted.buf;
+    double *ht = hit.buf, *co = cont.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t s = 0; s < n; s++) {
+        double *cs = co + m * s;
+        for (Py_ssize_t k = 0; k < m; k++) {
+            Py_ssize_t i = od[k];
+            const double *p = pr + 10 * (m * s + i);
+            double t[10];
+            for (int x = 0; x < 10; x++) {
+                int64_t c = ch[10 * i + x];
+                double v = c < m ? cs[c] : (c == m ? bu[b * s + bo[10 * i + x]] : 0.0);
+                t[x] = p[x] * v;
+            }
+            double h = (((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7])));
+            h += t[8];
+            h += t[9];
+            double sv = st[m * s + i];
+            ht[m * s + i] = h;
+            cs[i] = (!fo[i] && h > sv) ? h : sv;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&probs);
+    PyBuffer_Release(&stand);
+    PyBuffer_Release(&busted);
+    PyBuffer_Release(&child);
+    PyBuffer_Release(&bust_of);
+    PyBuffer_Release(&order);
+    PyBuffer_Release(&forced);
+    PyBuffer_Release(&hit);
+    PyBuffer_Release(&cont);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"outcome_sums", outcome_sums, METH_VARARGS,
      "outcome_sums(shoes, blocks, block_of, halves, low_of, high_of, runs, mult, kmax, out)\n"
@@ -472,6 +551,9 @@ static PyMethodDef methods[] = {
     {"split_bounds", split_bounds, METH_VARARGS,
      "split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit)\n"
      "Each split hand's stand EV and an upper bound on its hit EV (written)."},
+    {"best_play", best_play, METH_VARARGS,
+     "best_play(probs, stand, busted, child, bust_of, order, forced, hit, cont)\n"
+     "Hit values and optimal stand-or-hit values of every node, per card set (written)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -55,6 +55,7 @@ from analyzer.core.cards import blackjack_value
 from analyzer.core.errors import ImpossibleError, ImpossibleHandError
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
+from analyzer.engine import _dealer  # type: ignore[attr-defined]
 from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
     HandSpace,
@@ -110,13 +111,16 @@ class _Nodes:
     bust_node: npt.NDArray[np.int64]  # (b,) node that busts ...
     bust_card: npt.NDArray[np.int64]  # (b,) ... drawing this value (0-based)
     bust_of: npt.NDArray[np.int64]  # (m, 10) index into the busts, or -1
+    order: npt.NDArray[np.int64]  # (m,) the nodes, largest hands first (children first)
 
 
 def _nodes(space: HandSpace) -> _Nodes:
     where = np.argwhere(space.child == space.bust)
     bust_of = np.full(space.child.shape, -1, dtype=np.int64)
     bust_of[where[:, 0], where[:, 1]] = np.arange(len(where))
-    return _Nodes(space=space, bust_node=where[:, 0], bust_card=where[:, 1], bust_of=bust_of)
+    order = np.concatenate(space.layers) if space.layers else np.zeros(0, dtype=np.int64)
+    return _Nodes(space=space, bust_node=where[:, 0], bust_card=where[:, 1], bust_of=bust_of,
+                  order=order.astype(np.int64))
 
 
 class OptimalSplit:
@@ -203,17 +207,24 @@ class OptimalSplit:
         lose = 0 if free else -1
         busted = lose + bust_rest  # (n, b): a hand busting here, then the rest
         double = None
-        if not free:
-            doubled = self._child_values(nd, 2 * stand + rest, 2 * lose + bust_rest, None)
-            double = (probs * doubled).sum(axis=2)
+        if not free:  # only a two-card hand doubles (the others' entries stay 0, unread)
+            two = np.flatnonzero(space.ncards == 2)
+            doubled = self._child_values(nd, 2 * stand + rest, 2 * lose + bust_rest, two)
+            double = np.zeros((n, m), dtype=self.dtype)
+            double[:, two] = (probs[:, two] * doubled).sum(axis=2)
             if self._obo:
-                double = double + bj  # only the original bet is lost to the blackjack
+                double[:, two] += bj[:, two]  # only the original bet is lost to the blackjack
         forced = self._forced(nd)
         cont = np.zeros((n, m), dtype=self.dtype)
-        hit = np.zeros((n, m), dtype=self.dtype)
+        if not self.exact:  # the same loop compiled: no (sets x layer x 10) temporaries
+            _dealer.best_play(np.ascontiguousarray(probs, dtype=np.float64),
+                              np.ascontiguousarray(stand + rest, dtype=np.float64),
+                              np.ascontiguousarray(busted, dtype=np.float64), space.child,
+                              nd.bust_of, nd.order, forced.astype(np.int64),
+                              np.empty((n, m)), cont)
+            return self._starts(nd, sets, stand + rest, double, cont, k, r)
         for layer in space.layers:
             h = (probs[:, layer] * self._child_values(nd, cont, busted, layer)).sum(axis=2)
-            hit[:, layer] = h
             s = stand[:, layer] + rest[:, layer]
             go = (h > s) & ~forced[layer][None, :]
             cont[:, layer] = np.where(go, h, s)
