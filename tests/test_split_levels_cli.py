@@ -8,7 +8,8 @@ import pytest
 
 from analyzer.cli.main import main
 from analyzer.core.rules import parse_spec
-from analyzer.report.levels import strategy_levels
+from analyzer.core.shoe import Shoe
+from analyzer.report.levels import optimal_not_computed, strategy_levels
 
 
 def test_hand_cdp1_matches_farmer(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,3 +73,25 @@ def test_game_report_states_every_level() -> None:
     assert float(rows["chart"][0]) <= cdz < cdp1 < cdp  # resplits happen: the levels differ
     assert rows["optimal"] == ["-", "-"]
     assert "## RTP at every level" not in game_report("small", game_model(Analysis(rules, shoe)))
+
+
+@pytest.mark.parametrize(("spec", "exact", "says"), [
+    ("6D S17 DOA DAS SPL3 LS", False, "at most 104 cards"),  # refused: too many card sets
+    ("2D S17 DOA NDAS SPL2 NS SPR", False, "split-by-rank"),  # refused: memory by rank
+    ("2D H17 DOA DAS SPL3 NS", False, "with resplits optimal splitting takes many minutes"),
+    ("8D S17 DOA DAS SPL1 LS", False, "only when asked for"),
+    ("8D S17 DOA DAS SPL1 LS", True, "exact optimal splitting takes a minute or more"),
+])
+def test_optimal_not_computed_says_why(spec: str, exact: bool, says: str) -> None:
+    rules = parse_spec(spec)
+    reason = optimal_not_computed(rules, Shoe.decks(rules.decks).total, exact)
+    assert reason.startswith("not computed: ") and says in reason, reason
+
+
+@pytest.mark.slow
+def test_levels_compute_optimal_when_asked() -> None:
+    """As the build asks for one-split games: optimal splitting is a figure, at least CDP."""
+    shoe = Shoe([2, 3, 2, 2, 2, 2, 2, 2, 2, 8])  # a short shoe: seconds
+    levels = strategy_levels(parse_spec("1D S17 DOA DAS SPL1 NS"), shoe, optimal=True, jobs=2)
+    assert levels["optimal"].computed
+    assert levels["cdp"].ev <= levels["optimal"].ev + 1e-12

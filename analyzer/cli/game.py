@@ -34,8 +34,9 @@ def _split_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--split", default="cdz", choices=SPLIT_MODES,
                    help="play of split hands: cdz (CDZ-: the pre-split strategy), cdp1 / cdp "
                    "(Farmer's post-split strategies), optimal (every card of the split round "
-                   "remembered; slow: minutes per pair and upcard on full shoes), exact (CDZ- "
-                   "by whole-round enumeration, a cross-check for small shoes)")
+                   "remembered; seconds per pair and upcard for one split, minutes with "
+                   "resplits), exact (CDZ- by whole-round enumeration, a cross-check for small "
+                   "shoes)")
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:

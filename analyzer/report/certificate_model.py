@@ -45,13 +45,11 @@ from analyzer.report.certificate_provenance import (
 )
 from analyzer.report.certificate_sim import AsDealtFigures, SimCheck, as_dealt, cross_check
 from analyzer.report.distribution_model import DistributionReport, make_report
-from analyzer.report.levels import Level, Levels
+from analyzer.report.levels import Level, Levels, optimal_not_computed
 from analyzer.report.model import DealerTable, InsuranceFigures, dealer_table, insurance_figures
 from analyzer.sidebets.stats import ParSheet
 
 LEVEL_NAMES = ("chart", "cdz", "cdp1", "cdp")
-OPTIMAL_REASON = ("not computed: optimal splitting takes minutes per pair and upcard on a full "
-                  "shoe (bja ev --split optimal)")
 
 
 @dataclass(frozen=True)
@@ -136,7 +134,8 @@ def strategy_levels_of(rules: Rules, run: ChartRun, settings: Settings) -> Level
     results.setdefault("cdp", results["cdp1"])
     found = [Level(level, reason=value) if isinstance(value, str) else Level(level, value)
              for level, value in ((n, results[n]) for n in LEVEL_NAMES)]
-    found.append(Level("optimal", reason=OPTIMAL_REASON))
+    found.append(Level("optimal", reason=optimal_not_computed(
+        rules, Shoe.decks(rules.decks).total, settings.exact)))
     return Levels(rules=spec, shoe=format_shoe(Shoe.decks(rules.decks)), exact=settings.exact,
                   levels=tuple(found))
 

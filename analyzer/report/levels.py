@@ -9,9 +9,10 @@ A certification states how much a player can return at each level of skill:
 * ``cdp1`` / ``cdp``: post-split strategies as Eric Farmer defines them
   (:mod:`analyzer.engine.postsplit`);
 * ``optimal``: optimal splitting, every decision of a split round using every
-  card seen in it (:mod:`analyzer.engine.optimal_split`).  Minutes per pair and
-  upcard on full shoes, so computed only when asked for; otherwise, or where it
-  cannot be computed exactly, the level says why ("not computed: ...").
+  card seen in it (:mod:`analyzer.engine.optimal_split`).  Seconds per pair and
+  upcard for one split (3 minutes for a whole 8-deck game on two cores), minutes
+  with resplits, so computed only when asked for; otherwise, or where it cannot
+  be computed exactly, the level says why (:func:`optimal_not_computed`).
 
 Only the split EVs differ between the CDZ-, CDP1, CDP and optimal levels; the
 chart also differs in every other decision.
@@ -27,6 +28,7 @@ from analyzer.core.levels import LEVELS
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe, format_shoe
 from analyzer.engine.analysis import Analysis
+from analyzer.engine.optimal_split import refusal as optimal_refusal
 
 
 @dataclass(frozen=True)
@@ -59,21 +61,36 @@ class Levels:
 
 
 def _analysed(rules: Rules, shoe: Shoe, exact: bool, split: str,
-              done: dict[str, Analysis]) -> Level:
+              done: dict[str, Analysis], jobs: int = 1) -> Level:
     try:
-        analysis = done.get(split) or Analysis(rules, shoe, exact=exact, split=split)
+        analysis = done.get(split) or Analysis(rules, shoe, exact=exact, split=split, jobs=jobs)
         return Level(split, analysis.ev())
     except AnalyzerError as err:
         return Level(split, reason=f"not computed: {err}")
 
 
+def optimal_not_computed(rules: Rules, cards: int, exact: bool) -> str:
+    """Why a figure leaves optimal splitting out: refused here, or too slow to run unasked."""
+    refused = optimal_refusal(rules, cards)
+    if refused:
+        return f"not computed: {refused}"
+    if exact:
+        return ("not computed: exact optimal splitting takes a minute or more per pair and "
+                "upcard on a full shoe (floats: bja ev --split optimal)")
+    if rules.max_hands > 2 and not rules.free_splits:
+        return ("not computed: with resplits optimal splitting takes many minutes per pair "
+                "and upcard; ask for it with --split optimal")
+    return ("not computed: seconds per pair and upcard for one split, so only when asked "
+            "for (--split optimal)")
+
+
 def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False, *,
-                    optimal: bool = False,
+                    optimal: bool = False, jobs: int = 1,
                     analyses: dict[str, Analysis] | None = None) -> Levels:
     """EV of the basic chart, CDZ-, CDP1, CDP and (with ``optimal``) optimal splitting.
 
     ``analyses`` may hold analyses already made for some levels (keyed by split
-    mode), reused as they are.
+    mode), reused as they are; ``jobs`` processes share optimal splitting's upcards.
     """
     shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
     done = dict(analyses or {})
@@ -89,10 +106,8 @@ def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False,
         chart = Level("chart", reason=f"not computed: {err}")
     found = [chart] + [_analysed(rules, shoe, exact, s, done) for s in ("cdz", "cdp1", "cdp")]
     if optimal or "optimal" in done:
-        found.append(_analysed(rules, shoe, exact, "optimal", done))
+        found.append(_analysed(rules, shoe, exact, "optimal", done, jobs))
     else:
-        found.append(Level("optimal", reason="not computed: optimal splitting takes minutes "
-                                             "per pair and upcard on a full shoe; ask for it "
-                                             "with --split optimal"))
+        found.append(Level("optimal", reason=optimal_not_computed(rules, shoe.total, exact)))
     return Levels(rules=format_spec(rules), shoe=format_shoe(shoe), exact=exact,
                   levels=tuple(found))

@@ -199,12 +199,15 @@ def _pair_play(analysis: Analysis, upcard: int, pair: int) -> PairPlay | None:
     return PairPlay(best=Action(best).label, ev=actions[best])
 
 
-def game_model(analysis: Analysis, *, levels: bool = False) -> GameModel:
-    """The round, the dealer table, the best play of every pair; ``levels``: every level."""
+def game_model(analysis: Analysis, *, levels: bool = False, optimal: bool = False,
+               jobs: int = 1) -> GameModel:
+    """The round, the dealer table, the best play of every pair; ``levels``: every level
+    (with ``optimal``, optimal splitting too, its upcards shared by ``jobs`` processes)."""
     pairs = tuple((p, tuple(_pair_play(analysis, u, p) for u in UPCARDS))
                   for p in (1, *range(2, 11)))
-    found = (strategy_levels(analysis.rules, analysis.shoe, analysis.exact,
-                             analyses={analysis.split: analysis}) if levels else None)
+    found = (strategy_levels(analysis.rules, analysis.shoe, analysis.exact, optimal=optimal,
+                             jobs=jobs, analyses={analysis.split: analysis})
+             if levels else None)
     return GameModel(ev=ev_report(analysis), dealer=dealer_table(analysis), pairs=pairs,
                      levels=found)
 
