@@ -12,6 +12,15 @@ the explicitly named simulator used as a cross-check.  A notebook session:
 >>> hand_report(analysis, 6, (8, 8)).best  # 8-8 against a 6
 'split'
 
+One function per job (``analyze``, ``hand``, ``dealer``, ``chart``,
+``evaluate_chart``, ``distribution``, ``compare``, ``sidebet``, ``eor``, ``counts``,
+``indices``, ``edge``, ``simulate``, ``certify``: :mod:`analyzer.api`) returns a
+result with ``to_dict()``, ``to_text()`` and ``to_frame()``:
+
+>>> import analyzer
+>>> analyzer.analyze("1D H17 DOA NDAS SPL1 NS", jobs=1)
+<EV 1D H17 DOA NDAS SPL1 NS: -0.168767% CDZ->
+
 The names below are the library's public API.  ``import analyzer`` stays
 light: each is imported from its module on first use.
 """
@@ -19,9 +28,12 @@ light: each is imported from its module on first use.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from analyzer.core.version import __version__
+
+# typing.TYPE_CHECKING without importing typing: the ``bja`` entry point imports this
+# package before it can handle Ctrl-C (analyzer/cli/entry.py), so it is kept minimal.
+TYPE_CHECKING = False
 
 _API: dict[str, str] = {
     # rules, shoe, cards, named games
@@ -50,9 +62,17 @@ _API: dict[str, str] = {
     "ShoeError": "analyzer.core.errors", "HandError": "analyzer.core.errors",
     "PayTableError": "analyzer.core.errors", "ChartError": "analyzer.core.errors",
     "SimulationError": "analyzer.core.errors",
+    # one function per job (analyzer.api), their results and progress values
+    **{name: "analyzer.api" for name in (
+        "analyze", "hand", "dealer", "chart", "evaluate_chart", "distribution", "compare",
+        "sidebet", "eor", "counts", "indices", "edge", "simulate", "certify", "Result",
+        "Progress")},
 }
 
-__all__ = ["__version__", "Analysis", "AnalyzerError", "Chart", "ChartError", "CLASSIC_GAMES",
+__all__ = ["__version__", "analyze", "hand", "dealer", "chart", "evaluate_chart",
+           "distribution", "compare", "sidebet", "eor", "counts", "indices", "edge",
+           "simulate", "certify", "Result", "Progress", "Analysis", "AnalyzerError", "Chart",
+           "ChartError", "CLASSIC_GAMES",
           "dealer_table", "DealerTable", "describe_rules", "Double", "ev_report", "EvReport",
           "format_shoe", "format_spec", "format_value", "FrozenStrategy", "game_rules",
           "get_preset", "hand_report", "hand_total", "HandError", "HandReport", "HoleCard",
@@ -61,6 +81,26 @@ __all__ = ["__version__", "Analysis", "AnalyzerError", "Chart", "ChartError", "C
           "ShoeError", "SimulationError", "Surrender", "Value"]
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers
+    from typing import Any
+
+    from analyzer.api import (
+        Progress,
+        Result,
+        analyze,
+        certify,
+        chart,
+        compare,
+        counts,
+        dealer,
+        distribution,
+        edge,
+        eor,
+        evaluate_chart,
+        hand,
+        indices,
+        sidebet,
+        simulate,
+    )
     from analyzer.charts.evaluate import make_chart
     from analyzer.charts.model import Chart
     from analyzer.core.cards import Value, format_value, hand_total, parse_cards

@@ -1,5 +1,5 @@
-"""``python -m analyzer`` runs the ``bja`` command line."""
+"""``python -m analyzer`` runs the ``bja`` command line (Ctrl-C handled from its first line)."""
 
-from analyzer.cli.main import main
+from analyzer.cli.entry import main
 
 raise SystemExit(main())

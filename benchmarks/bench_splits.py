@@ -46,7 +46,7 @@ from analyzer.engine.optimal_split import OptimalSplit
 from analyzer.engine.splits import SplitPlan
 rules = parse_spec(sys.argv[1])
 up, pair = int(sys.argv[2]), int(sys.argv[3])
-base = Shoe.decks(rules.decks).remove([up]).counts
+base = rules.full_shoe().remove([up]).counts
 cpu, wall = time.process_time(), time.perf_counter()
 value = OptimalSplit(base, up, SplitPlan.from_rules(rules, pair, up),
                      hits_soft_17=rules.hits_soft_17, conditioned=rules.peeks_on(up),

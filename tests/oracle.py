@@ -2,7 +2,7 @@
 
 Nothing is shared with the engine's computational modules (``analyzer.engine.dealer``,
 ``analyzer.engine.hands``, ``analyzer.engine.splits``, ``analyzer.engine.analysis``,
-``analyzer.crosscheck.exact_splits``): only the :class:`analyzer.core.rules.Rules` value object is
+``analyzer.oracle.exact_splits``): only the :class:`analyzer.core.rules.Rules` value object is
 read.  The code is written for clarity, not speed; it is meant for small shoes (up
 to about 20 cards).
 
@@ -25,8 +25,10 @@ One round:
   game, and the self-check confirms identical results.)  Early surrender (ES) is
   offered now, before the peek, for -1/2.
 * A PEEKED dealer blackjack ends the round at once: the player loses 1, or
-  pushes with his own blackjack.  A player blackjack (ace + ten as the first two
-  cards, never after a split) wins ``blackjack_pays`` when the dealer has none.
+  pushes with his own blackjack (with ``blackjack_wins``, BJW, is paid
+  ``blackjack_pays`` for it; likewise against an unchecked one).  A player
+  blackjack (ace + ten as the first two cards, never after a split) wins
+  ``blackjack_pays`` when the dealer has none.
 * An UNCHECKED dealer blackjack (ENHC, or a ten up in ``PEEK_ACE`` games) shows
   when the dealer plays, after all the player's hands.  A player blackjack
   pushes it.  Otherwise, with ``unpeeked_bj_takes_all`` (the default) it takes
@@ -50,6 +52,9 @@ One round:
 * ``stand_on_21``: a hand of 21 may not hit.  Without it any 21 may hit (a hard
   21 surely busts; a soft 21 may gain, e.g. towards a Charlie); a 21 is never
   doubled.
+* ``player_21_wins`` (P21W): a finished non-blackjack hand of 21 (split A+T too)
+  wins its bet against every dealer outcome but an unchecked dealer blackjack,
+  which takes it as it takes any hand (a peeked one never meets it).
 * ``push_22``: a dealer finishing on exactly 22 pushes every non-busted player
   hand except a Charlie, which wins (a player blackjack is settled at once).
 * ``free_doubles``: on the unsplit first two cards with a HARD total in the set,
@@ -276,6 +281,11 @@ def _dealer(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[str, 
     return tuple(result.items())
 
 
+def _natural_vs_blackjack(rules: Rules) -> Fraction:
+    """A player blackjack against a dealer blackjack: a push, or the payout with BJW."""
+    return rules.blackjack_pays if rules.blackjack_wins else Fraction(0)
+
+
 def _settle(rules: Rules, final: int, bet: Bet, outcome: str) -> int:
     """Win (+) or loss (-) of a finished non-blackjack hand against a dealer outcome
     other than a blackjack."""
@@ -283,6 +293,8 @@ def _settle(rules: Rules, final: int, bet: Bet, outcome: str) -> int:
     if final == BUST:
         return -lose
     if final == CHARLIE or outcome == "bust":
+        return win
+    if final == 21 and rules.player_21_wins:  # P21W: a 21 beats any dealer hand here
         return win
     if outcome == "22":
         return 0 if rules.push_22 else win
@@ -542,13 +554,15 @@ def _surrender_value(g: _Game, unseen: Counts) -> Fraction:
 
 
 def _natural_value(g: _Game, unseen: Counts) -> Fraction:
-    """Believed EV of a player blackjack (pushes a dealer blackjack, else paid)."""
+    """Believed EV of a player blackjack (pushes a dealer blackjack or, with BJW, is paid
+    against it; else paid)."""
     ev = Fraction(0)
     for hole, w, rest in _hole_cases(g, unseen):
         seconds = [(hole, Fraction(1))] if hole is not None else [
             (card, p) for card, p, _ in _draws(rest)]
         for second, p in seconds:
-            ev += w * p * (0 if _is_natural((g.up, second)) else g.rules.blackjack_pays)
+            ev += w * p * (_natural_vs_blackjack(g.rules) if _is_natural((g.up, second))
+                           else g.rules.blackjack_pays)
     return ev
 
 
@@ -629,14 +643,15 @@ def _deal_ev(g: _Game, hand: Cards) -> Fraction:
         for hole, p, rest in _draws(unseen):  # the hole card, really dealt now
             dealer_bj = _is_natural((g.up, hole))
             if g.peeked and dealer_bj:
-                ev += p * (0 if natural else -1)
+                ev += p * (_natural_vs_blackjack(rules) if natural else -1)
             elif natural:
-                ev += p * (0 if dealer_bj else rules.blackjack_pays)
+                ev += p * (_natural_vs_blackjack(rules) if dealer_bj else rules.blackjack_pays)
             else:
                 action = action or decision()
                 ev += p * _play(g, hole, rest, hand, action)
     elif natural:
-        ev = sum((p * (0 if _is_natural((g.up, card)) else rules.blackjack_pays)
+        ev = sum((p * (_natural_vs_blackjack(rules) if _is_natural((g.up, card))
+                       else rules.blackjack_pays)
                   for card, p, _ in _draws(unseen)), Fraction(0))
     else:
         ev = _play(g, None, unseen, hand, decision())

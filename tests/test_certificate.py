@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.certificates.files import PINNED_DATE, page_count, pin_pdf, print_pdf
+from analyzer.certificates.provenance import VERIFICATION, provenance
+from analyzer.certificates.sim import Group, SimCheck, chi2_sf, pool
 from analyzer.cli.certify import slug
 from analyzer.cli.main import main
 from analyzer.core.errors import UsageError
 from analyzer.core.rules import parse_spec
-from analyzer.report.certificate_files import PINNED_DATE, page_count, pin_pdf, print_pdf
-from analyzer.report.certificate_provenance import VERIFICATION, provenance
-from analyzer.report.certificate_sim import Group, SimCheck, chi2_sf, pool
 
 ROOT = Path(__file__).resolve().parents[1]
 F = Fraction
@@ -83,7 +83,7 @@ def test_source_hash_is_what_the_printed_recipe_computes() -> None:
                            capture_output=True, text=True).stdout.split()[0]
     assert shell == found.source_sha256
     assert hashlib.sha256(found.manifest.encode()).hexdigest() == found.source_sha256
-    assert any(path == "report/certificate_model.py" for path, _ in found.source_files)
+    assert any(path == "certificates/model.py" for path, _ in found.source_files)
     assert any(path == "engine/_dealer.c" for path, _ in found.source_files)  # the C kernel
 
 

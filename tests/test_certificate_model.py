@@ -24,23 +24,23 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.charts.evaluate import make_chart
-from analyzer.core.rules import parse_spec
-from analyzer.crosscheck.sim import rtp_as_dealt
-from analyzer.engine.analysis import Analysis
-from analyzer.report.certificate_files import (
+from analyzer.certificates.files import (
     build_certificates,
     find_chromium,
     page_count,
     print_pdf,
 )
-from analyzer.report.certificate_model import Certificate, Settings, certify
-from analyzer.report.certificate_render import render_html, render_json, render_markdown
+from analyzer.certificates.model import Certificate, Settings, certify
+from analyzer.certificates.render import render_html, render_json, render_markdown
+from analyzer.charts.evaluate import make_chart
+from analyzer.core.rules import parse_spec
+from analyzer.engine.analysis import Analysis
+from analyzer.sim import rtp_as_dealt
 
 pytestmark = pytest.mark.slow
 SPEC = "1D S17 DOA DAS SPL1 NS CUT26"
-SETTINGS = Settings(exact=False, check_rounds=2_000_000, as_dealt_rounds=1_000_000, jobs=2,
-                    workers=1)
+SETTINGS = Settings(exact=False, check_rounds=2_000_000, as_dealt_rounds=1_000_000,
+                    spots_rounds=1_000_000, jobs=2, workers=1)
 SEED_FIGURES = Path(__file__).parent / "reference" / "seed-games.txt"
 needs_chromium = pytest.mark.skipif(find_chromium() is None,
                                     reason="chromium not installed (.ci/run installs the "
@@ -168,9 +168,11 @@ def _pinned_chart_ev(game: str) -> float:
 
 def test_seed_game_certificate_end_to_end_and_byte_identical(tmp_path: Path) -> None:
     # charlie7: the cheapest seed game to certify exactly (no resplit, so CDP = CDP1 is
-    # computed once); the second build serves the exact levels from the disk memo.
-    first = build_certificates(tmp_path / "a", games=("charlie7",))
-    second = build_certificates(tmp_path / "b", games=("charlie7",))
+    # computed once); the second build serves the exact levels from the disk memo.  The
+    # simulations are shorter than the build's: their length changes no code path.
+    settings = Settings(check_rounds=2_000_000, spots_rounds=1_000_000)
+    first = build_certificates(tmp_path / "a", games=("charlie7",), settings=settings)
+    second = build_certificates(tmp_path / "b", games=("charlie7",), settings=settings)
     names = sorted(p.name for p in first)
     assert names == sorted(p.name for p in second)
     assert {"certificate.md", "certificate.html", "certificate.json"} <= set(names)
@@ -183,7 +185,7 @@ def test_seed_game_certificate_end_to_end_and_byte_identical(tmp_path: Path) -> 
     assert Fraction(data["rtp"]["cdp"]) == Fraction(data["rtp"]["cdp1"]) >= _pinned_rtp(
         "charlie7") > Fraction(data["rtp"]["chart"])
     assert abs(float(Fraction(data["rtp"]["chart"])) - 1 - _pinned_chart_ev("charlie7")) < 1e-12
-    assert data["crosscheck"]["agrees"] and data["crosscheck"]["rounds"] == 20_000_000
+    assert data["crosscheck"]["agrees"] and data["crosscheck"]["rounds"] == 2_000_000
     assert data["rtp_as_dealt"] is None and data["sidebets"] == {}
     assert data["largest_win"]["result"] == "4" and data["largest_loss"]["result"] == "-4"
     dist = {Fraction(k): v for k, v in data["distribution"].items()}
@@ -196,7 +198,7 @@ def test_seed_game_certificate_end_to_end_and_byte_identical(tmp_path: Path) -> 
 def test_cli_without_chromium_writes_three_files_and_one_error_line(
         cert: Certificate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import analyzer.report.certificate_model as model
+    from analyzer.certificates import model
     from analyzer.cli.main import main
 
     monkeypatch.setattr(model, "certify", lambda *args, **kwargs: cert)  # computed once

@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli.main import main
-from analyzer.compare.components import COMPONENTS, differing
-from analyzer.compare.effects import effect_variants
-from analyzer.compare.explain import dividends, explain, intermediate, players_between, shapley
-from analyzer.compare.memo import Memo
-from analyzer.compare.model import Comparison, Figures, Row
-from analyzer.compare.outputs import render
-from analyzer.compare.variants import GridError, load_grid, parse_axis, product_variants
+from analyzer.comparisons.effects import effect_variants
+from analyzer.comparisons.explain import dividends, explain, intermediate, players_between, shapley
+from analyzer.comparisons.model import Comparison, Figures, Row
+from analyzer.comparisons.outputs import render
+from analyzer.comparisons.runner import figure_memo
+from analyzer.comparisons.variants import GridError, load_grid, parse_axis, product_variants
 from analyzer.core.presets import PRESETS, game_base
 from analyzer.core.rules import Rules, format_spec, parse_spec
+from analyzer.core.ruleset import COMPONENTS, differing
 
 BASE = parse_spec("6D S17 DOA DAS SPL3 LS")
 
@@ -121,7 +121,7 @@ def test_components_cover_every_rule_field() -> None:
     import dataclasses
 
     fields = {f.name for f in dataclasses.fields(Rules)}
-    assert fields == {f for c in COMPONENTS for f in c.fields}
+    assert fields == {f for c in COMPONENTS for f in c.field_names}
     assert [c.name for c in differing(BASE, parse_spec("8D H17 DOA DAS SPL3 LS"))] == \
         ["decks", "soft 17"]
 
@@ -247,15 +247,17 @@ def test_html_is_one_sortable_page() -> None:
     assert "http" not in page.replace("http-equiv", "")  # no external resource
 
 
-def test_memo_round_trips_floats_exactly(tmp_path: Path) -> None:
-    memo = Memo(folder=tmp_path)
+def test_memo_round_trips_floats_exactly(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path))
+    memo = figure_memo()
     x = 0.1 + 0.2
-    memo.put("6D", None, "float", {"ev": x})
-    got = memo.get("6D", None, "float")
-    assert got is not None and got["ev"] == x
-    assert Memo(enabled=False).get("6D", None, "float") is None
-    (next(tmp_path.iterdir())).write_text("{half")
-    assert memo.get("6D", None, "float") is None
+    memo.put(("6D", None, "float"), {"ev": x, "ev_exact": "-1/3"})
+    got = memo.get(("6D", None, "float"))
+    assert got == {"ev": x, "ev_exact": "-1/3"} and got["ev"] == x
+    assert figure_memo(enabled=False).get(("6D", None, "float")) is None
+    memo.path(("6D", None, "float")).write_text("{half")
+    assert memo.get(("6D", None, "float")) is None
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -285,12 +287,10 @@ def test_vary_value_may_start_with_keep(capsys: pytest.CaptureFixture[str]) -> N
 def test_json_shape_from_cached_figures(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     """A grid served wholly from the memo: no engine run, same JSON shape."""
-    from analyzer.compare.memo import memo_folder
-
     specs = ["6D S17 DOA DAS SPL3 LS", "6D H17 DOA DAS SPL3 LS"]
-    memo = Memo(folder=memo_folder())
+    memo = figure_memo()
     for i, spec in enumerate(specs):
-        memo.put(spec, None, "float", {"ev": -0.003 - i / 1000})
+        memo.put((spec, None, "float"), {"ev": -0.003 - i / 1000})
     assert main(["compare", "--base", specs[0], "--vary", "S17|H17", "--no-chart",
                  "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.compare import RunOptions, compare_grid
-from analyzer.compare.variants import parse_axis, product_variants
+from analyzer.comparisons import RunOptions, compare_grid
+from analyzer.comparisons.variants import parse_axis, product_variants
 from analyzer.core.errors import AnalyzerError
 from analyzer.core.rules import parse_spec
 

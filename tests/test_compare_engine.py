@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from analyzer.cli.main import main
-from analyzer.compare import RunOptions, compare_effects, compare_explain, compare_grid
-from analyzer.compare import worker as worker_module
-from analyzer.compare.memo import Memo, memo_folder
-from analyzer.compare.variants import parse_axis, product_variants
+from analyzer.comparisons import RunOptions, compare_effects, compare_explain, compare_grid
+from analyzer.comparisons import worker as worker_module
+from analyzer.comparisons.runner import figure_memo
+from analyzer.comparisons.variants import parse_axis, product_variants
 from analyzer.core.presets import game_base
 from analyzer.core.rules import parse_spec
 
@@ -110,9 +110,9 @@ def test_exact_shapley_contributions_sum_to_the_difference_exactly() -> None:
 
 
 def _seed(specs_evs: dict[str, float]) -> None:
-    memo = Memo(folder=memo_folder())
+    memo = figure_memo()
     for spec, ev in specs_evs.items():
-        memo.put(spec, None, "float", {"ev": ev})
+        memo.put((spec, None, "float"), {"ev": ev})
 
 
 def test_one_bad_cell_never_loses_the_grid(capsys: pytest.CaptureFixture[str]) -> None:
@@ -200,7 +200,7 @@ def test_explain_cli_json(monkeypatch: pytest.MonkeyPatch,
 def test_build_reports_are_byte_identical_on_a_rerun(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """reports/compare/ from the memo on the second run: the same bytes (engine stubbed)."""
-    from analyzer.compare.reports import build_compare_reports
+    from analyzer.comparisons.reports import build_compare_reports
 
     monkeypatch.setattr(worker_module, "compute", _fake_compute)
     options = RunOptions(charts=False, jobs=1, progress=False)
@@ -219,7 +219,8 @@ def test_build_reports_are_byte_identical_on_a_rerun(tmp_path: Path,
 
 
 # -- strategy levels (issue 11): --split and --levels ---------------------------------
-LEVEL_SHOE = "A:1,2:1,3:1,4:3,5:1,6:1,7:1,8:3,9:1,T:4"  # 17 cards: 4s and 8s resplit
+LEVEL_SHOE = "A:1,2:1,3:1,4:3,5:1,6:1,7:1,8:3,9:2,T:9"  # 23 cards: 4s and 8s resplit,
+# and no round runs out (the 17-card shoe this was once, 5 tens fewer, does: T-T vs A)
 LEVEL_BASE = parse_spec("1D S17 DOA DAS SPL3 LS")
 
 
@@ -251,7 +252,7 @@ def test_levels_equal_the_engine_at_each_level(exact: bool) -> None:
 
 
 def test_a_refused_split_level_is_a_row_saying_why() -> None:
-    from analyzer.compare.runner import evaluate_specs
+    from analyzer.comparisons.runner import evaluate_specs
 
     options = RunOptions(charts=False, jobs=1, progress=False, use_cache=False, split="optimal")
     got = evaluate_specs(["6D S17 DOA DAS SPL3 LS"], options)["6D S17 DOA DAS SPL3 LS"]

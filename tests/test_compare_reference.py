@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.compare import RunOptions, compare_grid
-from analyzer.compare.variants import named_variant
+from analyzer.comparisons import RunOptions, compare_grid
+from analyzer.comparisons.variants import named_variant
 from analyzer.core.rules import parse_spec
 
 TABLE = Path(__file__).parent / "reference" / "hoppe-rule-effects.md"

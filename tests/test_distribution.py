@@ -3,9 +3,9 @@
 * Eric Farmer's analyzer (v7.6, ``blackjack_pdf.cpp``) prints the exact outcome
   distribution and SD of a no-resplit CDZ- game: every probability (9 decimals)
   and the SD (9 decimals of a percent) must agree to the last printed digit.
-  Sources: ``tests/reference/farmer-ca/1d-h17-ndas-spl1-ns-cdz.txt`` (from
-  ../shared/reference/farmer-ca) and ``8d-s17-das-spl1-ls-cdz.txt`` (his binary run
-  on this project's machine, input recorded in the file).
+  Sources: ``tests/reference/farmer-ca/1d-h17-ndas-spl1-ns-cdz.txt`` and
+  ``8d-s17-das-spl1-ls-cdz.txt`` (his binary run on this project's machine, the input
+  recorded in each file).
 * The independent brute-force enumerator ``tests/oracle_distribution.py`` (built on
   ``tests/oracle.py``) must give the same distribution as fractions on small shoes,
   splits, resplits and the seed games' rules included.
@@ -126,7 +126,7 @@ def test_small_shoe_exact_and_float_agree() -> None:
 def test_forked_upcards_give_the_same_bits(exact: bool) -> None:
     """``jobs=2`` (upcards in forked processes) against the serial run: equal, not close."""
     if exact:  # resplits on a small shoe: every hand and the dealer enumerated jointly
-        rules, shoe = parse_spec("1D H17 DOA DAS SPL3 LS"), Shoe(SMALL)
+        rules, shoe = parse_spec("1D H17 DOA DAS SPL3 LS"), Shoe(RESPLIT)
     else:
         rules, shoe = parse_spec("1D S17 DOA DAS SPL1 LS"), None
     serial = round_distribution(rules, shoe, exact=exact)
@@ -194,3 +194,36 @@ def test_cli_bad_game(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["distribution", "--game", "nope"]) == 2
     assert capsys.readouterr().err.startswith("bja: error: unknown game")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("spec", "counts"), [("1D S17 DOA DAS SPL1 LS", SMALL),
+                                              ("1D S17 DOA NDAS SPL2 NS", RESPLIT)])
+def test_pairing_by_slices_gives_the_same_fractions(spec: str, counts: tuple[int, ...],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Splits paired a few head sets at a time (the memory bound) give the same figures."""
+    import analyzer.engine.dist_splits as dist_splits
+
+    rules = parse_spec(spec)
+    whole = round_distribution(rules, Shoe(counts), exact=True)
+    monkeypatch.setattr(dist_splits, "PAIRS_AT_ONCE", 5)  # a few pairs at a time
+    sliced = round_distribution(rules, Shoe(counts), exact=True)
+    assert sliced.by_upcard == whole.by_upcard and sliced.error_bound == whole.error_bound == 0
+    assert sliced.mean == Analysis(rules, Shoe(counts), exact=True).ev()
+
+
+def test_error_bounds_of_the_figures_hold() -> None:
+    """Resplit rounds approximated (no budget): every probability, the SD and the hit
+    frequency within their printed bounds of the jointly enumerated figures."""
+    from analyzer.report.distribution_model import make_report
+
+    rules = parse_spec("1D S17 DOA NDAS SPL3 NS")
+    whole = make_report(round_distribution(rules, Shoe(RESPLIT)), "x", 0.0)
+    rough = make_report(round_distribution(rules, Shoe(RESPLIT), budget=0), "x", 0.0)
+    e = float(rough.dist.error_bound)
+    assert whole.dist.error_bound == 0 and e > 0 and rough.sd_bound > 0
+    for x in set(whole.probabilities) | set(rough.probabilities):
+        assert abs(whole.probabilities.get(x, 0) - rough.probabilities.get(x, 0)) <= e
+    assert abs(whole.sd - rough.sd) <= rough.sd_bound
+    assert abs(whole.p_win - rough.p_win) <= rough.chance_bound(lambda x: x > 0)
+    assert abs(whole.sd - rough.sd) > 0  # the approximation differs: the bounds are tested

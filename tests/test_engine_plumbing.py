@@ -9,7 +9,6 @@ never the value: each is checked here against the direct route, bit for bit.
 
 from __future__ import annotations
 
-import importlib
 import os
 from fractions import Fraction
 
@@ -19,13 +18,12 @@ import pytest
 from analyzer.core.errors import InternalError
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
+from analyzer.engine import kernel as _dealer  # the compiled loops in use (BJA_KERNEL)
 from analyzer.engine.dealer import OutcomeCache, outcome_matrix, unique_rows
 from analyzer.engine.dist_splits import sum_index
 from analyzer.engine.hands import hand_space
 from analyzer.engine.optimal_split import _nodes as optimal_nodes
 from analyzer.engine.postsplit import split_hand_space
-
-_dealer = importlib.import_module("analyzer.engine._dealer")  # the compiled module
 
 
 @pytest.mark.parametrize("exact", [False, True])

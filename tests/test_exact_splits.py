@@ -1,4 +1,4 @@
-"""The exact whole-round split EV (analyzer.crosscheck.exact_splits) on hand-checkable shoes.
+"""The exact whole-round split EV (analyzer.oracle.exact_splits) on hand-checkable shoes.
 
 Forced shoes (every card a ten, every card an eight, ...) have one outcome that
 can be worked out by hand; on small mixed shoes the result is compared with
@@ -18,8 +18,8 @@ import pytest
 from analyzer.core.actions import DOUBLE, HIT, STAND
 from analyzer.core.cards import hand_total
 from analyzer.core.errors import ShoeError
-from analyzer.crosscheck.exact_dealer import dealer_final_distribution
-from analyzer.crosscheck.exact_splits import exact_split_ev
+from analyzer.oracle.exact_dealer import dealer_final_distribution
+from analyzer.oracle.exact_splits import exact_split_ev
 
 Comp = tuple[int, ...]
 Decide = Callable[[Comp, frozenset[int]], int]

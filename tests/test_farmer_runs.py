@@ -1,7 +1,7 @@
 """CDP1 and CDP on more rule sets, against Farmer's analyzer run for this project.
 
 Source: Eric Farmer, "Blackjack Basic Strategy Calculator" v7.6 (repository
-possibly-wrong/blackjack, commit a1f7dbb), the binary /work/ref/strategy; each file in
+possibly-wrong/blackjack, commit a1f7dbb), built and run for this project; each file in
 ``tests/reference/farmer-runs/`` holds the exact stdin answers (rules, post-split level,
 the 100 pair queries) and the verbatim output.  Compared: the overall EV, the EV by
 upcard and the split EV of every pair against every upcard, to the printed 9 decimals

@@ -19,6 +19,7 @@ from analyzer.core.errors import AnalyzerError
 from analyzer.core.presets import CLASSIC_GAMES, PRESETS, game_rules
 from tests.fuzz_inputs import (
     GARBAGE,
+    HUGE,
     ROOT,
     assert_result_or_one_line,
     card_texts,
@@ -98,7 +99,8 @@ def sidebet_argv(draw: st.DrawFn) -> tuple[list[str], bytes]:
     elif shoe == "bad-shoe":
         argv.append(f"--shoe={draw(suit_shoe_texts())}")
     elif shoe == "decks":
-        argv += ["--decks", draw(st.sampled_from(("0", "-1", "x", "1.5", "100001")))]
+        argv += ["--decks", draw(st.one_of(st.sampled_from(("0", "-1", "x", "1.5", "100001")),
+                                           HUGE))]
     else:
         argv += ["--preset", "nope"]  # 8 decks would be slow: give it a bad argument
     data = draw(mutated(PAYTABLE)) if draw(st.booleans()) else b""
@@ -106,7 +108,8 @@ def sidebet_argv(draw: st.DrawFn) -> tuple[list[str], bytes]:
         argv += ["--paytable", "PAYTABLE"]
     events = st.sampled_from(("777", "21-suited", "pair", "bust-3", "straight", "push", "x"))
     argv += _options(draw, {
-        "--pays": st.one_of(GARBAGE, st.tuples(events, GARBAGE).map("=".join)),
+        "--pays": st.one_of(GARBAGE, st.tuples(events, st.one_of(
+            GARBAGE, HUGE, st.sampled_from(("1e160", "-1e160", "1e999999999")))).map("=".join)),
         "--straights": st.sampled_from(("standard", "wrap", "ace-low", "x")),
         "--pair-by": st.sampled_from(("rank", "value", "x")), "--h17": None,
         "--reading": st.sampled_from(("removed", "ignored", "x")),
@@ -208,8 +211,8 @@ def simulate_argv(draw: st.DrawFn) -> list[str]:
     game = draw(st.one_of(st.none(), GAMES))
     if game is not None:
         argv += ["--game", game]
-    return argv + _options(draw, {"--jobs": st.one_of(GARBAGE, st.sampled_from(("0", "2"))),
-                                  "--seed": st.one_of(GARBAGE, st.sampled_from(("-1", "7"))),
+    return argv + _options(draw, {"--jobs": st.one_of(GARBAGE, HUGE, st.sampled_from(("0", "2"))),
+                                  "--seed": st.one_of(GARBAGE, HUGE, st.sampled_from(("-1", "7"))),
                                   "--json": None, "--compare": None})
 
 

@@ -80,6 +80,7 @@ test_rule_specs, test_rule_specs_slow = fuzz(rule_specs(), check_spec, "rule_spe
 
 RULE_FIELDS = st.fixed_dictionaries({
     "decks": st.one_of(st.integers(1, 8), st.integers(-1, 200_000)),
+    "spanish_decks": st.booleans(),
     "hits_soft_17": st.booleans(), "double": st.sampled_from(Double),
     "double_after_split": st.booleans(), "max_hands": st.integers(0, 5),
     "resplit_aces": st.booleans(), "hit_split_aces": st.booleans(),
@@ -88,6 +89,7 @@ RULE_FIELDS = st.fixed_dictionaries({
     "hole_card": st.sampled_from(HoleCard), "unpeeked_bj_takes_all": st.booleans(),
     "charlie": st.integers(0, 13), "charlie_beats_bj": st.booleans(),
     "stand_on_21": st.booleans(), "push_22": st.booleans(),
+    "blackjack_wins": st.booleans(), "player_21_wins": st.booleans(),
     "free_doubles": st.frozensets(st.integers(2, 22), max_size=5),
     "free_splits": st.frozensets(st.integers(0, 11), max_size=5),
     "split_by_rank": st.booleans(), "split_aces": st.booleans(),
@@ -176,8 +178,8 @@ def check_chart_file(data: bytes) -> None:
 test_chart_files, test_chart_files_slow = fuzz(mutated(CHART), check_chart_file, "chart_files",
                                                fast=50, slow=2000)
 
-PAYTABLES = {bet: (ROOT / "analyzer" / "sidebets" / "paytables" / f"{bet}-seed.toml").read_text()
-             for bet in BETS}
+PAYTABLES = {bet: (ROOT / "analyzer" / "sidebets" / "paytables"
+                   / f"{bet}-{BETS[bet].default_table}.toml").read_text() for bet in BETS}
 
 
 @cache

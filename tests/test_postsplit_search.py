@@ -17,7 +17,7 @@ import pytest
 
 from analyzer.core.outcomes import N_OUTCOMES
 from analyzer.core.rules import parse_spec
-from analyzer.engine import _dealer  # type: ignore[attr-defined]
+from analyzer.engine import kernel as _dealer  # the compiled loops in use (BJA_KERNEL)
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.hands import payoff_matrix
 from analyzer.engine.postsplit import Level, LevelHands, PostSplit, SplitLevels, level_count

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from analyzer.cli.main import main
-from analyzer.core.rules import parse_spec
+from analyzer.core.rules import Rules, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.shoestate import build as shoestate_build
 from analyzer.shoestate.counts import SYSTEMS
 from analyzer.shoestate.edge import deal_states, edge_by_count, true_counts
+from analyzer.shoestate.eor import EorTable
 from analyzer.shoestate.plot import edge_png
 
 QUICK = "1D H17 DOA NDAS NSPL NS ENHC"
@@ -73,7 +75,9 @@ def test_edge_needs_a_cut_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["edge", "--rules", QUICK, "--no-cache"]) == 2
     assert "no cut card" in capsys.readouterr().err
     assert main(["edge", "--rules", QUICK, "--cut", "45", "--no-cache"]) == 2
-    assert "must be 1 to 40" in capsys.readouterr().err
+    # 36, not 40: a state dealt 36+ cards deep may hold 16 or fewer small cards, which a
+    # round can run out of (issue 20).
+    assert "must be 1 to 36" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -97,16 +101,39 @@ def test_build_is_byte_identical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert all(p.read_bytes() == snapshot[p] for p in second)
 
 
+def test_build_writes_a_games_files_as_one_set(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's reports are written together: a failure after its effects of removal (at
+    the count systems) leaves none of its files, not eor.* without the rest (issue 20)."""
+    real = shoestate_build.effects_of_removal
+    small = Shoe([4, 0, 0, 4, 0, 4, 4, 4, 0, 16])  # six values: few shoes, small trees
+
+    def small_shoe(rules: Rules, **kwargs: Any) -> EorTable:
+        return real(rules, small, **{**kwargs, "jobs": 1})
+
+    def failing(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("counts failed")
+
+    monkeypatch.setattr(shoestate_build, "effects_of_removal", small_shoe)
+    monkeypatch.setattr(shoestate_build, "effects_model", failing)
+    games = {"tiny": parse_spec(QUICK + " CUT26")}
+    with pytest.raises(RuntimeError, match="counts failed"):
+        shoestate_build.build_shoestate_reports(tmp_path, games=games, counted={"tiny": 26},
+                                                protected=games, protection_rounds=20_000)
+    folder = tmp_path / "reports" / "shoestate" / "tiny"
+    assert not folder.exists() or not any(folder.iterdir())
+
+
 @pytest.mark.slow
 def test_game_protection_table() -> None:
     """Without a cut card the counter always sees a full shoe: it bets the minimum and
     wins exactly the flat-bet result; with one it is the simulator's own counter run."""
-    from analyzer.crosscheck.sim import counter_win_rate
     from analyzer.shoestate.protection import (
         game_protection,
         protection_json,
         protection_markdown,
     )
+    from analyzer.sim import counter_win_rate
 
     rules = parse_spec("2D S17 DOA DAS SPL1 NS")
     games = {"shuffled": rules, "dealt": rules.replace(cut_card=52)}

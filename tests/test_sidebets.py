@@ -213,3 +213,29 @@ def test_volatility_and_confidence_interval() -> None:
     low, high = rtp_interval(sheet, 10**6, 0.95)
     assert (low + high) / 2 == pytest.approx(float(sheet.rtp))
     assert high - low == pytest.approx(2 * 1.959964 * sheet.sd / 1000, rel=1e-6)
+
+
+@pytest.mark.parametrize("name", list(BETS))
+def test_every_bet_solves_its_top_award_for_a_target(name: str) -> None:
+    """--solve on every bet: the pay of the default table's top award for an RTP of 95%."""
+    bet = get_bet(name)
+    outcomes = bet.outcomes(SuitShoe.decks(6))
+    table = preset(bet)
+    event = par_sheet(bet, outcomes, table, "").top.name
+    try:
+        solution = solve_pay(bet, outcomes, table, event, Fraction(19, 20))
+    except PayTableError as err:  # the award alone cannot reach (or must exceed) the target
+        assert "needs" in str(err)
+        return
+    solved = PayTable(bet.name, "solved", {**table.pays, event: solution.pay})
+    assert par_sheet(bet, outcomes, solved, "").rtp == Fraction(19, 20)
+
+
+def test_default_tables_and_spanish_decks() -> None:
+    for bet in BETS.values():
+        assert preset(bet).name == bet.default_table
+    shoe = SuitShoe.decks(8, spanish=True)
+    assert shoe.total == 384 and shoe.spanish_decks() == 8 and shoe.full_decks() is None
+    assert format_suit_shoe(shoe) == "8spanish"
+    plus = parse_suit_shoe("8spanish+TS")
+    assert plus.count((10, 0)) == 1 and parse_suit_shoe(format_suit_shoe(plus)) == plus

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.cli.sidebet import register
+from analyzer.cli.sidebet import BET_NAMES, register
 from analyzer.core.errors import AnalyzerError, PayTableError, ShoeError
 from analyzer.sidebets.bets import get_bet
-from analyzer.sidebets.build import build_sidebet_tables
-from analyzer.sidebets.paytable import load_paytable
+from analyzer.sidebets.build import build_sidebet_tables, shoes_of
+from analyzer.sidebets.paytable import load_paytable, presets
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -101,12 +101,74 @@ def test_depleted_shoe_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_build_writes_every_table_reproducibly(tmp_path: Path) -> None:
-    paths = build_sidebet_tables(tmp_path)
+    """Every pay table on every shoe, two files each, and the protection summary; a rebuild
+    changes no byte (the simulation is seeded)."""
+    bets = ["perfect-pairs", "over-under-13"]
+    paths = build_sidebet_tables(tmp_path, jobs=1, shoes=200, bets=bets)
     names = sorted(p.name for p in paths)
-    assert len(names) == 32 and "21+3-6d.md" in names and "bust-it-8d.csv" in names
+    expected = sum(2 * len(presets(get_bet(b))) * len(shoes_of(get_bet(b))) for b in bets) + 1
+    assert len(names) == expected == 2 * (4 + 3) * 4 + 1
+    assert "perfect-pairs-6d.md" in names and "perfect-pairs-8d-B.csv" in names
+    assert "over-under-13-2d-exactly-13.md" in names
     first = {p: p.read_bytes() for p in paths}
-    build_sidebet_tables(tmp_path)
+    build_sidebet_tables(tmp_path, jobs=1, shoes=200, bets=bets)
     assert {p: p.read_bytes() for p in paths} == first
     assert not [p for p in (tmp_path / "tables" / "sidebets").iterdir() if p.name.startswith(".")]
-    csv = (tmp_path / "tables" / "sidebets" / "21+3-6d.csv").read_text()
-    assert "straight-flush,straight flush,40,10368," in csv
+    csv = (tmp_path / "tables" / "sidebets" / "perfect-pairs-8d.csv").read_text()
+    assert "perfect,perfect pair (same rank and suit),25,1456," in csv
+    md = (tmp_path / "tables" / "sidebets" / "over-under-13-6d-under.md").read_text()
+    assert "## Game protection" in md and "betting correlation" in md
+    summary = (tmp_path / "reports" / "sidebets" / "protection.md").read_text()
+    assert summary.count("| Over/Under 13 |") == 3 * 4
+
+
+def test_spanish_tables_only_where_offered() -> None:
+    tags = [tag for tag, _ in shoes_of(get_bet("match-the-dealer"))]
+    assert tags == ["1d", "2d", "6d", "8d", "6spanish", "8spanish"]
+    assert [tag for tag, _ in shoes_of(get_bet("perfect-pairs"))] == ["1d", "2d", "6d", "8d"]
+
+
+def test_list_paytables_names_every_table_and_its_source(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(capsys, "lucky-lucky", "--list-paytables")
+    for name in ("pt1", "pt2", "pt3", "pt4", "pt5", "pt6"):
+        assert f"lucky-lucky:{name} — " in out
+    assert out.count("source: Wizard of Odds") == 6
+    for bet in BET_NAMES:
+        assert _run(capsys, bet, "--list-paytables").startswith(f"{bet}:")
+
+
+def test_paytable_by_name_or_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    data = json.loads(_run(capsys, "perfect-pairs", "--paytable", "perfect-pairs:B", "--json"))
+    assert data["paytable"] == "B" and data["events"][0]["pays"] == 30
+    assert json.loads(_run(capsys, "perfect-pairs", "--preset", "D", "--json"))["paytable"] == "D"
+    with pytest.raises(PayTableError, match="'lucky-ladies:A' is a lucky-ladies table"):
+        _run(capsys, "perfect-pairs", "--paytable", "lucky-ladies:A")
+    with pytest.raises(PayTableError, match="'Z'"):
+        _run(capsys, "perfect-pairs", "--paytable", "perfect-pairs:Z")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "perfect-pairs:mine").write_text(
+        'bet = "perfect-pairs"\n[pays]\nperfect = 20\ncoloured = 10\nmixed = 5\n')
+    data = json.loads(_run(capsys, "perfect-pairs", "--paytable", "./perfect-pairs:mine",
+                           "--json"))
+    assert data["events"][0]["pays"] == 20
+
+
+def test_every_bet_runs_at_eight_decks(capsys: pytest.CaptureFixture[str]) -> None:
+    for bet in BET_NAMES:
+        out = _run(capsys, bet, "--decks", "8")
+        assert "8 decks (416 cards)" in out and "RTP" in out
+
+
+def test_protection_json_and_spanish_shoe(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(_run(capsys, "match-the-dealer", "--shoe=6spanish", "--paytable",
+                           "match-the-dealer:4-9", "--protection", "--shoes", "300", "--json"))
+    assert data["shoe"] == "6 Spanish decks (288 cards)"
+    assert abs(data["house_edge"] - 0.030555) < 5e-7  # Jacobson's 3.055%
+    pro = data["protection"]
+    assert sum(Fraction(c["eor_exact"]) * c["copies"] for c in pro["card_effects"]) == 0
+    assert not [c for c in pro["card_effects"] if c["card"].startswith("T")]
+    assert pro["simulated"]["shoes"] == 300
+    with pytest.raises(AnalyzerError, match="--protection"):
+        _run(capsys, "hot3", "--shoes", "10")

@@ -125,3 +125,94 @@ def test_random_small_shoes_match_oracle(cards: list[str]) -> None:
     for name, options, key in HAND_READINGS:
         counts = get_bet(name).outcomes(shoe, options).counts
         assert counts == {e: hands[key].get(e, 0) for e in counts}
+
+
+# --- the bets of issue 25 -----------------------------------------------------------------
+
+TWENTY = "QH:2,KS:3,AS:2,AH:1,TC:2,JD:1,9S:2,9H:1,5C:1,2D:1,KH:1"
+TWENTY_CARDS = (["Qh"] * 2 + ["Ks"] * 3 + ["As"] * 2 + ["Ah"] + ["Tc"] * 2 + ["Jd"]
+                + ["9s"] * 2 + ["9h", "5c", "2d", "Kh"])
+SPANISH = "1spanish-AS-KS-7H-7D-5C-2C-9S-QD-JH"
+SPANISH_CARDS = oracle.deck(1, ("Ts", "Th", "Td", "Tc", "As", "Ks", "7h", "7d", "5c", "2c",
+                                "9s", "Qd", "Jh"))
+NEW_SHOES = [
+    pytest.param((SuitShoe.decks(1), oracle.deck(1)), id="1deck"),
+    pytest.param((SuitShoe.decks(2), oracle.deck(2)), id="2decks", marks=pytest.mark.slow),
+    pytest.param((parse_suit_shoe(DEPLETED), DEPLETED_CARDS), id="depleted"),
+    pytest.param((parse_suit_shoe(ODD), ODD_CARDS), id="odd"),
+    pytest.param((parse_suit_shoe(TWENTY), TWENTY_CARDS), id="twenty"),
+    pytest.param((parse_suit_shoe(SPANISH), SPANISH_CARDS), id="spanish-depleted"),
+]
+NEW_HAND_BETS = ["perfect-pairs", "royal-match", "over-under-13", "bet-the-set",
+                 "21+3-classic", "21+3-xtreme", "lucky-lucky", "match-the-dealer",
+                 "super-sevens"]
+
+
+class NewCase(NamedTuple):
+    shoe: SuitShoe
+    cards: list[str]
+    hands: dict[str, Counter[str]]
+    twenty: dict[str, Counter[str]]
+
+
+@pytest.fixture(scope="module", params=NEW_SHOES)
+def new_case(request: pytest.FixtureRequest) -> NewCase:
+    shoe, cards = request.param
+    assert shoe.total == len(cards)
+    return NewCase(shoe, cards, oracle.new_hand_bets(cards), oracle.twenty_bets(cards))
+
+
+@pytest.mark.parametrize("name", NEW_HAND_BETS)
+def test_new_hand_bets_match_oracle(new_case: NewCase, name: str) -> None:
+    """Combination counts as integers, suits included, on every shoe."""
+    outcomes = get_bet(name).outcomes(new_case.shoe)
+    expected = new_case.hands[name]
+    assert outcomes.counts == {e: expected.get(e, 0) for e in outcomes.counts}
+    assert set(expected) <= set(outcomes.counts)
+    assert sum(outcomes.counts.values()) == outcomes.deals
+
+
+@pytest.mark.parametrize("name", ["lucky-ladies", "kings-bounty"])
+def test_twenty_bets_match_oracle(new_case: NewCase, name: str) -> None:
+    outcomes = get_bet(name).outcomes(new_case.shoe)
+    expected = new_case.twenty[name]
+    assert outcomes.counts == {e: expected.get(e, 0) for e in outcomes.counts}
+    assert outcomes.deals == perm(new_case.shoe.total, 4)
+
+
+def test_twenty_shoe_deals_every_premium_event() -> None:
+    twenty = oracle.twenty_bets(TWENTY_CARDS)
+    assert twenty["lucky-ladies"]["qh-pair-bj"] and twenty["lucky-ladies"]["qh-pair"]
+    assert twenty["kings-bounty"]["ks-pair-bj"] and twenty["kings-bounty"]["suited-kings"] == 0
+    hands = oracle.new_hand_bets(ODD_CARDS)
+    assert hands["perfect-pairs"]["perfect"] and hands["21+3-xtreme"]["jackpot"]
+    assert hands["match-the-dealer"]["two-suited"] and hands["super-sevens"]["suited-777"]
+
+
+@pytest.mark.parametrize("h17", [False, True], ids=["S17", "H17"])
+@pytest.mark.parametrize("reading", ["removed", "ignored"])
+def test_buster_matches_oracle(new_case: NewCase, h17: bool, reading: str) -> None:
+    spanish = not any(new_case.shoe.count((10, s)) for s in range(4))
+    if new_case.shoe.total > 60 or spanish:
+        pytest.skip("the dealer brute force runs on one deck and the small shoes (Buster is "
+                    "not dealt with Spanish decks)")
+    probs = oracle.buster(new_case.cards, h17, reading)
+    outcomes = get_bet("buster-blackjack").outcomes(
+        new_case.shoe, BetOptions(hits_soft_17=h17, reading=reading))
+    ours = {e: Fraction(c, outcomes.deals) for e, c in outcomes.counts.items()}
+    assert ours == {e: probs.get(e, Fraction(0)) for e in ours}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(_CARDS), min_size=4, max_size=12))
+def test_random_small_shoes_match_oracle_new_bets(cards: list[str]) -> None:
+    """Every new bet on any small composition, repeated identities included."""
+    shoe = parse_suit_shoe(",".join(f"{c}:{cards.count(c)}" for c in sorted(set(cards))))
+    hands = oracle.new_hand_bets(cards)
+    twenty = oracle.twenty_bets(cards)
+    for name in NEW_HAND_BETS:
+        counts = get_bet(name).outcomes(shoe).counts
+        assert counts == {e: hands[name].get(e, 0) for e in counts}, name
+    for name in ("lucky-ladies", "kings-bounty"):
+        counts = get_bet(name).outcomes(shoe).counts
+        assert counts == {e: twenty[name].get(e, 0) for e in counts}, name

@@ -21,7 +21,9 @@ from analyzer.cli import main as cli
 from analyzer.core import actions
 from analyzer.core.presets import get_preset
 from analyzer.core.rules import Rules, parse_spec
-from analyzer.crosscheck.sim import (
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.frozen import FrozenStrategy
+from analyzer.sim import (
     DecisionTables,
     SimulationError,
     counter_rounds,
@@ -30,11 +32,9 @@ from analyzer.crosscheck.sim import (
     rtp_as_dealt,
     simulate,
 )
-from analyzer.crosscheck.sim import layout as L
-from analyzer.crosscheck.sim import run as sim_run
-from analyzer.crosscheck.sim.shoe_study import parse_spread
-from analyzer.engine.analysis import Analysis
-from analyzer.engine.frozen import FrozenStrategy
+from analyzer.sim import layout as L
+from analyzer.sim import run as sim_run
+from analyzer.sim.shoe_study import parse_spread
 
 COMBINED = [
     "1D H17 DOA DAS SPL3 RSA HSA LS",
@@ -193,8 +193,8 @@ def test_bad_spreads_are_refused(text: str) -> None:
 
 # -- independence and imports -------------------------------------------------------------
 def test_simulator_modules_do_not_load_the_engine_and_help_does_not_load_numba() -> None:
-    code = ("import sys, analyzer.crosscheck.sim.kernel, analyzer.crosscheck.sim.estimate, "
-            "analyzer.crosscheck.sim.shoe_study; "
+    code = ("import sys, analyzer.sim.kernel, analyzer.sim.estimate, "
+            "analyzer.sim.shoe_study; "
             "print(any(m.startswith('analyzer.engine') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
@@ -207,7 +207,7 @@ def test_simulator_modules_do_not_load_the_engine_and_help_does_not_load_numba()
 
 # -- the command's error lines ------------------------------------------------------------
 @pytest.mark.parametrize(("argv", "needle"), [
-    (["--rounds", "1e99"], "maximum 1e+11"),
+    (["--rounds", "1e99"], "2 to 100,000,000,000"),
     (["--rounds", "1e999"], "whole number"),
     (["--rounds", "100", "--strategy", "best"], "unknown strategy 'best'"),
     (["--rounds", "100", "--counter", "ko"], "unknown count system 'ko'"),

@@ -20,10 +20,10 @@ from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.errors import RuleConflictError
 from analyzer.core.presets import PRESETS, get_preset
 from analyzer.core.rules import parse_spec
-from analyzer.crosscheck.sim import SimulationError, shoe_codes, simulate
-from analyzer.crosscheck.sim.estimate import play_stacked
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.frozen import FrozenStrategy
+from analyzer.sim import SimulationError, shoe_codes, simulate
+from analyzer.sim.estimate import play_stacked
 
 CLASSIC = "6D S17 DOA DAS SPL3 LS"
 J, Q, K = 11, 12, 13  # card codes of the face cards when pairs split by rank

@@ -18,6 +18,7 @@ from analyzer.charts.context import ChartContext
 from analyzer.charts.derive import Deriver
 from analyzer.charts.model import UPCARDS, Chart, Evaluation, RowKey, Section
 from analyzer.charts.strategy import ChartStrategy
+from analyzer.core.errors import UsageError
 from analyzer.core.rules import Rules
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
@@ -62,8 +63,10 @@ def _free_cells(section: Section, context: ChartContext) -> frozenset[tuple[RowK
     cells = set()
     for key, codes in section.rows.items():
         for u, code in zip(UPCARDS, codes, strict=True):
-            if key.kind == "H" and key.cards is None and key.total in context.free_doubles \
-                    and code in ("D", "Ds"):
+            # A pair row's double doubles its two-card hard total (5,5 is hard 10).
+            hard = key.total if key.kind == "H" and key.cards is None else \
+                2 * key.total if key.kind == "P" and key.total != 1 else None
+            if hard in context.free_doubles and code in ("D", "Ds"):
                 cells.add((key, u))
             if key.kind == "P" and key.total in context.free_splits and code in ("P", "Ph", "Rp"):
                 cells.add((key, u))
@@ -73,7 +76,11 @@ def _free_cells(section: Section, context: ChartContext) -> frozenset[tuple[RowK
 def make_chart(rules: Rules, title: str, *, shoe: Shoe | None = None,
                by_cards: bool | None = None) -> ChartRun:
     """Derive, evaluate and refine the TD chart of ``rules``, titled ``title``."""
-    optimum = Analysis(rules, shoe)
+    if not isinstance(title, str):
+        raise UsageError(f"a chart's title is text, not {title!r}")
+    if by_cards is not None and not isinstance(by_cards, bool):
+        raise UsageError(f"by_cards must be True, False or None, not {by_cards!r}")
+    optimum = Analysis(rules, shoe)  # checks the rules and the shoe
     optimum.ev()
     context = ChartContext.from_rules(rules)
     deriver = Deriver(optimum, context, by_cards=by_cards)

@@ -8,6 +8,16 @@ starts a further section (Free Bet's ``[free-bet-hand]``); rows before any such
 line are the main chart.  H4, S12, H21, S21 and the pair rows may be left out
 (see :data:`~analyzer.charts.model.LOOKUP_RULES`); every other row is required.
 
+Read for a rule set (:func:`load_chart`), a file must also fit it: a section,
+row or code the rules never consult is refused, naming its line, rather than
+ignored (a typo ``[free-bet-hnd]`` would otherwise drop the free-bet hand's
+play and evaluate another strategy than the one written).  Refused: a section
+other than the main one and, in games with free splits, ``[free-bet-hand]``; a
+section or row given twice; pair rows where the rules never split, ``PA``
+where aces may not be split; a row qualified by a card count the hand never
+decides at (a Charlie stops it); in ``[free-bet-hand]`` (the hand carrying the
+free bet only hits or stands) a pair row or a code other than H and S.
+
 >>> text = format_rows({RowKey("H", 16): ("S",) * 5 + ("H", "H", "R", "R", "R")})
 >>> text
 'H16,S,S,S,S,S,H,H,R,R,R\\n'
@@ -32,16 +42,48 @@ from analyzer.charts.model import (
     parse_label,
     validate_rows,
 )
+from analyzer.charts.strategy import FREE_SECTION
 from analyzer.core.errors import ChartError
 from analyzer.core.rules import Rules, format_spec
+from analyzer.util.files import read_input
 
 _SEPARATORS = re.compile(r"[,\s]+")
 _SECTION = re.compile(r"\[\s*([A-Za-z0-9_-]+)\s*\]")
 
 
-def parse_sections(text: str, source: str = "chart", *,
-                   require_all: bool = True) -> tuple[Section, ...]:
-    """Parse a chart file's text; a malformed line raises ChartError naming it."""
+def _unused(rules: Rules, section: str, key: RowKey, codes: tuple[str, ...]) -> str | None:
+    """Why the rules never consult this row (None: they do)."""
+    if section != "main" and section != FREE_SECTION:
+        known = "[free-bet-hand] with free splits" if rules.free_splits else "none"
+        return f"unknown section [{section}] (the main chart, then {known})"
+    if section == FREE_SECTION and not rules.free_splits:
+        return "section [free-bet-hand] is for games with free splits (FS), and these rules "\
+            "have none"
+    if key.kind == "P":
+        if section == FREE_SECTION:
+            return f"row {key.label}: the free-bet hand never splits"
+        if rules.max_hands < 2:
+            return f"row {key.label}: these rules never split (NSPL)"
+        if key.total == 1 and not rules.split_aces:
+            return f"row {key.label}: these rules never split aces (NSA)"
+    if key.cards is not None and rules.charlie and key.cards >= rules.charlie:
+        return (f"row {key.label}: a hand of {key.cards} cards is a Charlie (CH{rules.charlie}) "
+                "and takes no decision")
+    if section == FREE_SECTION:
+        bad = sorted(set(codes) - {"H", "S"})
+        if bad:
+            return (f"row {key.label}: code {bad[0]} in [free-bet-hand] (the free-bet hand only "
+                    "hits or stands: H or S)")
+    return None
+
+
+def parse_sections(text: str, source: str = "chart", *, require_all: bool = True,
+                   rules: Rules | None = None) -> tuple[Section, ...]:
+    """Parse a chart file's text; a malformed line raises ChartError naming it.
+
+    With ``rules``, a section, row or code those rules never consult is refused
+    too (see the module doc).
+    """
     sections: list[tuple[str, dict[RowKey, tuple[str, ...]]]] = [("main", {})]
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
@@ -55,6 +97,10 @@ def parse_sections(text: str, source: str = "chart", *,
                 continue  # an explicit [main] at the top
             if any(name == s[0] for s in sections):
                 raise ChartError(f"{where}: section [{name}] appears twice")
+            if rules is not None:
+                why = _unused(rules, name, RowKey("H", 16), ())
+                if why:
+                    raise ChartError(f"{where}: {why}")
             sections.append((name, {}))
             continue
         tokens = [t for t in _SEPARATORS.split(line) if t]
@@ -79,6 +125,10 @@ def parse_sections(text: str, source: str = "chart", *,
             if code in PAIR_ONLY_CODES and key.kind != "P":
                 raise ChartError(f"{where}: code {code} in row {key.label} is for pair rows only")
             codes.append(code)
+        if rules is not None:
+            why = _unused(rules, sections[-1][0], key, tuple(codes))
+            if why:
+                raise ChartError(f"{where}: {why}")
         rows[key] = tuple(codes)
     result = []
     for name, rows in sections:
@@ -90,13 +140,8 @@ def parse_sections(text: str, source: str = "chart", *,
 
 def load_chart(path: Path, rules: Rules) -> Chart:
     """Read a chart file; the rules come from the command line, not the file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ChartError(f"cannot read chart file {str(path)!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise ChartError(f"chart file {str(path)!r} is not UTF-8 text") from None
-    sections = parse_sections(text, str(path))
+    text = read_input(path, "chart file", ChartError)  # a regular file, size-capped
+    sections = parse_sections(text, str(path), rules=rules)
     return Chart(rules=rules, sections=sections, title=path.name)
 
 

@@ -21,6 +21,7 @@ from types import MappingProxyType
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
 from analyzer.core.cards import format_value
 from analyzer.core.errors import ChartError
+from analyzer.core.numbers import parse_whole, shown
 from analyzer.core.rules import Rules
 
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # chart column order: 2..9, T, A
@@ -119,12 +120,14 @@ def parse_label(text: str) -> RowKey:
         symbol = m.group(4)
         value = 1 if symbol in ("A", "1") else 10 if symbol in ("T", "10") else int(symbol)
         return RowKey("P", value)
-    kind, total = m.group(1), int(m.group(2))
+    kind, total = m.group(1), parse_whole(m.group(2), f"row label {shown(text)}", ChartError,
+                                          minimum=None)
     low = 4 if kind == "H" else 12
     if not low <= total <= 21:
         raise ChartError(f"row label {text!r}: a {'hard' if kind == 'H' else 'soft'} total "
                          f"must be {low}..21")
-    cards = None if m.group(3) is None else int(m.group(3))
+    cards = None if m.group(3) is None else parse_whole(
+        m.group(3), f"row label {shown(text)}: card count", ChartError, minimum=None)
     if cards is not None and not 3 <= cards <= 21:
         raise ChartError(f"row label {text!r}: a card-count qualifier must be 3..21")
     return RowKey(kind, total, cards)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from analyzer.charts.model import COLOURS, LEGEND, LOOKUP_RULES, UPCARD_LABELS, UPCARDS, Chart
-from analyzer.charts.render_text import blocks, figures, free_note, row_name
+from analyzer.charts.render_text import blocks, cell_text, figures, free_note, row_name
 from analyzer.core.rules import describe_rules, format_spec
 
 _STYLE = """
@@ -81,7 +81,8 @@ def render_html(chart: Chart) -> str:
                     hover = _hover(dict(section.evs.get((key, u), {})))
                     attr = f' title="{escape(hover)}"' if hover else ""
                     cells.append(f'<td class="{classes}" data-row="{key.label}" '
-                                 f'data-up="{UPCARD_LABELS[UPCARDS.index(u)]}"{attr}>{code}</td>')
+                                 f'data-up="{UPCARD_LABELS[UPCARDS.index(u)]}"{attr}>'
+                                 f'{cell_text(section, key, u)}</td>')
                 out.append(f"<tr><th>{escape(row_name(key))}</th>" + "".join(cells) + "</tr>")
             out += ["</tbody>", "</table>"]
     out += ["<h2>Lookup rules</h2>", "<ul>"]

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from analyzer.charts.model import COLOURS, LEGEND, UPCARD_LABELS, UPCARDS, Chart, Section
-from analyzer.charts.render_text import blocks, figures, free_note, row_name
+from analyzer.charts.render_text import blocks, cell_text, figures, free_note, row_name
 from analyzer.core.rules import describe_rules, format_spec
 
 DPI = 100
@@ -60,8 +60,8 @@ def _draw_section(ax: Axes, section: Section, top: float, multi: bool) -> None:
                                        edgecolor="#222222" if free else "#666666",
                                        linewidth=2.0 if free else 0.6,
                                        linestyle="--" if free else "-"))
-                ax.text(x0 + LABEL_W + j + 0.5, y + 0.5, code, fontsize=8, fontweight="bold",
-                        ha="center", va="center")
+                ax.text(x0 + LABEL_W + j + 0.5, y + 0.5, cell_text(section, key, u), fontsize=8,
+                        fontweight="bold", ha="center", va="center")
 
 
 def render_png(chart: Chart) -> bytes:

@@ -20,6 +20,7 @@ from analyzer.charts.model import (
 )
 from analyzer.core.cards import format_value
 from analyzer.core.rules import describe_rules, format_spec
+from analyzer.util.text import md_table
 
 BLOCKS = (("H", "Hard totals"), ("S", "Soft totals"), ("P", "Pairs"))
 FREE_MARK = "*"
@@ -102,8 +103,8 @@ def render_markdown(chart: Chart) -> str:
     lines = [f"# {chart.title}", "", f"Rules: `{format_spec(chart.rules)}`", ""]
     lines += [f"- {line}" for line in describe_rules(chart.rules)]
     if chart.evaluation is not None:
-        lines += ["", "| figure | EV per unit initial bet |", "|---|---:|"]
-        lines += [f"| {name} | {value} |" for name, value in figures(chart)]
+        lines += ["", *md_table(["figure", "EV per unit initial bet"],
+                                figures(chart), "lr", compact=True)]
     lines += ["", "Legend: " + "; ".join(f"**{c}** {w}" for c, w in LEGEND.items()) + "."]
     note = free_note(chart)
     if note:
@@ -114,11 +115,10 @@ def render_markdown(chart: Chart) -> str:
         if len(chart.sections) > 1:
             lines += ["", f"## {section.title} (`[{section.name}]`)"]
         for title, keys in blocks(section):
+            rows = [[f"**{row_name(key)}**",
+                     *(cell_text(section, key, u).replace(FREE_MARK, "\\" + FREE_MARK)
+                       for u in UPCARDS)] for key in keys]
             lines += ["", f"### {title}", "",
-                      "| | " + " | ".join(UPCARD_LABELS) + " |",
-                      "|---|" + ":---:|" * len(UPCARDS)]
-            for key in keys:
-                cells = [cell_text(section, key, u).replace(FREE_MARK, "\\" + FREE_MARK)
-                         for u in UPCARDS]
-                lines.append(f"| **{row_name(key)}** | " + " | ".join(cells) + " |")
+                      *md_table(["", *UPCARD_LABELS], rows, "l" + "c" * len(UPCARDS),
+                                compact=True)]
     return "\n".join(lines) + "\n"

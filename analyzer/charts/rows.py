@@ -26,6 +26,8 @@ from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.cards import blackjack_value, comp_cards, is_natural
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
 
+# float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
+# the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
 ActionValues = dict[int, Array]
 FirstValues = Callable[[Array, Array], ActionValues]  # (two-card nodes, hit) -> EVs

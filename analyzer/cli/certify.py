@@ -1,25 +1,27 @@
 """``bja certify``: a game's certificate in Markdown, HTML, PDF and JSON.
 
 Bad input raises an :class:`~analyzer.core.errors.AnalyzerError` subclass, which
-the main CLI prints as one line before exiting with status 2.  Without
-Chromium the Markdown, HTML and JSON are written and the missing PDF is that
-one error line (exit 2).
+the main CLI prints as one line before exiting with status 2.  The files are
+written as one set, in place of the folder's old ones (which may be nothing
+else: checked before the work).  Without Chromium the Markdown, HTML and JSON
+are written and the missing PDF is that one error line (exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from analyzer.cli.options import SEED, add_progress, progress_bar, whole
 from analyzer.core.errors import UsageError
-from analyzer.core.presets import PRESETS, game_base
+from analyzer.core.presets import game_base
 from analyzer.core.rules import format_spec, parse_spec
 
-__all__ = ["register", "run", "slug"]
+__all__ = ["certificate", "register", "run", "slug"]
+
+MAX_CHECK_ROUNDS = 10**10  # the cross-check's rounds: a tenth of the simulator's cap
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -39,55 +41,53 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--no-pdf", action="store_true", help="skip the PDF (no Chromium needed)")
     p.add_argument("--float", action="store_true",
                    help="RTP levels in float arithmetic (faster; no exact fractions)")
-    p.add_argument("--rounds", type=float, default=None,
-                   help="rounds of the simulation cross-check (default 2e7)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the cross-check")
+    p.add_argument("--rounds", action=whole(1, MAX_CHECK_ROUNDS, scientific=True), default=None,
+                   help="rounds of the simulation cross-check (default 2e7, at most 1e10)")
+    p.add_argument("--seed", action=SEED, default=None, help="seed of the cross-check")
+    p.add_argument("--meta", type=Path, default=None, metavar="FILE.toml",
+                   help="the submission's particulars (lab, manufacturer, game name as "
+                        "marketed, submission reference, jurisdiction, dates, mathematician, "
+                        "reviewer) for the cover and sign-off blocks")
+    add_progress(p)
     p.set_defaults(func=run)
 
 
 def slug(spec: str) -> str:
     """A folder name for a rule spec: ``6D S17 BJ6:5`` -> ``6d-s17-bj6-5``."""
-    return re.sub(r"[^a-z0-9]+", "-", spec.lower()).strip("-")
+    from analyzer.api.studies import slug as api_slug
 
-
-def _rounds(value: float | None) -> int | None:
-    if value is None:
-        return None
-    if not value.is_integer() or not 1 <= value <= 10**10:
-        raise UsageError(f"--rounds must be a whole number from 1 to 1e10, not {value:g}")
-    return int(value)
+    return api_slug(spec)
 
 
 def run(args: argparse.Namespace) -> int:
-    from analyzer.report.certificate_files import write_certificate
-    from analyzer.report.certificate_model import Settings, certify
-
-    if args.game is not None:
-        rules, name = game_base(args.game), args.game
-    else:
-        rules = parse_spec(args.rules)
-        name = format_spec(rules)
-    out = args.out or Path("reports") / (args.game or slug(name))
-    settings = Settings(exact=not args.float)
-    rounds = _rounds(args.rounds)
-    if rounds is not None:
-        settings = dataclasses.replace(settings, check_rounds=rounds)
-    if args.seed is not None:
-        settings = dataclasses.replace(settings, check_seed=args.seed)
-    cert = certify(rules, name, PRESETS.get(name), settings,
-                   progress=lambda msg: print(msg, file=sys.stderr))
-    written = write_certificate(cert, out, pdf=False)
-    print("\n".join(str(p) for p in written), flush=True)
-    if not args.no_pdf:
-        print(write_pdf(out), flush=True)
+    with progress_bar(args) as bar:
+        result = certificate(args, args.out, bar or _stage_lines(args))
+    print("\n".join(str(p) for p in result.written), flush=True)
+    if result.no_pdf is not None:
+        raise UsageError(result.no_pdf)
     return 0
 
 
-def write_pdf(out: Path) -> Path:
-    """Print ``out/certificate.html`` to ``out/certificate.pdf``."""
-    from analyzer.report.certificate_files import print_pdf
-    from analyzer.report.output import write_bytes_atomic
+def certificate(args: argparse.Namespace, out: Path | None, progress: Any) -> Any:
+    """The certificate the parsed arguments ask for, written to ``out`` (default
+    reports/<game>/); the web app's jobs call this with a folder of their own."""
+    from analyzer.api import certify
 
-    path = out / "certificate.pdf"
-    write_bytes_atomic(path, print_pdf(out / "certificate.html"))
-    return path
+    if args.game is not None:
+        game_base(args.game)  # an unknown name: the error listing the known ones
+        game, name = args.game, args.game
+    else:
+        game = args.rules
+        name = format_spec(parse_spec(args.rules))
+    folder = out or Path("reports") / (args.game or slug(name))
+    return certify(game, out=folder, pdf=not args.no_pdf, exact=not args.float,
+                   rounds=args.rounds, seed=args.seed, meta=args.meta, progress=progress)
+
+
+def _stage_lines(args: argparse.Namespace) -> Any:
+    """Without a bar (stderr not a terminal): each stage's name on a line, as it starts."""
+    if args.quiet:
+        return None
+    from analyzer.util.progress import StageLines
+
+    return StageLines(sys.stderr)

@@ -10,21 +10,18 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from analyzer import __version__
-from analyzer.core.cards import format_value
 from analyzer.core.errors import ChartError
-from analyzer.core.presets import resolve_game
-from analyzer.core.rules import Rules, format_spec
 
 if TYPE_CHECKING:
-    from analyzer.charts.model import Evaluation
+    from analyzer.charts.build import TextFormat
 
 # The chart renderers (analyzer.charts.build.TEXT_RENDERERS, then png and the
 # exceptions), named here so that building the parser imports no renderer.
-TEXT_FORMATS = ("txt", "csv", "md", "html")
-FORMATS = (*TEXT_FORMATS, "png", "exceptions")
+TEXT_FORMATS: tuple[TextFormat, ...] = ("txt", "csv", "md", "html")
+ChartFormat = Literal["txt", "csv", "md", "html", "png", "exceptions"]
+FORMATS: tuple[ChartFormat, ...] = (*TEXT_FORMATS, "png", "exceptions")
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:
@@ -60,46 +57,30 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=cmd_evaluate)
 
 
-def _figures_json(rules: Rules, ev: Evaluation) -> dict[str, Any]:
-    from analyzer.charts.model import UPCARDS
-
-    return {"rules": format_spec(rules), "engine": f"bja {__version__}",
-            "ev": ev.chart_ev, "optimum_ev": ev.optimum_ev, "gap": ev.gap,
-            "by_upcard": {format_value(u): ev.by_upcard[u] for u in UPCARDS
-                          if u in ev.by_upcard}}
-
-
 def cmd_chart(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.charts.build import TEXT_RENDERERS
-    from analyzer.charts.evaluate import make_chart
-    from analyzer.charts.exceptions import find_exceptions, render_exceptions
-    from analyzer.charts.render_png import render_png
-    from analyzer.report.output import write_atomic, write_bytes_atomic
+    from analyzer.api import chart
+    from analyzer.api.games import cli_game
+    from analyzer.util.files import check_target, write_atomic, write_bytes_atomic
 
-    rules, name = resolve_game(args.game, args.rules)
     if args.format == "png" and args.out is None:
         raise ChartError("--format png needs --out FILE")
-    run = make_chart(rules, f"{name}: basic strategy", by_cards=args.by_cards or None)
-    chart = run.chart
+    if args.out is not None:
+        check_target(args.out)  # before the work: a link or a device is refused
+    result = chart(cli_game(args.game, args.rules), by_cards=args.by_cards or None)
     output: str | bytes
     if args.format == "png":
-        output = render_png(chart)
+        output = result.to_png()
     elif args.format == "exceptions":
-        output = render_exceptions(chart, run.optimum,
-                                   find_exceptions(chart, run.optimum, run.deriver))
+        output = result.exceptions_text()
     else:
-        output = TEXT_RENDERERS[args.format](chart)
+        output = result.render(args.format)
     if args.out is not None:
         if isinstance(output, bytes):
             write_bytes_atomic(args.out, output)
         else:
             write_atomic(args.out, output)
     if args.json:
-        assert chart.evaluation is not None
-        data = _figures_json(rules, chart.evaluation)
-        data.update({"title": chart.title, "strategy": "chart (total-dependent)",
-                     "chart": {s.name: {k.label: list(c) for k, c in s.ordered()}
-                               for s in chart.sections}})
+        data = result.to_dict()
         if args.out is not None:
             data["out"] = str(args.out)
         return data
@@ -110,24 +91,8 @@ def cmd_chart(args: argparse.Namespace) -> dict[str, Any] | str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.charts.evaluate import evaluate
-    from analyzer.charts.fileformat import load_chart
-    from analyzer.charts.model import UPCARDS
+    from analyzer.api import evaluate_chart
+    from analyzer.api.games import cli_game
 
-    rules, _name = resolve_game(args.game, args.rules)
-    chart = load_chart(args.chart, rules)
-    figures, _played, _optimum = evaluate(chart)
-    if args.json:
-        data = _figures_json(rules, figures)
-        data.update({"chart": str(args.chart), "strategy": "chart as written"})
-        return data
-    lines = [f"rules: {format_spec(rules)}   chart: {args.chart}",
-             " upcard | EV (% of initial bet)", "--------+----------------"]
-    for u in UPCARDS:
-        if u in figures.by_upcard:
-            lines.append(f"   {format_value(u)}    | {figures.by_upcard[u] * 100:15.9f}")
-    lines += ["--------+----------------",
-              f" chart  | {figures.chart_ev * 100:15.9f}",
-              f" CDZ-   | {figures.optimum_ev * 100:15.9f}",
-              f" diff   | {figures.gap * 100:15.9f}"]
-    return "\n".join(lines)
+    result = evaluate_chart(cli_game(args.game, args.rules), args.chart)
+    return result.to_dict() if args.json else result.to_text()

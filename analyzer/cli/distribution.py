@@ -7,16 +7,14 @@ the main CLI prints as one line before exiting with status 2.
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
-from analyzer.core.errors import ChartError
-from analyzer.core.presets import resolve_game
-from analyzer.core.rules import Rules
-from analyzer.core.shoe import Shoe, parse_shoe
+from analyzer.cli.options import JOBS, add_progress, progress_bar, whole
 
-__all__ = ["register", "run", "distribution_report"]
+__all__ = ["register", "run"]
+
+MAX_SPOTS = 7  # seats at a table: the library's, named here so --help imports no engine
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -37,8 +35,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
                            "basic-strategy chart")
     play.add_argument("--chart", type=Path, metavar="FILE", help="play this chart file")
     p.add_argument("--exact", action="store_true", help="exact rational arithmetic")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
+    p.add_argument("--spots", action=whole(1, MAX_SPOTS), default=None, metavar="N",
+                   help="also the covariance of two spots against one dealer hand (CDZ- play: "
+                        "exact with one split, else simulated) and the SD of a round on "
+                        f"1..N spots (N at most {MAX_SPOTS})")
+    p.add_argument("--jobs", action=JOBS, default=None, metavar="N",
                    help="processes: upcards in parallel, the same figures (default: every core)")
+    add_progress(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="machine-readable output")
     fmt.add_argument("--csv", action="store_true", help="the distribution as CSV")
@@ -46,47 +49,22 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=run)
 
 
-def distribution_report(rules: Rules, title: str, shoe: Shoe | None, strategy: str,
-                        chart: Path | None, exact: bool, jobs: int = 1) -> Any:
-    """Compute the distribution and its report (the library does the work)."""
-    from analyzer.charts.strategy import ChartStrategy
-    from analyzer.engine.analysis import Analysis
-    from analyzer.engine.distribution import round_distribution
-    from analyzer.report.distribution_model import make_report
+def run(args: argparse.Namespace) -> str:
+    from analyzer.api import distribution
+    from analyzer.api.games import cli_game
 
-    play: ChartStrategy | None = None
-    name = "optimal (CDZ-)"
-    if chart is not None:
-        from analyzer.charts.fileformat import load_chart
-
-        if not chart.is_file():
-            raise ChartError(f"chart file {str(chart)!r} not found")
-        play = ChartStrategy(load_chart(chart, rules), rules)
-        name = f"chart {chart.name}"
-    elif strategy == "chart":
-        from analyzer.charts.evaluate import make_chart
-
-        play = ChartStrategy(make_chart(rules, title, shoe=shoe).chart, rules)
-        name = "basic-strategy chart (derived, total-dependent)"
-    dist = round_distribution(rules, shoe, strategy=play, exact=exact, name=name, jobs=jobs)
-    ev = Analysis(rules, shoe, exact=exact, strategy=play, jobs=jobs).ev()
-    return make_report(dist, title, ev)
+    with progress_bar(args) as bar:
+        result = distribution(cli_game(args.game, args.rules), shoe=args.shoe,
+                              strategy=args.chart if args.chart is not None else args.strategy,
+                              exact=args.exact, spots=args.spots, jobs=args.jobs,
+                              progress=bar)
+    if args.json:
+        return _dumps(result.to_dict())
+    return result.to_csv() if args.csv else result.to_markdown() if args.markdown \
+        else result.to_text()
 
 
-def run(args: argparse.Namespace) -> int:
-    from analyzer.report.distribution_render import (
-        render_csv,
-        render_json,
-        render_markdown,
-        render_text,
-    )
+def _dumps(data: dict[str, Any]) -> str:
+    import json
 
-    rules, title = resolve_game(args.game, args.rules)
-    shoe = parse_shoe(args.shoe) if args.shoe else None
-    jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
-    report = distribution_report(rules, title, shoe, args.strategy, args.chart, args.exact,
-                                 jobs)
-    render = (render_json if args.json else render_csv if args.csv
-              else render_markdown if args.markdown else render_text)
-    print(render(report), end="")
-    return 0
+    return json.dumps(data, indent=2) + "\n"

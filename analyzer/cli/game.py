@@ -1,24 +1,20 @@
 """``bja ev``, ``bja hand`` and ``bja dealer``: the main game of one rule set and shoe.
 
-Each handler builds a report model (:mod:`analyzer.report.model`) and hands it
-to a renderer.  The engine is imported when a handler runs, not when the
-parser is built.
+Each handler calls one function of :mod:`analyzer.api` and prints its result.
+The engine is imported when a handler runs, not when the parser is built.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 from typing import TYPE_CHECKING, Any
 
-from analyzer.core.errors import RuleConflictError
+from analyzer.cli.options import JOBS, add_progress, progress_bar
 from analyzer.core.levels import SPLIT_MODES
-from analyzer.core.presets import game_rules
-from analyzer.core.shoe import Shoe, parse_shoe
 
 if TYPE_CHECKING:
     from analyzer.core.rules import Rules
-    from analyzer.engine.analysis import Analysis
+    from analyzer.core.shoe import Shoe
 
 
 def _rules_args(p: argparse.ArgumentParser) -> None:
@@ -31,7 +27,7 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def _split_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--split", default="cdz", choices=SPLIT_MODES,
+    p.add_argument("--split", default="cdz", choices=[str(m) for m in SPLIT_MODES],
                    help="play of split hands: cdz (CDZ-: the pre-split strategy), cdp1 / cdp "
                    "(Farmer's post-split strategies), optimal (every card of the split round "
                    "remembered; seconds per pair and upcard for one split, minutes with "
@@ -48,8 +44,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
                    help="also the RTP of every level of play: basic chart, CDZ-, CDP1, CDP "
                    "(optimal splitting with --split optimal); several analyses more")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
+    p.add_argument("--jobs", action=JOBS, default=None, metavar="N",
                    help="processes: upcards in parallel, the same figures (default: every core)")
+    add_progress(p)
     p.set_defaults(func=cmd_ev)
 
     p = sub.add_parser("hand", help="EV of every action for one hand")
@@ -68,51 +65,38 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 def rules_and_shoe(args: argparse.Namespace) -> tuple[Rules, Shoe]:
     """The rules (``--game``, ``--rules``) and the shoe (``--shoe``, else full decks)."""
-    rules = game_rules(args.game, args.rules)
-    if args.shoe is None:
-        return rules, Shoe.decks(rules.decks)
-    shoe = parse_shoe(args.shoe)
-    if rules.cut_card >= shoe.total:
-        raise RuleConflictError(f"CUT{rules.cut_card} with --shoe: the cut card must come "
-                                f"before the end of the {shoe.total}-card shoe")
-    return rules, shoe
+    from analyzer.api.games import cli_game, resolve, shoe_of
 
-
-def _analysis(args: argparse.Namespace) -> Analysis:
-    from analyzer.engine.analysis import Analysis
-
-    rules, shoe = rules_and_shoe(args)
-    return Analysis(rules, shoe, exact=args.exact, split=getattr(args, "split", "cdz"))
+    rules, _name = resolve(cli_game(args.game, args.rules))
+    return rules, shoe_of(rules, args.shoe)
 
 
 def cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.report.cache import cached_ev_report
-    from analyzer.report.render import ev_json, ev_text
+    from analyzer.api import analyze
+    from analyzer.api.games import cli_game
 
-    rules, shoe = rules_and_shoe(args)
-    report = cached_ev_report(rules, shoe, exact=args.exact, split=args.split,
-                              levels=args.levels, use_cache=not args.no_cache,
-                              jobs=args.jobs if args.jobs is not None else os.cpu_count() or 1)
-    return ev_json(report) if args.json else ev_text(report)
+    with progress_bar(args) as bar:
+        result = analyze(cli_game(args.game, args.rules), shoe=args.shoe, split=args.split,
+                         exact=args.exact, levels=args.levels, jobs=args.jobs,
+                         cache=not args.no_cache, progress=bar)
+    return result.to_dict() if args.json else result.to_text()
 
 
 def cmd_hand(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.core.cards import parse_cards, parse_value
-    from analyzer.report.model import hand_report
-    from analyzer.report.render import hand_json, hand_text
+    from analyzer.api import hand
+    from analyzer.api.games import cli_game
 
-    up = int(parse_value(args.up))
-    cards = tuple(int(c) for c in parse_cards(args.cards))
-    report = hand_report(_analysis(args), up, cards, unconditioned=args.unconditioned)
-    return hand_json(report) if args.json else hand_text(report)
+    result = hand(cli_game(args.game, args.rules), args.up, args.cards, shoe=args.shoe,
+                  split=args.split, exact=args.exact, unconditioned=args.unconditioned)
+    return result.to_dict() if args.json else result.to_text()
 
 
 def cmd_dealer(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.report.model import dealer_table
-    from analyzer.report.render import dealer_json, dealer_text
+    from analyzer.api import dealer
+    from analyzer.api.games import cli_game
 
-    table = dealer_table(_analysis(args))
-    return dealer_json(table) if args.json else dealer_text(table)
+    result = dealer(cli_game(args.game, args.rules), shoe=args.shoe, exact=args.exact)
+    return result.to_dict() if args.json else result.to_text()
 
 
 __all__ = ["register", "rules_and_shoe"]

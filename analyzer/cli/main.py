@@ -1,11 +1,14 @@
 """``bja``: a thin command-line shell over the library.
 
 Every command prints plain text, or JSON with ``--json``.  Bad input (an
-unknown rule token, an impossible hand or shoe, a malformed file) prints one
-line ``bja: error: ...`` and exits with status 2; nothing is written.  Ctrl-C
-prints one line and exits 130; a reader that closes the pipe early (``| head``)
-ends the command quietly.  Output goes out only once computed in full, and
-files are written whole or not at all.
+unknown rule token, an impossible hand or shoe, a malformed file, a size past
+its cap) prints one line ``bja: error: ...`` and exits with status 2; nothing
+is written.  Output that cannot be written (a full disk, ``> /dev/full``) is
+one such line too, status 2, as for a file named by ``--out``.  Ctrl-C prints
+one line and exits 130, from the first instruction of the process
+(:mod:`analyzer.cli.entry`); a reader that closes the pipe early (``| head``)
+ends the command quietly with status 141.  Output goes out only once computed
+in full, and files are written whole or not at all.
 
 Each command group registers its arguments here without importing the engine:
 the handlers import what they need when they run, so ``bja --help`` and
@@ -15,12 +18,12 @@ the handlers import what they need when they run, so ``bja --help`` and
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
 from collections.abc import Sequence
 
-from analyzer import __version__
 from analyzer.cli import build as build_cmd
 from analyzer.cli import (
     certify,
@@ -29,16 +32,22 @@ from analyzer.cli import (
     distribution,
     game,
     rules,
+    serve,
     shoestate,
     sidebet,
     simulate,
 )
-from analyzer.core.errors import AnalyzerError, InternalError
+from analyzer.core.errors import AnalyzerError, ImpossibleError, InternalError, UsageError
+from analyzer.core.version import __version__
+from analyzer.engine import kernel  # light: names the kernel path without loading it
 
 EXIT_USAGE = 2  # bad input
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in the analyzer
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a C tool killed by a closed pipe
+# Errors of a write to standard output (files named by --out are UsageErrors already).
+OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO")
+                          if hasattr(errno, name))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,34 +58,73 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+class _RaisingParser(_Parser):
+    """The parser of :func:`parse_argv`: a usage error raised, not printed (the web app's
+    400 carries the same one line)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(one_line(message))
+
+    def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
+        raise UsageError(one_line(message or "the command stopped before its work (--help)"))
+
+
+MAX_MESSAGE = 300  # characters of an error line; a longer one keeps its start and its end
+
+
 def one_line(message: str) -> str:
-    """``message`` with control characters escaped, so an error is one line.
+    """``message`` with control characters escaped, so an error is one line, and short.
 
     A bad value is echoed back in the message; one holding a newline would
-    otherwise split the error over two lines.
+    otherwise split the error over two lines, and one of thousands of
+    characters (a 100 KB rule token) would bury the message: its middle is
+    cut, so the line still starts by naming the value and ends with the hint.
 
     >>> one_line("unrecognized arguments: -\\n")
     'unrecognized arguments: -\\\\n'
+    >>> line = one_line("unknown card '" + "9" * 5000 + "' (use A, 2-9, T)")
+    >>> len(line) <= 300, line[:17], line[-20:], "…(4771 characters)…" in line
+    (True, "unknown card '999", "999' (use A, 2-9, T)", True)
     """
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    if len(line) <= MAX_MESSAGE:
+        return line
+    head, tail = 200, 60
+    return f"{line[:head]} …({len(line) - head - tail} characters)… {line[-tail:]}"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="bja", description="Exact blackjack combinatorial analyzer")
-    parser.add_argument("--version", action="version", version=f"bja {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def build_parser(parser_class: type[_Parser] = _Parser) -> argparse.ArgumentParser:
+    parser = parser_class(prog="bja", description="Exact blackjack combinatorial analyzer")
+    parser.add_argument("--version", action="version",
+                        version=f"bja {__version__} (dealer kernel: {kernel.describe()})")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=parser_class)
     for group in (game, rules, build_cmd, sidebet, chart, simulate, compare, distribution,
-                  shoestate, certify):
+                  shoestate, certify, serve):
         group.register(sub)
     return parser
 
 
+def parse_argv(argv: Sequence[str]) -> argparse.Namespace:
+    """``argv`` (without ``bja``) parsed and checked as ``bja`` does; a usage error raised as
+    a :class:`UsageError` holding the CLI's one line (the web app's way in)."""
+    return build_parser(_RaisingParser).parse_args(list(argv))
+
+
+def output_text(out: object) -> str:
+    """What ``bja`` prints for a handler's result: a str as is, anything else as indented
+    JSON (one function, so the web app's ``/api`` answers the same bytes)."""
+    if isinstance(out, str):
+        return out if out.endswith("\n") else out + "\n"
+    try:
+        return json.dumps(out, indent=2, allow_nan=False) + "\n"
+    except ValueError:  # NaN or infinity: not JSON, and not a figure
+        raise ImpossibleError("a figure of this output is not a finite number (NaN or "
+                              "infinity): no JSON is written for it") from None
+
+
 def _write(out: object) -> None:
     """Print a handler's result: a str as is, anything else as indented JSON."""
-    if isinstance(out, str):
-        text = out if out.endswith("\n") else out + "\n"
-    else:
-        text = json.dumps(out, indent=2) + "\n"
+    text = output_text(out)
     sys.stdout.write(text)
     sys.stdout.flush()
 
@@ -100,6 +148,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(out, int):
             return out
         _write(out)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as err:
+        if err.errno not in OUTPUT_ERRNOS:
+            raise
+        _quiet_stdout()  # standard output cannot take it: a full disk, /dev/full
+        print(f"bja: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        return EXIT_USAGE
     except AnalyzerError as err:
         print(f"bja: error: {one_line(str(err))}", file=sys.stderr)
         return EXIT_USAGE
@@ -109,10 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("bja: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        _quiet_stdout()
-        return EXIT_BROKEN_PIPE
     return 0
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "output_text", "parse_argv"]

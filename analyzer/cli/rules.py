@@ -6,28 +6,60 @@ import argparse
 from typing import Any
 
 from analyzer.core.errors import UsageError
-from analyzer.core.presets import PRESETS, get_preset
-from analyzer.report.render import preset_json, preset_text
+from analyzer.core.presets import CLASSIC_GAMES, PRESETS, game_base, get_preset
+from analyzer.core.rules import describe_rules, format_spec
+from analyzer.report.render import PresetJson, preset_json, preset_text
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Add ``rules`` to the main CLI."""
-    p = sub.add_parser("rules", help="the preset games: list, or show one in words")
+    p = sub.add_parser("rules", help="the named games: list, or show one in words",
+                       description="List every named game (the seed games, with their rule "
+                                   "texts' readings, and the classic tables), or show one in "
+                                   "words.")
     p.add_argument("action", choices=("list", "show"))
-    p.add_argument("name", nargs="?", default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("name", nargs="?", default=None, help="the game to show (bja rules list)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_rules)
 
 
-def cmd_rules(args: argparse.Namespace) -> dict[str, Any] | str:
+def cmd_rules(args: argparse.Namespace) -> PresetJson | dict[str, Any] | str:
     if args.action == "list":
         if args.json:
-            return {name: p.spec for name, p in PRESETS.items()}
-        return "\n".join(f"{name:<11} {p.spec}" for name, p in PRESETS.items())
+            return {name: {"spec": spec, "kind": kind} for name, spec, kind in _games()}
+        return "\n".join(f"{name:<14} {kind:<8} {spec}" for name, spec, kind in _games())
     if not args.name:
         raise UsageError("bja rules show needs a game name")
+    if args.name in CLASSIC_GAMES:
+        return classic_json(args.name) if args.json else classic_text(args.name)
+    if args.name not in PRESETS:
+        game_base(args.name)  # the error naming every known game
     preset = get_preset(args.name)
     return preset_json(preset) if args.json else preset_text(preset)
+
+
+def _games() -> list[tuple[str, str, str]]:
+    """Every named game: (name, spec, "seed" or "classic")."""
+    return [*((name, p.spec, "seed") for name, p in PRESETS.items()),
+            *((name, spec, "classic") for name, spec in CLASSIC_GAMES.items())]
+
+
+CLASSIC_NOTE = ("a common casino rule set analysed beside the seed games; it has no rule "
+                "text of its own: the spec is the whole game")
+
+
+def classic_json(name: str) -> dict[str, Any]:
+    rules = game_base(name)
+    return {"name": name, "kind": "classic", "spec": format_spec(rules),
+            "rules": describe_rules(rules), "rule_text": None, "note": CLASSIC_NOTE}
+
+
+def classic_text(name: str) -> str:
+    rules = game_base(name)
+    lines = [f"{name} (classic table)", f"spec: {format_spec(rules)}", "rules:"]
+    lines += [f"  - {w}" for w in describe_rules(rules)]
+    lines.append(f"note: {CLASSIC_NOTE}")
+    return "\n".join(lines)
 
 
 __all__ = ["register"]

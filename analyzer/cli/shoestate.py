@@ -1,6 +1,6 @@
 """Shoe-state commands: ``bja eor``, ``bja counts``, ``bja indices``, ``bja edge``.
 
-Thin handlers over :mod:`analyzer.shoestate`, imported only when a command runs
+Thin handlers over :mod:`analyzer.api`, imported only when a command runs
 (so ``bja --help`` stays fast).  Each returns text, or a JSON dict with ``--json``;
 bad input raises an :class:`~analyzer.core.errors.AnalyzerError` (one line, exit 2).
 
@@ -17,111 +17,98 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from analyzer.core.errors import RuleConflictError, UsageError
+from analyzer.cli.options import add_progress, progress_bar
+from analyzer.core.errors import UsageError
+from analyzer.core.limits import (
+    MAX_COUNT_SAMPLES,
+    MAX_JOBS,
+    MAX_SEED,
+    MAX_STATES,
+)
+from analyzer.core.numbers import parse_whole
+from analyzer.core.shoe import MAX_COUNT
+
+EOR_DESCRIPTION = """\
+The exact effect of removing one card of each value on the game's EV and on
+decisions, per unit of the initial bet.
+
+--decision (repeatable): HANDvUP:FIRST-SECOND, e.g.
+  16vT:stand-hit     every two-card non-pair hard 16 against a ten
+  T,6vT:S-H          those cards
+  s18v9:hit-stand    soft 18 against a 9
+  T,Tv6:split-stand  a pair of tens against a 6
+  11vA:D-H           double or hit 11 against an ace
+  15vT:surrender-hit
+or 'insurance'.  Its value is EV(first) - EV(second) per unit of the initial bet."""
 
 DECISION_HELP = ("a decision HANDvUP:FIRST-SECOND, e.g. 16vT:stand-hit, T,6vT:S-H, "
                  "T,Tv6:split-stand, 11vA:double-hit, or 'insurance' (repeatable)")
 
 
-def _whole(text: str, what: str, minimum: int) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise UsageError(f"{what} must be a whole number, not {text!r}") from None
-    if value < minimum:
-        raise UsageError(f"{what} must be at least {minimum}, not {text!r}")
-    return value
+def _whole(text: str, what: str, minimum: int, maximum: int = MAX_JOBS) -> int:
+    """A whole number ``minimum..maximum`` (``1e5`` too): caps in :mod:`analyzer.core.limits`."""
+    return parse_whole(text, what, UsageError, minimum=minimum, maximum=maximum,
+                       scientific=True)
 
 
-def _game(args: argparse.Namespace) -> tuple[Any, str]:
-    from analyzer.core.presets import resolve_game
-    return resolve_game(args.game, args.rules)
+def _jobs(args: argparse.Namespace) -> int | None:
+    """``--jobs N`` (1 or more), or None: every core, as every command defaults."""
+    return None if args.jobs is None else _whole(args.jobs, "--jobs", 1)
 
 
-def _decisions(texts: list[str] | None, rules: Any) -> list[Any]:
-    """Parsed ``--decision`` values; an error for one the rules never offer."""
-    from analyzer.shoestate.decisions import not_allowed, parse_decision
-    decisions = [parse_decision(t) for t in texts or []]
-    for d in decisions:
-        why = not_allowed(d, rules)
-        if why:
-            raise RuleConflictError(f"decision {d.key}: {why} under these rules")
-    return decisions
+def _game(args: argparse.Namespace) -> str:
+    from analyzer.api.games import cli_game
+
+    return cli_game(args.game, args.rules)
 
 
 def _cmd_eor(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.core.shoe import parse_shoe
-    from analyzer.shoestate.eor import effects_of_removal
-    from analyzer.shoestate.render_eor import eor_json, eor_text
+    from analyzer.api import eor
 
-    rules, name = _game(args)
-    shoe = parse_shoe(args.shoe) if args.shoe else None
-    if args.strategy not in ("optimal", "fixed"):
-        raise UsageError(f"unknown strategy {args.strategy!r} (use optimal or fixed)")
-    table = effects_of_removal(rules, shoe, decisions=_decisions(args.decision, rules),
-                               strategy=args.strategy, exact=args.exact,
-                               jobs=_whole(args.jobs, "--jobs", 1), use_cache=not args.no_cache)
-    return eor_json(table, name) if args.json else eor_text(table, name)
-
-
-def _systems(names: list[str] | None) -> list[Any]:
-    from analyzer.shoestate.counts import SYSTEMS, get_system
-    return [get_system(n) for n in names] if names else list(SYSTEMS.values())
+    with progress_bar(args) as bar:
+        result = eor(_game(args), shoe=args.shoe, decisions=args.decision or (),
+                     strategy=args.strategy, exact=args.exact, jobs=_jobs(args),
+                     cache=not args.no_cache, progress=bar)
+    return result.to_dict() if args.json else result.to_text()
 
 
 def _cmd_counts(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.shoestate.efficiency import effects_model, efficiency
-    from analyzer.shoestate.render_eor import efficiency_json, efficiency_text
+    from analyzer.api import counts
 
-    rules, name = _game(args)
-    systems = _systems(args.count)
-    model = effects_model(rules, jobs=_whole(args.jobs, "--jobs", 1),
-                          use_cache=not args.no_cache)
-    effs = [efficiency(model, s) for s in systems]
-    return efficiency_json(model, effs, name) if args.json else \
-        efficiency_text(model, effs, name)
+    with progress_bar(args) as bar:
+        result = counts(_game(args), systems=args.count or (), jobs=_jobs(args),
+                        cache=not args.no_cache, progress=bar)
+    return result.to_dict() if args.json else result.to_text()
 
 
 def _cmd_indices(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.shoestate.counts import get_system
-    from analyzer.shoestate.decisions import not_allowed, parse_decision
-    from analyzer.shoestate.indices import playing_indices
-    from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4
-    from analyzer.shoestate.render_play import indices_json, indices_text
+    from analyzer.api import indices
 
-    rules, name = _game(args)
-    system = get_system(args.count)
-    if args.decision:
-        decisions = _decisions(args.decision, rules)
-    else:  # the Illustrious 18 and Fab 4 that these rules allow
-        decisions = [d for p in ILLUSTRIOUS_18_FAB_4
-                     if not_allowed(d := parse_decision(p.decision), rules) is None]
-    unseen = None if args.unseen is None else _whole(args.unseen, "--unseen", 13)
-    results = playing_indices(rules, system, decisions, unseen=unseen,
-                              jobs=_whole(args.jobs, "--jobs", 1), use_cache=not args.no_cache)
-    from analyzer.core.rules import format_spec
-    spec = format_spec(rules)
-    return indices_json(results, name, spec, system.name) if args.json else \
-        indices_text(results, name, spec, system.name)
+    unseen = None if args.unseen is None else _whole(args.unseen, "--unseen", 13, 10 * MAX_COUNT)
+    with progress_bar(args) as bar:
+        result = indices(_game(args), count=args.count, decisions=args.decision or (),
+                         unseen=unseen, jobs=_jobs(args), cache=not args.no_cache,
+                         progress=bar)
+    return result.to_dict() if args.json else result.to_text()
 
 
 def _cmd_edge(args: argparse.Namespace) -> dict[str, Any] | str:
-    from analyzer.report.output import write_bytes_atomic
-    from analyzer.shoestate.counts import get_system
-    from analyzer.shoestate.edge import edge_by_count
-    from analyzer.shoestate.render_play import edge_json, edge_text
+    from analyzer.api import edge
+    from analyzer.util.files import check_target, write_bytes_atomic
 
-    rules, name = _game(args)
-    model = edge_by_count(rules, get_system(args.count),
-                          states=_whole(args.states, "--states", 2),
-                          count_samples=_whole(args.samples, "--samples", 2),
-                          seed=_whole(args.seed, "--seed", 0),
-                          cut=None if args.cut is None else _whole(args.cut, "--cut", 1),
-                          jobs=_whole(args.jobs, "--jobs", 1), use_cache=not args.no_cache)
     if args.png:
-        from analyzer.shoestate.plot import edge_png
-        write_bytes_atomic(Path(args.png), edge_png(model, f"{name}: edge by true count"))
-    return edge_json(model, name) if args.json else edge_text(model, name)
+        check_target(Path(args.png))  # before the work: a link or a device is refused
+    with progress_bar(args) as bar:
+        result = edge(_game(args), count=args.count,
+                      states=_whole(args.states, "--states", 2, MAX_STATES),
+                      samples=_whole(args.samples, "--samples", 2, MAX_COUNT_SAMPLES),
+                      seed=_whole(args.seed, "--seed", 0, MAX_SEED),
+                      cut=None if args.cut is None else _whole(args.cut, "--cut", 1,
+                                                               10 * MAX_COUNT),
+                      jobs=_jobs(args), cache=not args.no_cache, progress=bar)
+    if args.png:
+        write_bytes_atomic(Path(args.png), result.to_png())
+    return result.to_dict() if args.json else result.to_text()
 
 
 def _common(p: argparse.ArgumentParser, *, jobs: bool = True) -> None:
@@ -130,13 +117,16 @@ def _common(p: argparse.ArgumentParser, *, jobs: bool = True) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
     if jobs:
-        p.add_argument("--jobs", default="1", help="parallel worker processes (default 1)")
+        p.add_argument("--jobs", default=None, metavar="N",
+                       help="parallel worker processes (default: every core)")
+    add_progress(p)
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``eor``, ``counts``, ``indices`` and ``edge`` to the main CLI."""
     p = subparsers.add_parser("eor", help="exact effects of removal on the game and decisions",
-                              description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+                              description=EOR_DESCRIPTION,
+                              formatter_class=argparse.RawTextHelpFormatter)
     _common(p)
     p.add_argument("--shoe", default=None, help="start from this shoe, e.g. A:24,...,T:96")
     p.add_argument("--decision", action="append", help=DECISION_HELP)
@@ -166,9 +156,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
                               "(exact EV of sampled shoe states)")
     _common(p)
     p.add_argument("--count", default="hi-lo", help="count system or .toml file (default hi-lo)")
-    p.add_argument("--states", default="200", help="shoe states analysed exactly (default 200)")
+    p.add_argument("--states", default="200", help="shoe states analysed exactly (default 200, "
+                   f"at most {MAX_STATES:,})")
     p.add_argument("--samples", default="100000",
-                   help="count-only states for the true-count distribution (default 100000)")
+                   help="count-only states for the true-count distribution (default 100000, "
+                   f"at most {MAX_COUNT_SAMPLES:,})")
     p.add_argument("--seed", default="1", help="random seed (default 1)")
     p.add_argument("--cut", default=None, help="cards dealt before the reshuffle (default the "
                    "game's CUT token)")

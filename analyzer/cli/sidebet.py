@@ -7,17 +7,23 @@ CLI turns it into a one-line message and exit code 2.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from analyzer.core.errors import PayTableError
+from analyzer.cli.options import whole
+from analyzer.core.shoe import MAX_DECKS
 from analyzer.sidebets.twentyone3 import STRAIGHT_RULES
+
+if TYPE_CHECKING:
+    from analyzer.sidebets.bustit import BustItReading
 
 # The bets (analyzer.sidebets.bets.BETS) and the Bust It readings
 # (analyzer.sidebets.bustit.READINGS), named here so that building the parser imports
 # no counting code; tests/test_errors.py checks that they match.
-BET_NAMES = ("21+3", "hot3", "any-pair", "bust-it")
-BUST_IT_READINGS = ("removed", "ignored")
+BET_NAMES = ("21+3", "hot3", "any-pair", "bust-it", "perfect-pairs", "lucky-ladies",
+             "royal-match", "match-the-dealer", "lucky-lucky", "buster-blackjack",
+             "21+3-xtreme", "21+3-classic", "super-sevens", "over-under-13", "kings-bounty",
+             "bet-the-set")
+BUST_IT_READINGS: tuple[BustItReading, ...] = ("removed", "ignored")
 
 __all__ = ["register", "run"]
 
@@ -27,27 +33,45 @@ DEFAULT_DECKS = 8  # the free-bet game's shoe
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``sidebet`` to the main CLI."""
     p = subparsers.add_parser(
-        "sidebet", help="exact par sheet of a side bet: 21+3, hot3, any-pair, bust-it",
+        "sidebet", help="exact par sheet of a side bet (21+3, perfect-pairs, lucky-ladies, ...)",
         description="Exact combinations, probability and return of every event of a side "
-                    "bet, its RTP and volatility, for any pay table and any shoe.")
+                    "bet, its RTP and volatility, for any pay table and any shoe; with "
+                    "--protection, the effects of removal, the best counts and a simulated "
+                    "counter.")
     p.add_argument("name", metavar="NAME", help=f"the bet: {', '.join(BET_NAMES)}")
     shoe = p.add_mutually_exclusive_group()
-    shoe.add_argument("--decks", type=int, help=f"full decks in the shoe (default "
-                      f"{DEFAULT_DECKS})")
+    shoe.add_argument("--decks", action=whole(1, MAX_DECKS), help=f"full decks in the shoe "
+                      f"(default {DEFAULT_DECKS})")
     shoe.add_argument("--shoe", metavar="SPEC", help="a depleted or any other shoe, e.g. "
-                      "'6decks-AS-KH*2' or 'AS:2,7C:1' (use --shoe=SPEC if it starts with -)")
+                      "'6decks-AS-KH*2', '6spanish' (48-card decks) or 'AS:2,7C:1' (use "
+                      "--shoe=SPEC if it starts with -)")
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--preset", default="seed", help="shipped pay table (default seed)")
-    source.add_argument("--paytable", type=Path, metavar="FILE", help="pay table in TOML")
+    source.add_argument("--preset", metavar="NAME", help="shipped pay table (default: the "
+                        "bet's usual one; see --list-paytables)")
+    source.add_argument("--paytable", metavar="BET:NAME|FILE", help="a shipped pay table "
+                        "(perfect-pairs:A) or a TOML file (a file named like BET:NAME is "
+                        "./BET:NAME)")
+    p.add_argument("--list-paytables", action="store_true",
+                   help="list the bet's shipped pay tables with their sources")
     p.add_argument("--pays", metavar="EVENT=N,...", help="override single pays ('to 1')")
     p.add_argument("--straights", choices=tuple(STRAIGHT_RULES), default="standard",
                    help="21+3 straights (standard: A-2-3 and Q-K-A, not K-A-2)")
     p.add_argument("--pair-by", choices=("rank", "value"), default="rank",
                    help="Any Pair: same rank (default) or same blackjack value (K-Q)")
-    p.add_argument("--h17", action="store_true", help="Bust It: the dealer hits soft 17")
+    p.add_argument("--h17", action="store_true",
+                   help="Bust It, Buster Blackjack: the dealer hits soft 17")
     p.add_argument("--reading", choices=BUST_IT_READINGS, default="removed",
-                   help="Bust It: are the player's first two cards removed from the shoe "
-                        "(default) or ignored?")
+                   help="Bust It, Buster Blackjack: are the player's first two cards removed "
+                        "from the shoe (default) or ignored?")
+    p.add_argument("--played", action=whole(1, 100_000_000), default=None, metavar="ROUNDS",
+                   help="Bust It: also state the played reading (the player's hits dealt "
+                        "before the dealer draws), simulated over ROUNDS rounds")
+    p.add_argument("--protection", action="store_true",
+                   help="add game protection: effects of removal, counts, a simulated counter")
+    p.add_argument("--shoes", action=whole(1, 10_000_000), default=None,
+                   help="--protection: shoes the counter is dealt (default 20,000)")
+    p.add_argument("--seed", action=whole(0, 2**63 - 1), default=None,
+                   help="--protection, --played: the simulation's seed")
     p.add_argument("--solve", metavar="EVENT", help="find the pay of EVENT for --target-rtp")
     p.add_argument("--target-rtp", metavar="RTP", help="e.g. 0.96, 24/25 or 96%%")
     p.add_argument("--step", default="1", help="practical pays are multiples of this (1)")
@@ -60,39 +84,23 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace) -> str:
     """The par sheet (or the solved pay) in the chosen format."""
-    from analyzer.sidebets.bets import BetOptions, get_bet
-    from analyzer.sidebets.build import report
-    from analyzer.sidebets.paytable import load_paytable, override, parse_pay, preset
-    from analyzer.sidebets.render import (
-        render_csv,
-        render_json,
-        render_markdown,
-        render_solution_json,
-        render_solution_text,
-        render_text,
-    )
-    from analyzer.sidebets.solve import parse_target, solve_pay
-    from analyzer.sidebets.stats import par_sheet
-    from analyzer.sidebets.suitshoe import SuitShoe, parse_suit_shoe
+    from analyzer.api import sidebet
+    from analyzer.api.studies import paytable_list
 
-    bet = get_bet(args.name)
-    shoe = parse_suit_shoe(args.shoe) if args.shoe else SuitShoe.decks(
-        DEFAULT_DECKS if args.decks is None else args.decks)
-    table = load_paytable(bet, args.paytable) if args.paytable else preset(bet, args.preset)
-    if args.pays:
-        table = override(table, args.pays)
-    options = BetOptions(straights=args.straights, pair_by=args.pair_by,
-                         hits_soft_17=args.h17, reading=args.reading)
-    if (args.solve is None) != (args.target_rtp is None):
-        raise PayTableError("--solve EVENT and --target-rtp RTP go together")
-    outcomes = bet.outcomes(shoe, options)
-    if args.solve is not None:
-        sheet = par_sheet(bet, outcomes, table, shoe.describe())  # the assumptions, no RTPs
-        solution = solve_pay(bet, outcomes, table, args.solve, parse_target(args.target_rtp),
-                             parse_pay(args.step, "--step"))
-        show = render_solution_json if args.json else render_solution_text
-        return show(sheet, solution)
-    sheet = report(bet, shoe, outcomes, table, options)
-    render = (render_json if args.json else render_markdown if args.markdown
-              else render_csv if args.csv else render_text)
-    return render(sheet)
+    if args.list_paytables:
+        return paytable_list(args.name)
+    result = sidebet(args.name, decks=args.decks, shoe=args.shoe, paytable=args.paytable,
+                     preset=args.preset, pays=args.pays, straights=args.straights,
+                     pair_by=args.pair_by, h17=args.h17, reading=args.reading,
+                     solve=args.solve, target_rtp=args.target_rtp, step=args.step,
+                     protection=args.protection, shoes=args.shoes, seed=args.seed,
+                     played=args.played)
+    if args.json:
+        import json
+
+        return json.dumps(result.to_dict(), indent=2) + "\n"
+    if result.solution is None and args.markdown:
+        return result.to_markdown()
+    if result.solution is None and args.csv:
+        return result.to_csv()
+    return result.to_text()

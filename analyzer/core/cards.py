@@ -8,7 +8,7 @@ The card rules every module shares are defined here once: the soft-ace total
 (:func:`soft_total`, for card lists :func:`hand_total`, for compositions
 :func:`comp_total`), the natural (:func:`is_natural`) and the hole card that
 completes a dealer blackjack (:func:`blackjack_value`).  Only the cross-check
-code (:mod:`analyzer.crosscheck`, the test oracles) keeps its own copies.
+code (:mod:`analyzer.oracle`, the test oracles) keeps its own copies.
 
 >>> parse_value("t"), parse_value("K"), parse_value("a")
 (<Value.TEN: 10>, <Value.TEN: 10>, <Value.ACE: 1>)
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
+from numbers import Integral
 from typing import TYPE_CHECKING, Any, overload
 
 from analyzer.core.errors import CardNotationError
@@ -50,26 +51,63 @@ class Value(IntEnum):
 
 
 VALUES: tuple[Value, ...] = tuple(Value)
-_SYMBOLS = {"A": 1, "1": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10}
+_SYMBOLS = {"A": 1, "1": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10,
+            **{str(v): v for v in range(2, 10)}}  # a table: no int() of what the user typed
+
+
+def card_value(value: object, what: str = "card") -> int:
+    """``value`` as a card value 1 (ace) to 10, or a :class:`CardNotationError`.
+
+    Any integer type is accepted (``int``, a :class:`Value`, a numpy integer: the
+    engine's tables hold those); a bool, a float or a string is refused rather
+    than read as a number (``True`` is not an ace, ``6.0`` not a six), and so is
+    a value out of range (0 or -1 would index the tens and nines silently).
+
+    >>> card_value(Value.SIX), card_value(10)
+    (6, 10)
+    >>> card_value(0)
+    Traceback (most recent call last):
+    ...
+    analyzer.core.errors.CardNotationError: card must be a card value 1 (ace) to 10 (ten), not 0
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral) or not 1 <= int(value) <= 10:
+        raise CardNotationError(f"{what} must be a card value 1 (ace) to 10 (ten), not "
+                                f"{value!r}")
+    return int(value)
+
+
+def checked_hand(upcard: object, cards: object) -> tuple[int, tuple[int, ...]]:
+    """An upcard and a hand's cards, each checked by :func:`card_value`.
+
+    ``cards`` is a tuple or list of card values (a string is refused: parse it
+    with :func:`parse_cards`).
+    """
+    up = card_value(upcard, "upcard")
+    if not isinstance(cards, (tuple, list)):
+        raise CardNotationError(f"cards must be a tuple of card values 1 to 10, not {cards!r}")
+    return up, tuple(card_value(c) for c in cards)
 
 
 def parse_value(text: str) -> Value:
     """Parse one card symbol (``A``, ``2``..``9``, ``T``/``10``/``J``/``Q``/``K``)."""
+    if not isinstance(text, str):
+        raise CardNotationError(f"a card symbol is text (A, 2-9, T, J, Q, K), not {text!r}")
     key = text.strip().upper()
     if key in _SYMBOLS:
         return Value(_SYMBOLS[key])
-    if key.isascii() and key.isdigit() and 2 <= int(key) <= 9:  # not '²'
-        return Value(int(key))
     raise CardNotationError(f"unknown card {text!r} (use A, 2-9, T, J, Q, K)")
 
 
 def format_value(value: int) -> str:
     """The one-character symbol of a value: ``A``, ``2``..``9``, ``T``."""
+    value = card_value(value)
     return "A" if value == 1 else "T" if value == 10 else str(value)
 
 
 def parse_cards(text: str) -> tuple[Value, ...]:
     """Parse a comma- or space-separated list of cards, e.g. ``"T,6"``."""
+    if not isinstance(text, str):
+        raise CardNotationError(f"a card list is text, e.g. 'T,6', not {text!r}")
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
         raise CardNotationError(f"no cards in {text!r}")
@@ -133,6 +171,8 @@ def composition(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """
     comp = [0] * 10
     for c in cards:
+        if type(c) is not int or not 1 <= c <= 10:  # the usual case checked fast
+            c = card_value(c)
         comp[c - 1] += 1
     return tuple(comp)
 

@@ -1,7 +1,10 @@
-"""Named rule sets: the four seed games, as ``../shared/GAMES.md`` reads their rule texts.
+"""Named rule sets: the four seed games, as ``docs/games.md`` reads their rule texts.
 
 Every reading marked *assumed* there is a rule switch here, listed with the
 preset, so a user can flip it (``--game privilege --rules 8D``) and see its cost.
+The rule texts themselves are the operators' published pages, named by ``source``;
+they are not shipped, so every output cites ``docs/games.md`` (:data:`READINGS`),
+which states each reading in the project's own words.
 """
 
 from __future__ import annotations
@@ -11,13 +14,15 @@ from dataclasses import dataclass
 from analyzer.core.errors import RuleError
 from analyzer.core.rules import Rules, format_spec, parse_spec
 
+READINGS = "docs/games.md"  # where the readings of every named game are written out
+
 
 @dataclass(frozen=True)
 class Preset:
     name: str
     title: str
     spec: str
-    source: str  # the casino's rule text, in ../shared/seeds/
+    source: str  # the operator's published rule text the readings are of (not shipped)
     assumptions: tuple[str, ...]
     published_rtp: str | None = None
     sidebets: tuple[str, ...] = ()  # side bets offered with the game (analyzer.sidebets)
@@ -31,7 +36,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset(
         name="charlie7", title="Blackjack Charlie 7",
         spec="8D S17 DOA DAS SPL1 LS CH7 A21",
-        source="seeds/charlie7.txt",
+        source='the operator\'s online rules page for "BlackJack Charlie7" (last updated '
+               '17 August 2020)',
         assumptions=(
             "8 decks shuffled before every round, so the full-shoe EV is the RTP",
             "a dealer blackjack (peeked with A or ten up) takes only the original bet",
@@ -47,7 +53,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset(
         name="free-bet", title="Free Bet Blackjack",
         spec="8D S17 DOA NDAS SPL1 NS PEEKA CH6 CHBJ A21 P22 FD9-11 FSA-9",
-        source="seeds/free-bet.txt",
+        source='the live-dealer game\'s rules page ("Free Bet Blackjack", with its side bets '
+               'Any Pair, 21+3, Hot 3 and Bust It)',
         assumptions=(
             "8 decks reshuffled every round (full-shoe EV)",
             "the dealer peeks only with an ace up; with a ten up a dealer blackjack shows at "
@@ -66,7 +73,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset(
         name="privilege", title="Privilege Blackjack",
         spec="6D S17 DOA DAS SPL3 LS SPR NSA SNA INSNS",
-        source="seeds/privilege.txt",
+        source="the Privilege Casino's online blackjack rules",
         assumptions=(
             "number of decks not stated: 6 assumed (a switch: e.g. --rules 8D)",
             "blackjack pays 3:2 - assumed (the text gives no payout; BJ6:5 is the switch)",
@@ -80,7 +87,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset(
         name="four-jacks", title="Four Jacks Blackjack",
         spec="2D S17 DOA NDAS SPL2 NS SPR CUT52",
-        source="seeds/four-jacks.txt",
+        source='"The 4 Jacks Casino", Rules for Blackjack',
         assumptions=(
             "2 decks reshuffled after half the cards (52) are dealt: the RTP as dealt differs "
             "from the full-shoe EV by the cut-card effect; exact figures are full-shoe EVs "

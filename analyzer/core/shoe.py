@@ -7,17 +7,19 @@ A :class:`Shoe` is immutable and hashable, so shoe states serve as memo keys.
 (312, 96, 24)
 >>> parse_shoe("A:4,2:4,3:4,4:4,5:4,6:4,7:4,8:4,9:4,T:16") == Shoe.decks(1)
 True
+>>> Shoe.decks(6, spanish=True).total, Shoe.decks(6, spanish=True)[10]
+(288, 72)
 >>> format_shoe(Shoe.decks(1))
 'A:4,2:4,3:4,4:4,5:4,6:4,7:4,8:4,9:4,T:16'
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 
-from analyzer.core.cards import Value, format_value, parse_value
+from analyzer.core.cards import Value, card_value, format_value, parse_value
 from analyzer.core.errors import AnalyzerError, HandError, ImpossibleShoeError, ShoeError
+from analyzer.core.numbers import parse_whole, shown
 
 # Far past any real shoe.  The engine's integer arrays overflow somewhere between 10**7 and
 # 10**8 decks (the ace and ten upcards go wrong first), so larger shoes are refused.
@@ -34,7 +36,7 @@ def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tu
     if len(c) != len(names):
         raise ShoeError(f"a {what} needs {len(names)} counts, got {len(c)}")
     for name, n in zip(names, c, strict=True):
-        if not isinstance(n, int) or not 0 <= n <= MAX_COUNT:
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_COUNT:
             raise ShoeError(f"count of {name} must be a whole number 0 to {MAX_COUNT}, not "
                             f"{n!r}")
     if sum(c) == 0:
@@ -53,7 +55,7 @@ class CardCounts:
     @staticmethod
     def deck_count(n: int) -> int:
         """``n`` as a number of full decks, or a :class:`ShoeError`."""
-        if not isinstance(n, int) or not 1 <= n <= MAX_DECKS:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DECKS:
             raise ShoeError(f"number of decks must be a whole number 1 to {MAX_DECKS}, not "
                             f"{n!r}")
         return n
@@ -79,17 +81,23 @@ class Shoe(CardCounts):
     __slots__ = ("_hash",)
 
     def __init__(self, counts: Iterable[int]) -> None:
+        if isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
+            raise ShoeError(f"a shoe is built from ten counts (A, 2-9, T), not {counts!r}; "
+                            "parse_shoe reads the VALUE:COUNT text")
         c = checked_counts(counts, [format_value(v) for v in Value], "shoe (A, 2-9, T)")
         super().__init__(c)
         self._hash = hash(c)
 
     @classmethod
-    def decks(cls, n: int) -> Shoe:
-        """``n`` full 52-card decks."""
+    def decks(cls, n: int, *, spanish: bool = False) -> Shoe:
+        """``n`` full 52-card decks, or ``n`` Spanish decks (48 cards: the four 10s removed,
+        J, Q and K kept, so 12 ten-valued cards a deck)."""
         n = cls.deck_count(n)
-        return cls([4 * n] * 9 + [16 * n])
+        return cls([4 * n] * 9 + [(12 if spanish else 16) * n])
 
     def __getitem__(self, value: int) -> int:
+        if type(value) is not int or not 1 <= value <= 10:  # 0 would read the tens
+            value = card_value(value)
         return self._counts[value - 1]
 
     def __iter__(self) -> Iterator[int]:
@@ -105,6 +113,7 @@ class Shoe(CardCounts):
         """The shoe after dealing ``cards``; an error if a card is not there."""
         c = list(self._counts)
         for card in cards:
+            card = card_value(card)
             if c[card - 1] == 0:
                 raise HandError(f"the shoe has no {format_value(card)} left to deal")
             c[card - 1] -= 1
@@ -130,9 +139,9 @@ def parse_shoe(text: str) -> Shoe:
         if value in seen:
             raise ShoeError(f"shoe names {symbol!r} twice")
         seen.add(value)
-        if not re.fullmatch(r"-?[0-9]+", count.strip()):  # ASCII digits: int() reads them
-            raise ShoeError(f"shoe entry {item!r}: count is not a whole number")
-        counts[value - 1] = int(count)
+        # Any whole number is read; Shoe() refuses one out of range, naming the card.
+        counts[value - 1] = parse_whole(count, f"shoe entry {shown(item)}: count", ShoeError,
+                                        minimum=None)
     return Shoe(counts)
 
 

@@ -1,14 +1,24 @@
 /* The float dealer kernel: per shoe, the summed weight of each dealer outcome.
  *
  * Why C: numpy's version builds a (shoes x compositions) array of weights and
- * reduces it, which is memory traffic, and numba would cost 0.3 s and 130 MB
- * of LLVM at every start.  This is the same factorised product as
+ * reduces it, which is memory traffic, and numba would load LLVM and compile at
+ * every start.  This is the same factorised product as
  * analyzer/engine/dealer.py (see KernelTables there), one pass per shoe over
  * tables that stay in cache.  Plain IEEE double arithmetic in a fixed order
- * (built with -ffp-contract=off, no fast-math): the same bits on every run.
+ * (built with -ffp-contract=off -fno-fast-math, or /fp:strict with MSVC: setup.py):
+ * the same bits on every run.  analyzer/engine/kernel_numba.py holds the same six
+ * loops for an install without a C compiler (the extension is optional), and
+ * analyzer/engine/kernel.py chooses between them.
+ *
+ * Built against the stable ABI (Py_LIMITED_API 3.11, the first with the buffer
+ * protocol): one abi3 wheel serves every CPython from 3.11.  Every array argument
+ * is taken through the buffer protocol with its format and shape, and refused
+ * (TypeError for a dtype other than the one named, ValueError for the wrong number
+ * of dimensions, a non-C-contiguous or read-only array, sizes that disagree or an
+ * index out of range) before any loop reads it.
  *
  * outcome_sums(shoes, blocks, block_of, halves, low_of, high_of, runs, mult,
- *              kmax, out) -- every array a C-contiguous buffer:
+ *              kmax, out) -- every array C-contiguous, of the dtype named:
  *   shoes    int64 (m, 10)   cards of each value left
  *   blocks   int64 (nb, 3)   distinct blocks: A-3 | 4-5 | 6-8 | 9-T + cards drawn
  *   block_of int64 (nb,)     which of the four blocks
@@ -58,12 +68,104 @@
  * The ten terms are added in numpy's pairwise order for ten items (its sum over a
  * contiguous last axis), so the values have the bits of the numpy loop it replaces.
  */
+#ifndef Py_LIMITED_API
+#define Py_LIMITED_API 0x030B0000  /* the stable ABI of 3.11 (also set by pyproject.toml) */
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define KMAX_LIMIT 32
+
+/* -- arguments: arrays through the buffer protocol, checked ------------------------------ */
+
+/* One argument: its name, 'i' (int64) or 'f' (float64), its dimensions, written or not. */
+typedef struct {
+    const char *name;
+    char kind;
+    int ndim;
+    int writable;
+} Spec;
+
+typedef struct {
+    Py_buffer view;
+    int held;
+} Arr;
+
+static int native_little(void)
+{
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 1;
+}
+
+/* Whether a buffer format names the kind: int64 ('l' or 'q' of 8 bytes) or float64
+ * ('d'), in native byte order ('@', '=' or the host's '<'/'>' prefix, or none). */
+static int format_is(const char *format, Py_ssize_t itemsize, char kind)
+{
+    if (format == NULL || itemsize != 8)
+        return 0;
+    if (*format == '@' || *format == '=' || *format == (native_little() ? '<' : '>'))
+        format++;
+    if (format[0] == '\0' || format[1] != '\0')
+        return 0;
+    return kind == 'i' ? (format[0] == 'l' || format[0] == 'q') : format[0] == 'd';
+}
+
+static int take(PyObject *obj, Arr *a, const Spec *spec, const char *fn)
+{
+    if (PyObject_GetBuffer(obj, &a->view, PyBUF_FORMAT | PyBUF_STRIDES) < 0)
+        return 0;  /* not a buffer: the TypeError says so */
+    a->held = 1;
+    if (spec->writable && a->view.readonly) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must be writable", fn, spec->name);
+        return 0;
+    }
+    const char *type = spec->kind == 'i' ? "int64" : "float64";
+    if (!format_is(a->view.format, a->view.itemsize, spec->kind)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be %s, not a buffer of format '%s' "
+                     "(%zd-byte items)", fn, spec->name, type,
+                     a->view.format ? a->view.format : "B", a->view.itemsize);
+        return 0;
+    }
+    if (a->view.ndim != spec->ndim) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must have %d dimension(s), not %d", fn,
+                     spec->name, spec->ndim, a->view.ndim);
+        return 0;
+    }
+    if (!PyBuffer_IsContiguous(&a->view, 'C')) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must be C-contiguous", fn, spec->name);
+        return 0;
+    }
+    return 1;
+}
+
+/* Take every array argument (objs[i] per specs[i]); 0 with an exception set on refusal. */
+static int take_all(PyObject **objs, Arr *arrs, const Spec *specs, int n, const char *fn)
+{
+    for (int i = 0; i < n; i++)
+        if (!take(objs[i], &arrs[i], &specs[i], fn))
+            return 0;
+    return 1;
+}
+
+static void release_all(Arr *arrs, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (arrs[i].held)
+            PyBuffer_Release(&arrs[i].view);
+}
+
+static Py_ssize_t dim(const Arr *a, int i) { return a->view.shape[i]; }
+
+static PyObject *disagree(const char *fn)
+{
+    PyErr_Format(PyExc_ValueError, "%s: array sizes disagree", fn);
+    return NULL;
+}
+
+/* -- outcome_sums ----------------------------------------------------------------------- */
 
 static const int FIRST[4] = {0, 3, 5, 8};
 static const int WIDTH[4] = {3, 2, 3, 2};
@@ -120,37 +222,56 @@ static void kernel(const int64_t *shoes, Py_ssize_t m, const int64_t *blocks,
     }
 }
 
-static int check(Py_buffer *buf, Py_ssize_t itemsize, const char *name)
+/* Whether every value of an int64 array lies in lo..hi. */
+static int within(const Arr *a, int64_t lo, int64_t hi)
 {
-    if (buf->len % itemsize != 0) {
-        PyErr_Format(PyExc_ValueError, "outcome_sums: %s has a partial item", name);
-        return 0;
-    }
+    const int64_t *v = a->view.buf;
+    Py_ssize_t n = a->view.len / 8;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (v[i] < lo || v[i] > hi)
+            return 0;
     return 1;
 }
 
 static PyObject *outcome_sums(PyObject *self, PyObject *args)
 {
-    Py_buffer shoes, blocks, block_of, halves, low_of, high_of, runs, mult, out;
+    static const Spec specs[9] = {
+        {"shoes", 'i', 2, 0}, {"blocks", 'i', 2, 0}, {"block_of", 'i', 1, 0},
+        {"halves", 'i', 2, 0}, {"low_of", 'i', 1, 0}, {"high_of", 'i', 1, 0},
+        {"runs", 'i', 1, 0}, {"mult", 'f', 1, 0}, {"out", 'f', 2, 1},
+    };
+    const char *fn = "outcome_sums";
+    PyObject *o[9];
+    Arr a[9];
     int kmax;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*iw*", &shoes, &blocks, &block_of, &halves,
-                          &low_of, &high_of, &runs, &mult, &kmax, &out))
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &kmax, &o[8]))
         return NULL;
     PyObject *result = NULL;
     double *scratch = NULL;
-    Py_ssize_t m = shoes.len / (Py_ssize_t)(10 * sizeof(int64_t));
-    Py_ssize_t nb = block_of.len / (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t nh = halves.len / (Py_ssize_t)(2 * sizeof(int64_t));
-    Py_ssize_t c = low_of.len / (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t n_out = runs.len / (Py_ssize_t)sizeof(int64_t) - 1;
-    if (!check(&shoes, 10 * sizeof(int64_t), "shoes") || !check(&halves, 2 * sizeof(int64_t),
-                                                                "halves"))
+    if (!take_all(o, a, specs, 9, fn))
         goto done;
-    if (kmax < 0 || kmax > KMAX_LIMIT || n_out < 0 || blocks.len != 3 * nb * (Py_ssize_t)sizeof(int64_t)
-        || high_of.len != low_of.len || mult.len != c * (Py_ssize_t)sizeof(double)
-        || out.len != m * n_out * (Py_ssize_t)sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError, "outcome_sums: array sizes disagree");
+    Arr *shoes = &a[0], *blocks = &a[1], *block_of = &a[2], *halves = &a[3], *low_of = &a[4],
+        *high_of = &a[5], *runs = &a[6], *mult = &a[7], *out = &a[8];
+    Py_ssize_t m = dim(shoes, 0), nb = dim(block_of, 0), nh = dim(halves, 0);
+    Py_ssize_t c = dim(low_of, 0), n_out = dim(runs, 0) - 1;
+    if (kmax < 0 || kmax > KMAX_LIMIT || n_out < 0 || dim(shoes, 1) != 10
+        || dim(blocks, 0) != nb || dim(blocks, 1) != 3 || dim(halves, 1) != 2
+        || dim(high_of, 0) != c || dim(mult, 0) != c || dim(out, 0) != m
+        || dim(out, 1) != n_out) {
+        disagree(fn);
+        goto done;
+    }
+    const int64_t *rn = runs->view.buf;
+    int ok = within(block_of, 0, 3) && within(blocks, 0, kmax) && within(halves, 0, nb - 1)
+             && within(low_of, 0, nh - 1) && within(high_of, 0, nh - 1) && rn[0] >= 0
+             && rn[n_out] <= c;
+    for (Py_ssize_t i = 0; ok && i < n_out; i++)
+        ok = rn[i] <= rn[i + 1];
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: an index out of range", fn);
         goto done;
     }
     scratch = malloc(sizeof(double) * (size_t)(nb + nh + 1));
@@ -159,32 +280,27 @@ static PyObject *outcome_sums(PyObject *self, PyObject *args)
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    kernel(shoes.buf, m, blocks.buf, block_of.buf, nb, halves.buf, nh, low_of.buf,
-           high_of.buf, runs.buf, n_out, mult.buf, kmax, out.buf, scratch, scratch + nb);
+    kernel(shoes->view.buf, m, blocks->view.buf, block_of->view.buf, nb, halves->view.buf,
+           nh, low_of->view.buf, high_of->view.buf, rn, n_out, mult->view.buf, kmax,
+           out->view.buf, scratch, scratch + nb);
     Py_END_ALLOW_THREADS
     Py_INCREF(Py_None);
     result = Py_None;
 done:
     free(scratch);
-    PyBuffer_Release(&shoes);
-    PyBuffer_Release(&blocks);
-    PyBuffer_Release(&block_of);
-    PyBuffer_Release(&halves);
-    PyBuffer_Release(&low_of);
-    PyBuffer_Release(&high_of);
-    PyBuffer_Release(&runs);
-    PyBuffer_Release(&mult);
-    PyBuffer_Release(&out);
+    release_all(a, 9);
     return result;
 }
 
-static int slot_table(Py_buffer *slot_keys, Py_buffer *slot_rows, Py_ssize_t *size, int *bits)
+/* -- the hash table of OutcomeCache ------------------------------------------------------ */
+
+static int slot_table(const Arr *slot_keys, const Arr *slot_rows, Py_ssize_t *size, int *bits)
 {
-    *size = slot_keys->len / (Py_ssize_t)sizeof(int64_t);
+    *size = dim(slot_keys, 0);
     *bits = 0;
     while (((Py_ssize_t)1 << *bits) < *size)
         (*bits)++;
-    if (*size < 2 || ((Py_ssize_t)1 << *bits) != *size || slot_rows->len != slot_keys->len) {
+    if (*size < 2 || ((Py_ssize_t)1 << *bits) != *size || dim(slot_rows, 0) != *size) {
         PyErr_SetString(PyExc_ValueError, "cache: the slot table is not a power of two");
         return 0;
     }
@@ -198,37 +314,42 @@ static inline Py_ssize_t slot_of(int64_t key, int bits)
 
 static PyObject *cache_find(PyObject *self, PyObject *args)
 {
-    Py_buffer out, slot_keys, slot_rows, keys, rows, first;
+    static const Spec specs[6] = {
+        {"out", 'i', 2, 0}, {"slot_keys", 'i', 1, 1}, {"slot_rows", 'i', 1, 1},
+        {"keys", 'i', 1, 1}, {"rows", 'i', 1, 1}, {"first", 'i', 1, 1},
+    };
+    const char *fn = "cache_find";
+    PyObject *o[6];
+    Arr a[6];
     Py_ssize_t n;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*w*w*w*nw*w*", &out, &slot_keys, &slot_rows, &keys, &n,
-                          &rows, &first))
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOnOO", &o[0], &o[1], &o[2], &o[3], &n, &o[4], &o[5]))
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t size, added = 0;
     int bits;
-    Py_ssize_t m = out.len / (Py_ssize_t)(10 * sizeof(int64_t));
-    if (!slot_table(&slot_keys, &slot_rows, &size, &bits))
+    if (!take_all(o, a, specs, 6, fn) || !slot_table(&a[1], &a[2], &size, &bits))
         goto done;
-    if (out.len != m * 10 * (Py_ssize_t)sizeof(int64_t) || n < 0
-        || rows.len != m * (Py_ssize_t)sizeof(int64_t) || first.len != rows.len
-        || keys.len < (n + m) * (Py_ssize_t)sizeof(int64_t) || 2 * (n + m) > size) {
-        PyErr_SetString(PyExc_ValueError, "cache_find: array sizes disagree");
+    Py_ssize_t m = dim(&a[0], 0);
+    if (dim(&a[0], 1) != 10 || n < 0 || dim(&a[4], 0) != m || dim(&a[5], 0) != m
+        || dim(&a[3], 0) < n + m || 2 * (n + m) > size) {
+        disagree(fn);
         goto done;
     }
-    const int64_t *o = out.buf;
+    const int64_t *out = a[0].view.buf;
     for (Py_ssize_t i = 0; i < 10 * m; i++) {
-        if (o[i] < 0 || o[i] > 31) {
+        if (out[i] < 0 || out[i] > 31) {
             result = PyLong_FromLong(-1);  /* not representable: nothing entered */
             goto done;
         }
     }
-    int64_t *sk = slot_keys.buf, *sr = slot_rows.buf, *k = keys.buf, *r = rows.buf;
-    int64_t *f = first.buf;
+    int64_t *sk = a[1].view.buf, *sr = a[2].view.buf, *k = a[3].view.buf, *r = a[4].view.buf;
+    int64_t *f = a[5].view.buf;
     for (Py_ssize_t i = 0; i < m; i++) {
         int64_t key = 0;
         for (int j = 9; j >= 0; j--)
-            key = (key << 5) | o[10 * i + j];
+            key = (key << 5) | out[10 * i + j];
         Py_ssize_t at = slot_of(key, bits);
         while (sk[at] != -1 && sk[at] != key)
             at = (at + 1) & (size - 1);
@@ -242,33 +363,34 @@ static PyObject *cache_find(PyObject *self, PyObject *args)
     }
     result = PyLong_FromSsize_t(added);
 done:
-    PyBuffer_Release(&out);
-    PyBuffer_Release(&slot_keys);
-    PyBuffer_Release(&slot_rows);
-    PyBuffer_Release(&keys);
-    PyBuffer_Release(&rows);
-    PyBuffer_Release(&first);
+    release_all(a, 6);
     return result;
 }
 
 static PyObject *cache_rehash(PyObject *self, PyObject *args)
 {
-    Py_buffer keys, slot_keys, slot_rows;
+    static const Spec specs[3] = {
+        {"keys", 'i', 1, 0}, {"slot_keys", 'i', 1, 1}, {"slot_rows", 'i', 1, 1},
+    };
+    const char *fn = "cache_rehash";
+    PyObject *o[3];
+    Arr a[3];
     Py_ssize_t n;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nw*w*", &keys, &n, &slot_keys, &slot_rows))
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OnOO", &o[0], &n, &o[1], &o[2]))
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t size;
     int bits;
-    if (!slot_table(&slot_keys, &slot_rows, &size, &bits))
+    if (!take_all(o, a, specs, 3, fn) || !slot_table(&a[1], &a[2], &size, &bits))
         goto done;
-    if (n < 0 || keys.len < n * (Py_ssize_t)sizeof(int64_t) || 2 * n > size) {
-        PyErr_SetString(PyExc_ValueError, "cache_rehash: array sizes disagree");
+    if (n < 0 || dim(&a[0], 0) < n || 2 * n > size) {
+        disagree(fn);
         goto done;
     }
-    const int64_t *k = keys.buf;
-    int64_t *sk = slot_keys.buf, *sr = slot_rows.buf;
+    const int64_t *k = a[0].view.buf;
+    int64_t *sk = a[1].view.buf, *sr = a[2].view.buf;
     for (Py_ssize_t i = 0; i < size; i++)
         sk[i] = -1;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -281,11 +403,11 @@ static PyObject *cache_rehash(PyObject *self, PyObject *args)
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    PyBuffer_Release(&keys);
-    PyBuffer_Release(&slot_keys);
-    PyBuffer_Release(&slot_rows);
+    release_all(a, 3);
     return result;
 }
+
+/* -- sum_index ---------------------------------------------------------------------------- */
 
 static int grow(int64_t **table, Py_ssize_t *size, int *bits, const int64_t *keys, Py_ssize_t n)
 {
@@ -312,32 +434,34 @@ static int grow(int64_t **table, Py_ssize_t *size, int *bits, const int64_t *key
 
 static PyObject *sum_index(PyObject *self, PyObject *args)
 {
-    Py_buffer head, tail, unique, inverse;
+    static const Spec specs[4] = {
+        {"head", 'i', 1, 0}, {"tail", 'i', 1, 0}, {"unique", 'i', 1, 1}, {"inverse", 'i', 1, 1},
+    };
+    const char *fn = "sum_index";
+    PyObject *o[4];
+    Arr a[4];
     long long extra;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*Lw*w*", &head, &tail, &extra, &unique, &inverse))
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOLOO", &o[0], &o[1], &extra, &o[2], &o[3]))
         return NULL;
     PyObject *result = NULL;
     int64_t *table = NULL;
     Py_ssize_t size = 0, n = 0;
     int bits = 0, ok = 1;
-    Py_ssize_t na = head.len / (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t nb = tail.len / (Py_ssize_t)sizeof(int64_t);
-    if (unique.len != na * nb * (Py_ssize_t)sizeof(int64_t) || inverse.len != unique.len
-        || extra < 0) {
-        PyErr_SetString(PyExc_ValueError, "sum_index: array sizes disagree");
+    if (!take_all(o, a, specs, 4, fn))
+        goto done;
+    Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0);
+    if (dim(&a[2], 0) != na * nb || dim(&a[3], 0) != na * nb || extra < 0) {
+        disagree(fn);
         goto done;
     }
-    const int64_t *h = head.buf, *t = tail.buf;
-    int64_t *u = unique.buf, *inv = inverse.buf;
-    for (Py_ssize_t i = 0; i < na; i++)
-        ok &= h[i] >= 0;
-    for (Py_ssize_t j = 0; j < nb; j++)
-        ok &= t[j] >= 0;
-    if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "sum_index: a negative card key");
+    if (!within(&a[0], 0, INT64_MAX) || !within(&a[1], 0, INT64_MAX)) {
+        PyErr_Format(PyExc_ValueError, "%s: a negative card key", fn);
         goto done;
     }
+    const int64_t *h = a[0].view.buf, *t = a[1].view.buf;
+    int64_t *u = a[2].view.buf, *inv = a[3].view.buf;
     Py_BEGIN_ALLOW_THREADS
     ok = grow(&table, &size, &bits, u, 0);
     for (Py_ssize_t i = 0; ok && i < na; i++) {
@@ -364,46 +488,47 @@ static PyObject *sum_index(PyObject *self, PyObject *args)
     result = PyLong_FromSsize_t(n);
 done:
     free(table);
-    PyBuffer_Release(&head);
-    PyBuffer_Release(&tail);
-    PyBuffer_Release(&unique);
-    PyBuffer_Release(&inverse);
+    release_all(a, 4);
     return result;
 }
 
+/* -- split_bounds ------------------------------------------------------------------------- */
 
 static PyObject *split_bounds(PyObject *self, PyObject *args)
 {
-    Py_buffer rows, pay, shoes, total, hard, kid_total, charlie, stand, hit;
+    static const Spec specs[9] = {
+        {"rows", 'f', 2, 0}, {"pay", 'f', 2, 0}, {"shoes", 'i', 2, 0}, {"total", 'i', 1, 0},
+        {"hard", 'i', 1, 0}, {"kid_total", 'i', 2, 0}, {"charlie", 'i', 1, 0},
+        {"stand", 'f', 1, 1}, {"hit", 'f', 1, 1},
+    };
+    const char *fn = "split_bounds";
+    PyObject *o[9];
+    Arr a[9];
     double slack;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*dw*w*", &rows, &pay, &shoes, &total, &hard,
-                          &kid_total, &charlie, &slack, &stand, &hit))
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOOOOdOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &slack, &o[7], &o[8]))
         return NULL;
     PyObject *result = NULL;
-    Py_ssize_t k = total.len / (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t n_out = pay.len / (Py_ssize_t)(22 * sizeof(double));
-    if (pay.len != 22 * n_out * (Py_ssize_t)sizeof(double)
-        || rows.len != k * n_out * (Py_ssize_t)sizeof(double)
-        || shoes.len != 10 * k * (Py_ssize_t)sizeof(int64_t) || hard.len != total.len
-        || kid_total.len != shoes.len || charlie.len != total.len
-        || stand.len != k * (Py_ssize_t)sizeof(double) || hit.len != stand.len) {
-        PyErr_SetString(PyExc_ValueError, "split_bounds: array sizes disagree");
+    if (!take_all(o, a, specs, 9, fn))
+        goto done;
+    Py_ssize_t k = dim(&a[3], 0), n_out = dim(&a[1], 1);
+    if (dim(&a[1], 0) != 22 || dim(&a[0], 0) != k || dim(&a[0], 1) != n_out
+        || dim(&a[2], 0) != k || dim(&a[2], 1) != 10 || dim(&a[4], 0) != k
+        || dim(&a[5], 0) != k || dim(&a[5], 1) != 10 || dim(&a[6], 0) != k
+        || dim(&a[7], 0) != k || dim(&a[8], 0) != k) {
+        disagree(fn);
         goto done;
     }
-    const int64_t *t = total.buf, *kt = kid_total.buf, *h = hard.buf, *sh = shoes.buf;
-    for (Py_ssize_t i = 0; i < k; i++) {
-        int ok = t[i] >= 0 && t[i] < 22;
-        for (int x = 0; x < 10; x++)
-            ok &= kt[10 * i + x] >= -1 && kt[10 * i + x] < 22;
-        if (!ok) {
-            PyErr_SetString(PyExc_ValueError, "split_bounds: a total outside 0..21");
-            goto done;
-        }
+    if (!within(&a[3], 0, 21) || !within(&a[5], -1, 21)) {
+        PyErr_Format(PyExc_ValueError, "%s: a total outside 0..21", fn);
+        goto done;
     }
-    const double *r = rows.buf, *p = pay.buf;
-    const int64_t *ch = charlie.buf;
-    double *st = stand.buf, *ht = hit.buf;
+    const double *r = a[0].view.buf, *p = a[1].view.buf;
+    const int64_t *sh = a[2].view.buf, *t = a[3].view.buf, *h = a[4].view.buf;
+    const int64_t *kt = a[5].view.buf, *ch = a[6].view.buf;
+    double *st = a[7].view.buf, *ht = a[8].view.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < k; i++) {
         const double *row = r + n_out * i;
@@ -455,49 +580,53 @@ static PyObject *split_bounds(PyObject *self, PyObject *args)
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    PyBuffer_Release(&rows);
-    PyBuffer_Release(&pay);
-    PyBuffer_Release(&shoes);
-    PyBuffer_Release(&total);
-    PyBuffer_Release(&hard);
-    PyBuffer_Release(&kid_total);
-    PyBuffer_Release(&charlie);
-    PyBuffer_Release(&stand);
-    PyBuffer_Release(&hit);
+    release_all(a, 9);
     return result;
 }
 
+/* -- best_play ---------------------------------------------------------------------------- */
+
 static PyObject *best_play(PyObject *self, PyObject *args)
 {
-    Py_buffer probs, stand, busted, child, bust_of, order, forced, hit, cont;
+    static const Spec specs[9] = {
+        {"probs", 'f', 3, 0}, {"stand", 'f', 2, 0}, {"busted", 'f', 2, 0},
+        {"child", 'i', 2, 0}, {"bust_of", 'i', 2, 0}, {"order", 'i', 1, 0},
+        {"forced", 'i', 1, 0}, {"hit", 'f', 2, 1}, {"cont", 'f', 2, 1},
+    };
+    const char *fn = "best_play";
+    PyObject *o[9];
+    Arr a[9];
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*w*w*", &probs, &stand, &busted, &child,
-                          &bust_of, &order, &forced, &hit, &cont))
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &o[8]))
         return NULL;
     PyObject *result = NULL;
-    Py_ssize_t m = order.len / (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t n = m ? stand.len / (Py_ssize_t)(m * sizeof(double)) : 0;
-    Py_ssize_t b = n ? busted.len / (Py_ssize_t)(n * sizeof(double)) : 0;
-    if (stand.len != n * m * (Py_ssize_t)sizeof(double) || probs.len != 10 * stand.len
-        || busted.len != n * b * (Py_ssize_t)sizeof(double)
-        || child.len != 10 * m * (Py_ssize_t)sizeof(int64_t) || bust_of.len != child.len
-        || forced.len != order.len || hit.len != stand.len || cont.len != stand.len) {
-        PyErr_SetString(PyExc_ValueError, "best_play: array sizes disagree");
+    if (!take_all(o, a, specs, 9, fn))
+        goto done;
+    Py_ssize_t m = dim(&a[5], 0), n = dim(&a[1], 0), b = dim(&a[2], 1);
+    if (dim(&a[1], 1) != m || dim(&a[0], 0) != n || dim(&a[0], 1) != m || dim(&a[0], 2) != 10
+        || dim(&a[2], 0) != n || dim(&a[3], 0) != m || dim(&a[3], 1) != 10
+        || dim(&a[4], 0) != m || dim(&a[4], 1) != 10 || dim(&a[6], 0) != m
+        || dim(&a[7], 0) != n || dim(&a[7], 1) != m || dim(&a[8], 0) != n
+        || dim(&a[8], 1) != m) {
+        disagree(fn);
         goto done;
     }
-    const int64_t *ch = child.buf, *bo = bust_of.buf, *od = order.buf, *fo = forced.buf;
+    const int64_t *ch = a[3].view.buf, *bo = a[4].view.buf, *od = a[5].view.buf;
+    const int64_t *fo = a[6].view.buf;
     for (Py_ssize_t i = 0; i < m; i++) {
         int ok = od[i] >= 0 && od[i] < m;
         for (int x = 0; x < 10; x++)
             ok &= ch[10 * i + x] >= 0
                   && (ch[10 * i + x] != m || (bo[10 * i + x] >= 0 && bo[10 * i + x] < b));
         if (!ok) {
-            PyErr_SetString(PyExc_ValueError, "best_play: a node or bust index out of range");
+            PyErr_Format(PyExc_ValueError, "%s: a node or bust index out of range", fn);
             goto done;
         }
     }
-    const double *pr = probs.buf, *st = stand.buf, *bu = busted.buf;
-    double *ht = hit.buf, *co = cont.buf;
+    const double *pr = a[0].view.buf, *st = a[1].view.buf, *bu = a[2].view.buf;
+    double *ht = a[7].view.buf, *co = a[8].view.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t s = 0; s < n; s++) {
         double *cs = co + m * s;
@@ -522,15 +651,7 @@ static PyObject *best_play(PyObject *self, PyObject *args)
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    PyBuffer_Release(&probs);
-    PyBuffer_Release(&stand);
-    PyBuffer_Release(&busted);
-    PyBuffer_Release(&child);
-    PyBuffer_Release(&bust_of);
-    PyBuffer_Release(&order);
-    PyBuffer_Release(&forced);
-    PyBuffer_Release(&hit);
-    PyBuffer_Release(&cont);
+    release_all(a, 9);
     return result;
 }
 
@@ -559,7 +680,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_dealer",
-    "The float dealer kernel (see analyzer/engine/dealer.py).", -1, methods,
+    "The float dealer kernel (see analyzer/engine/kernel.py).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,8 @@ from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.arith import Number, as_number, unit
 from analyzer.core.cards import (
     blackjack_value,
+    card_value,
+    checked_hand,
     comp_cards,
     composition,
     format_value,
@@ -31,12 +34,12 @@ from analyzer.core.cards import (
     is_natural,
 )
 from analyzer.core.errors import HandError, ImpossibleShoeError, RuleConflictError, UsageError
-from analyzer.core.levels import SPLIT_MODES
+from analyzer.core.levels import SPLIT_MODES, SplitLevel
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
-from analyzer.crosscheck.exact_splits import exact_split_ev
 from analyzer.engine import forked
 from analyzer.engine.dealer import OutcomeCache
+from analyzer.engine.exhaustion import RoundCheck, SplitPolicy, refusal, round_cards_bound
 from analyzer.engine.hands import (
     HandValues,
     PlayRules,
@@ -49,6 +52,14 @@ from analyzer.engine.optimal_split import refusal as optimal_refusal
 from analyzer.engine.postsplit import PostSplit
 from analyzer.engine.splits import SplitPlan, policy_decision, split_ev
 from analyzer.engine.strategy import Strategy
+from analyzer.util.progress import ProgressCallback, report
+
+
+def checked_jobs(jobs: object) -> int:
+    """A process count: a positive int (not a bool, not a float), else a :class:`UsageError`."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise UsageError(f"jobs must be at least 1, not {jobs!r} (a whole number of processes)")
+    return jobs
 
 
 def unpeeked(value: Number, p_bj: Number) -> Number:
@@ -75,6 +86,20 @@ class UpcardAnalysis:
     post_split: PostSplit | None = None  # CDP1/CDP: the pairs' split hands, evaluated together
 
 
+class Splitter(Protocol):
+    """Values a split some other way than the engine does: ``split="exact"``.
+
+    The whole-round enumeration of :mod:`analyzer.oracle` is an independent
+    cross-check, so the engine does not import it; it is handed in
+    (:func:`analyzer.oracle.split_mode.new_analysis`) and called with the split's
+    plan, the engine's decision rule for a split hand and its hit/stand table.
+    """
+
+    def __call__(self, analysis: Analysis, ua: UpcardAnalysis, plan: SplitPlan,
+                 decide: Callable[[int, bool], int],
+                 hits: npt.NDArray[np.bool_]) -> Number: ...
+
+
 class Analysis:
     """Exact EVs of one rule set and shoe: dealer, every hand, every split, the round.
 
@@ -87,17 +112,25 @@ class Analysis:
         Fractions instead of floats (same algorithm).
     strategy : Strategy, optional
         A fixed strategy to evaluate instead of optimal play.
-    split : str
+    split : SplitLevel
         The level of split play (:data:`analyzer.core.levels.SPLIT_MODES`).
     jobs : int
         Processes for :meth:`by_upcard` (upcards in parallel; the same bits as one).
+    splitter : Splitter, optional
+        How split hands are valued at ``split="exact"`` (and only there).
     """
 
     def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
-                 strategy: Strategy | None = None, split: str = "cdz", jobs: int = 1) -> None:
-        if jobs < 1:
-            raise UsageError(f"jobs must be at least 1, not {jobs}")
-        if split not in SPLIT_MODES:
+                 strategy: Strategy | None = None, split: SplitLevel = SplitLevel.CDZ,
+                 jobs: int = 1, splitter: Splitter | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise UsageError(f"rules must be a Rules, not {rules!r}")
+        if shoe is not None and not isinstance(shoe, Shoe):
+            raise UsageError(f"shoe must be a Shoe or None, not {shoe!r}")
+        if not isinstance(exact, bool):
+            raise UsageError(f"exact must be True or False, not {exact!r}")
+        jobs = checked_jobs(jobs)
+        if not isinstance(split, str) or split not in SPLIT_MODES:
             raise UsageError(f"unknown split mode {split!r} (use {', '.join(SPLIT_MODES)})")
         if rules.charlie_beats_bj and not rules.unpeeked_bj_takes_all and rules.max_hands > 1:
             raise RuleConflictError("OBO with CHBJ and splitting is not modelled: which hand pays "
@@ -106,15 +139,22 @@ class Analysis:
         if strategy is not None and split not in ("cdz", "exact"):
             raise RuleConflictError(f"split level {split!r} is a level of optimal play; a fixed "
                                     "strategy plays its split hands its own way (use cdz)")
+        if strategy is not None and not callable(getattr(strategy, "decide", None)):
+            raise UsageError(f"strategy must have a decide method (a Strategy), not "
+                             f"{strategy!r}")
+        if (split == "exact") != (splitter is not None):
+            raise UsageError("split level 'exact' is the cross-check's whole-round enumeration "
+                             "and needs its splitter (analyzer.oracle.split_mode.new_analysis)")
         if split == "optimal":
-            cards = (shoe if shoe is not None else Shoe.decks(rules.decks)).total
+            cards = (shoe if shoe is not None else rules.full_shoe()).total
             reason = optimal_refusal(rules, cards)
             if reason:
                 raise SplitInfeasible(reason)
         self.rules = rules
         self.strategy = strategy
         self.split = split
-        self.shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
+        self.splitter = splitter
+        self.shoe = shoe if shoe is not None else rules.full_shoe()
         self.exact = exact
         if self.shoe.total < 12:
             raise ImpossibleShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a "
@@ -122,6 +162,10 @@ class Analysis:
         self._upcards: dict[int, UpcardAnalysis] = {}
         self._evs: dict[int, Number] = {}  # upcard EVs computed by forked processes
         self.jobs = jobs
+        # A shoe that holds more cards than any round can take needs no search.
+        self._lasts = self.shoe.total >= round_cards_bound(self.shoe.counts, rules.max_hands)
+        self._checks: dict[int, RoundCheck] = {}
+        self._round_checked: set[int] = set()
 
     # -- per upcard ---------------------------------------------------------
     def conditioned(self, upcard: int) -> bool:
@@ -133,6 +177,7 @@ class Analysis:
 
     def upcard(self, upcard: int) -> UpcardAnalysis:
         """EVs of every hand against ``upcard`` (computed once, then memoized)."""
+        upcard = card_value(upcard, "upcard")
         if upcard not in self._upcards:
             if self.shoe[upcard] == 0:
                 raise HandError(f"the shoe holds no upcard {upcard}")
@@ -159,6 +204,7 @@ class Analysis:
         if upcard in self._evs:
             return self._evs[upcard]
         ua = self.upcard(upcard)
+        self.check_round(upcard)
         if ua.ev is None:
             if self.split in ("cdp1", "cdp") and self.rules.max_hands > 1:
                 post = self._post_split(ua)  # the round's pairs split together
@@ -170,31 +216,25 @@ class Analysis:
 
     def split_value(self, ua: UpcardAnalysis, pair: int) -> Number:
         """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
+        pair = card_value(pair, "pair")
         if pair not in ua.splits:
             plan = SplitPlan.from_rules(self.rules, pair, ua.upcard)
+            self._check_split(ua, plan)
             if ua.dealer is None:
                 ua.dealer = OutcomeCache.shared(ua.shoe, ua.upcard,
                                                 hits_soft_17=self.rules.hits_soft_17,
                                                 exact=self.exact)
+            decide, hits = self._split_play(ua)
             space = ua.values.space
             strategy = self.strategy
-
-            def decide(node: int, may_double: bool) -> int:
-                if strategy is None:
-                    return policy_decision(ua.values, node, may_double)
-                options = {STAND, HIT} | ({DOUBLE} if may_double else set())
-                return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
-                                       frozenset(options))
-
-            hits: npt.NDArray[np.bool_] = (ua.values.hits if ua.policy is None
-                                           else ua.policy == HIT)
             free_hits = None
             decide_free = getattr(strategy, "decide_free", None)
             if plan.free and decide_free is not None:
                 free_hits = np.array([decide_free(ua.upcard, tuple(c)) == HIT
                                       for c in space.comps.tolist()], dtype=bool)
             if self.split == "exact":
-                ua.splits[pair] = self._exact_split(ua, plan, decide, hits)
+                assert self.splitter is not None  # checked in __init__
+                ua.splits[pair] = self.splitter(self, ua, plan, decide, hits)
             elif self.split == "optimal":
                 ua.splits[pair] = OptimalSplit(
                     ua.shoe, ua.upcard, plan, hits_soft_17=self.rules.hits_soft_17,
@@ -208,6 +248,112 @@ class Analysis:
                                            free_hits=free_hits, dealer=ua.dealer)
         return ua.splits[pair]
 
+    def _split_play(self, ua: UpcardAnalysis) -> tuple[Callable[[int, bool], int],
+                                                        npt.NDArray[np.bool_]]:
+        """How split hands are played (CDZ-): the two-card decision and the later hits."""
+        space = ua.values.space
+        strategy = self.strategy
+
+        def decide(node: int, may_double: bool) -> int:
+            if strategy is None:
+                return policy_decision(ua.values, node, may_double)
+            options = {STAND, HIT} | ({DOUBLE} if may_double else set())
+            return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
+                                   frozenset(options))
+
+        hits: npt.NDArray[np.bool_] = (ua.values.hits if ua.policy is None
+                                       else ua.policy == HIT)
+        return decide, hits
+
+    # -- shoes that run out (analyzer.engine.exhaustion) ---------------------------------
+    def _round_check(self, upcard: int) -> RoundCheck:
+        if upcard not in self._checks:
+            play = self.play_rules(upcard)
+            self._checks[upcard] = RoundCheck(
+                upcard=upcard, hits_soft_17=self.rules.hits_soft_17,
+                conditioned=self.conditioned(upcard), charlie=play.charlie,
+                stand_on_21=play.stand_on_21,
+                hole_decides_busts=not self.conditioned(upcard) and not play.bj_takes_all)
+        return self._checks[upcard]
+
+    def check_round(self, upcard: int) -> None:
+        """Refuse (:class:`ImpossibleShoeError`) a shoe whose rounds vs ``upcard`` can run out.
+
+        Every first two cards, every pair split, as the analysis plays them
+        (:mod:`analyzer.engine.exhaustion`).  Done once per upcard, and not at all
+        when the shoe holds more cards than a round can take.
+        """
+        if self._lasts or upcard in self._round_checked:
+            return
+        check = self._round_check(upcard)
+        rest = self.shoe.remove([upcard]).counts
+        if check.hand_runs_out(rest, (0,) * 10):
+            raise refusal("a hand", self.shoe.total, upcard)
+        if self.rules.max_hands > 1:
+            ua = self.upcard(upcard)
+            for pair in range(1 if self.rules.split_aces else 2, 11):
+                if rest[pair - 1] >= 2:
+                    self._check_split(ua, SplitPlan.from_rules(self.rules, pair, upcard))
+        self._round_checked.add(upcard)
+
+    def check_dealer(self, upcard: int) -> None:
+        """Refuse a shoe from which the dealer alone (no player cards) may not finish."""
+        upcard = card_value(upcard, "upcard")
+        rest = self.shoe.remove([upcard]).counts
+        alone = RoundCheck(upcard=upcard, hits_soft_17=self.rules.hits_soft_17,
+                           conditioned=False)
+        if alone.dealer_runs_out(rest):
+            raise refusal("the dealer's hand", self.shoe.total, upcard)
+
+    def _check_hand(self, upcard: int, cards: tuple[int, ...]) -> None:
+        """Refuse a shoe on which the play of this hand (not split) can run out."""
+        if self._lasts or upcard in self._round_checked:
+            return
+        rest = self.shoe.remove([upcard, *cards]).counts
+        if self._round_check(upcard).hand_runs_out(rest, composition(cards)):
+            shown = "-".join(format_value(c) for c in cards)
+            raise refusal(f"the hand {shown}", self.shoe.total, upcard)
+
+    def _check_split(self, ua: UpcardAnalysis, plan: SplitPlan) -> None:
+        """Refuse a shoe on which splitting this pair can run out, as the split is valued."""
+        if self._lasts or ua.upcard in self._round_checked:
+            return
+        p = plan.pair
+        rest = list(ua.shoe)
+        if rest[p - 1] < 2:
+            return  # not dealt: the pair is refused where it is asked for
+        rest[p - 1] -= 2
+        policy: SplitPolicy | None = None
+        limit = 21
+        if self.split in ("cdz", "exact") and not plan.free:
+            decide, hits = self._split_play(ua)
+            space = ua.values.space
+            index = space.index
+            hard = space.comps @ np.arange(1, 11)
+            drawing = hits.copy()
+            for x in range(1, 11):  # the two-card starts: their first decision
+                key = composition((p, x))
+                if key in index and not plan.one_card:
+                    node = index[key]
+                    drawing[node] = decide(node, plan.double_after_split and double_allowed(
+                        plan.double, key)) in (HIT, DOUBLE)
+            limit = int(hard[drawing].max(initial=0))
+
+            def policy(comp: tuple[int, ...], may_double: bool) -> int:
+                node = index[comp]
+                if sum(comp) == 2:
+                    return STAND if plan.one_card else decide(node, may_double)
+                return HIT if hits[node] else STAND
+
+        def may_double(comp: tuple[int, ...]) -> bool:
+            return plan.double_after_split and double_allowed(plan.double, comp)
+
+        if self._round_check(ua.upcard).split_runs_out(
+                tuple(rest), p, max_hands=plan.max_hands, one_card=plan.one_card,
+                may_double=may_double, policy=policy, hit_limit=limit):
+            shown = format_value(p)
+            raise refusal(f"splitting {shown}-{shown}", self.shoe.total, ua.upcard)
+
     def _post_split(self, ua: UpcardAnalysis) -> PostSplit:
         if ua.post_split is None:
             ua.post_split = PostSplit(self.split, ua.values, ua.shoe, ua.upcard,
@@ -215,34 +361,13 @@ class Analysis:
                                       dealer=ua.dealer)
         return ua.post_split
 
-    def _exact_split(self, ua: UpcardAnalysis, plan: SplitPlan,
-                     decide: Callable[[int, bool], int],
-                     hits: npt.NDArray[np.bool_]) -> Number:
-        """The exact EV of the whole split, every hand's cards removed (small shoes only)."""
-        r = self.rules
-        if plan.free or r.charlie or r.push_22 or r.stand_on_21:
-            raise RuleConflictError("exact splits model classic rules only (no Charlie, 21 stands, "
-                                "push 22 or free splits)")
-        index = ua.values.space.index
-
-        def choose(comp: tuple[int, ...], options: frozenset[int]) -> int:
-            node = index[comp]
-            if len(options) == 2 and sum(comp) > 2:
-                return HIT if hits[node] else STAND
-            return decide(node, DOUBLE in options)
-
-        rest = list(ua.shoe)
-        rest[plan.pair - 1] -= 2
-        return exact_split_ev(
-            tuple(rest), ua.upcard, plan.pair, max_hands=plan.max_hands,
-            one_card=plan.one_card, decide=choose,
-            double_allowed=lambda comp: plan.double_after_split and double_allowed(
-                plan.double, comp),
-            hits_soft_17=r.hits_soft_17, peek=plan.conditioned,
-            bj_loses_all=plan.bj_takes_all, exact=self.exact)
-
     def actions(self, upcard: int, cards: tuple[int, ...]) -> dict[int, Number]:
-        """EV of every legal action for a hand (conditioned on no dealer BJ when peeked)."""
+        """EV of every legal action for a hand (conditioned on no dealer BJ when peeked).
+
+        A natural (ace and ten as the first two cards) has no decision: it is settled
+        at once, so it has no actions (an empty dict); :meth:`natural_value` values it.
+        """
+        upcard, cards = checked_hand(upcard, cards)
         key = composition(cards)
         try:
             self.shoe.remove([upcard, *cards])
@@ -254,6 +379,9 @@ class Analysis:
         ua = self.upcard(upcard)
         if key not in ua.values.space.index:
             raise HandError(f"hand {'-'.join(format_value(c) for c in cards)} is busted")
+        self._check_hand(upcard, cards)
+        if is_natural(key):
+            return {}
         i = ua.values.space.index[key]
         v = ua.values
         rules = self.rules
@@ -282,6 +410,19 @@ class Analysis:
             return actions
         p_bj = self.p_blackjack(upcard, cards)
         return {a: unpeeked(v, p_bj) for a, v in actions.items()}
+
+    def natural_value(self, upcard: int, *, unconditioned: bool = False) -> Number:
+        """EV of a natural against ``upcard``: paid per the rules, pushed by a dealer blackjack
+        (paid against it too under ``BJW``).
+
+        Conditioned on no dealer blackjack where the dealer peeked (then it is the
+        payout), unless ``unconditioned``.
+        """
+        self.actions(upcard, (1, 10))  # the deal checked (upcard, cards, shoe)
+        pays = self.rules.blackjack_pays if self.exact else float(self.rules.blackjack_pays)
+        if (self.conditioned(upcard) and not unconditioned) or self.rules.blackjack_wins:
+            return pays * unit(self.exact)  # BJW: paid against a dealer blackjack too
+        return (1 - self.p_blackjack(upcard, (1, 10))) * pays
 
     def p_blackjack(self, upcard: int, cards: tuple[int, ...]) -> Number:
         """Chance the hole card completes a blackjack, seen the upcard and ``cards``."""
@@ -315,20 +456,24 @@ class Analysis:
         return ev
 
     def _same_rank(self, upcard: int) -> Number:
-        """Chance two ten-valued cards share a rank (the four ranks evenly spread)."""
-        k = Fraction(self.shoe[10], 4)
+        """Chance two ten-valued cards share a rank (the ten ranks evenly spread: four, or
+        three in Spanish decks, which have no 10s)."""
+        ranks = 3 if self.rules.spanish_decks else 4
+        k = Fraction(self.shoe[10], ranks)
+        tens = ranks * k
         if upcard == 10:  # one rank is one card short: the upcard's
-            same = ((k - 1) * (k - 2) + 3 * k * (k - 1)) / ((4 * k - 1) * (4 * k - 2))
+            same = (((k - 1) * (k - 2) + (ranks - 1) * k * (k - 1))
+                    / ((tens - 1) * (tens - 2)))
         else:
-            same = (k - 1) / (4 * k - 1)
+            same = (k - 1) / (tens - 1)
         return as_number(same, self.exact)
 
     def _hand_value(self, ua: UpcardAnalysis, a: int, b: int, p_bj: Number,
                     player_bj: bool, may_split: bool = True) -> Number:
         rules = self.rules
         pays = rules.blackjack_pays if self.exact else float(rules.blackjack_pays)
-        if player_bj:
-            return (1 - p_bj) * pays
+        if player_bj:  # pushed by a dealer blackjack, or paid against it too (BJW)
+            return pays * unit(self.exact) if rules.blackjack_wins else (1 - p_bj) * pays
         actions = self.actions(ua.upcard, (a, b))
         if not may_split:
             actions.pop(SPLIT, None)
@@ -371,12 +516,27 @@ class Analysis:
             result += as_number(Fraction(self.shoe[u], total), self.exact) * value
         return result
 
-    def by_upcard(self) -> dict[int, Number]:
+    def by_upcard(self, progress: ProgressCallback | None = None) -> dict[int, Number]:
+        """The round's EV per upcard (ace first); ``progress`` hears of each upcard done."""
         ups = [u for u in range(1, 11) if self.shoe[u]]
-        self._in_parallel(ups)
-        return {u: self.upcard_ev(u) for u in ups}
+        finished = {u for u in ups if u in self._evs
+                    or (u in self._upcards and self._upcards[u].ev is not None)}
 
-    def _in_parallel(self, ups: list[int]) -> None:
+        def done(u: int) -> None:
+            finished.add(u)
+            report(progress, "EV by upcard", len(finished), len(ups))
+
+        report(progress, "EV by upcard", len(finished), len(ups))
+        self._in_parallel(ups, done if progress is not None else None)
+        evs = {}
+        for u in ups:
+            evs[u] = self.upcard_ev(u)
+            if u not in finished:
+                done(u)
+        return evs
+
+    def _in_parallel(self, ups: list[int], on_done: Callable[[int], None] | None = None,
+                     ) -> None:
         """Compute the round's EV of several upcards in ``jobs`` processes (this one too).
 
         Upcards are independent, and a forked child runs the same code on the same
@@ -392,7 +552,7 @@ class Analysis:
         if self.jobs < 2 or len(todo) < 2 or not forked.available():
             return
         order = sorted(todo, key=lambda u: u in (2, 3, 4, 5, 6))  # most split hands first
-        self._evs.update(forked.in_forks(self.upcard_ev, order, self.jobs))
+        self._evs.update(forked.in_forks(self.upcard_ev, order, self.jobs, on_done))
 
 
-__all__ = ["Analysis", "UpcardAnalysis"]
+__all__ = ["Analysis", "Splitter", "UpcardAnalysis", "checked_jobs"]

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,7 +40,7 @@ from analyzer.core.arith import Number
 from analyzer.core.cards import soft_total
 from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
-from analyzer.engine import _dealer  # type: ignore[attr-defined]
+from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ def unique_rows(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
                                                        npt.NDArray[np.int64]]:
     """The distinct rows (sorted) and, per row, the index of its distinct row.
 
-    ``np.unique(rows, axis=0, return_inverse=True)``, several times faster.
+    ``np.unique(rows, axis=0, return_inverse=True)``, faster: one key per row.
     """
     rows = np.asarray(rows, dtype=np.int64)
     _, first, inverse = np.unique(row_keys(rows), return_index=True, return_inverse=True)
@@ -277,7 +278,7 @@ def _short_table(upcard: int, hits_soft_17: bool) -> DrawTable:
                      outcome=full.outcome[keep], drawn=full.drawn[keep])
 
 
-CHUNK = 512  # shoes per batch: about 15 MB of float64 weights for the largest upcard
+CHUNK = 512  # shoes per batch: bounds the float64 weights held at once
 
 
 def outcome_matrix(
@@ -312,6 +313,7 @@ def outcome_matrix(
 
 SHARED_CACHES = 20  # float caches kept between analyses: two rule sets' ten upcards
 _SHARED: dict[tuple[tuple[int, ...], int, bool], OutcomeCache] = {}
+_SHARED_LOCK = threading.Lock()  # analyses in several threads of one process share _SHARED
 
 
 class OutcomeCache:
@@ -325,10 +327,15 @@ class OutcomeCache:
     batches; a shared row is the same object or the same bits as a fresh one (the
     kernel's result for a shoe does not depend on its batch), so sharing changes
     no value.
+
+    A cache is shared by the analyses of one shoe, in any thread: filling it (rows
+    counted, keys added, then computed, with the GIL released in the kernel) holds
+    its lock, or two threads would write their rows into the same places.
     """
 
     def __init__(self, base: Sequence[int], upcard: int, *, hits_soft_17: bool,
                  exact: bool) -> None:
+        self._lock = threading.RLock()  # rows() calls itself for shoes past the keys
         self.base = np.array(base, dtype=np.int64)
         self.upcard, self.hits_soft_17, self.exact = upcard, hits_soft_17, exact
         self._n = 0  # rows filled
@@ -351,15 +358,20 @@ class OutcomeCache:
         if exact:
             return cls(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
         key = (tuple(base), upcard, hits_soft_17)
-        cache = _SHARED.pop(key, None) or cls(base, upcard, hits_soft_17=hits_soft_17,
-                                              exact=False)
-        _SHARED[key] = cache  # the most recent last
-        while len(_SHARED) > SHARED_CACHES:
-            del _SHARED[next(iter(_SHARED))]
+        with _SHARED_LOCK:
+            cache = _SHARED.pop(key, None) or cls(base, upcard, hits_soft_17=hits_soft_17,
+                                                  exact=False)
+            _SHARED[key] = cache  # the most recent last
+            while len(_SHARED) > SHARED_CACHES:
+                del _SHARED[next(iter(_SHARED))]
         return cache
 
     def rows(self, out: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
         """``P[s, o]`` for the shoes ``base - out[s]`` (negative counts read as 0)."""
+        with self._lock:
+            return self._rows(out)
+
+    def _rows(self, out: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
         out = np.ascontiguousarray(out, dtype=np.int64)
         n = self._n
         self._reserve(n + len(out))

@@ -58,6 +58,9 @@ def payoff(total: int, charlie: bool, wager: int, free: bool, play: PlayRules) -
     pay[Outcome.BUST22] = 0 if (play.push_22 and not charlie) else wager
     pay[Outcome.BUST23] = wager
     pay[Outcome.BLACKJACK] = wager if (charlie and play.charlie_beats_bj) else lose
+    if total == 21 and play.player_21_wins:  # P21W: every dealer hand but a blackjack
+        pay = [wager] * N_OUTCOMES
+        pay[Outcome.BLACKJACK] = wager if (charlie and play.charlie_beats_bj) else lose
     return pay
 
 
@@ -76,9 +79,25 @@ def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
     the compositions, layer by layer (a hand's play depends on its composition
     only, so paths merge there).
     """
-    m = space.bust
-    count = np.zeros(m + 2, dtype=np.int64)  # orders arriving at a node by a hit
     stand, push, ends = _two_card_play(space, pair, plan, decide, hits, free, seconds)
+    stand, busts = carry_orders(space, stand, push, hits, forced)
+    held = np.flatnonzero(stand)
+    ends.append((space.comps[held], stand[held], 1))
+    ends += [(c, n, 1) for c, n in busts]
+    return _blocks(space, ends, pair, plan.play, free)
+
+
+def carry_orders(space: HandSpace, stand: IntArray, push: IntArray, hits: npt.NDArray[np.bool_],
+                 forced: npt.NDArray[np.bool_]) -> tuple[IntArray, list[tuple[IntArray,
+                                                                                IntArray]]]:
+    """Card orders finishing on each node and busting, from two-card hands that stand
+    (``stand``) or hit (``push``); from three cards on a hand hits where ``hits`` says.
+
+    Returns the orders standing per node and the busts as (compositions, orders).
+    """
+    m = space.bust
+    stand = stand.copy()
+    count = np.zeros(m + 2, dtype=np.int64)  # orders arriving at a node by a hit
     busts: list[tuple[IntArray, IntArray]] = []
     for layer in reversed(space.layers):
         if space.ncards[layer[0]] < 2:
@@ -96,10 +115,7 @@ def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
         np.add.at(count, kids.ravel(), np.repeat(flow, 10))
         rows, cards = np.nonzero(kids == m)
         busts.append((space.comps[nodes[rows]] + np.eye(10, dtype=np.int64)[cards], flow[rows]))
-    held = np.flatnonzero(stand)
-    ends.append((space.comps[held], stand[held], 1))
-    ends += [(c, n, 1) for c, n in busts]
-    return _blocks(space, ends, pair, plan.play, free)
+    return stand, busts
 
 
 Ends = list[tuple[IntArray, IntArray, int]]  # (comps, counts, wager) of finished hands

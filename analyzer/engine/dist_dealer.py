@@ -35,11 +35,13 @@ import numpy.typing as npt
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine.dealer import draw_table, unique_rows
 
+# float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
+# the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
 IntArray = npt.NDArray[np.int64]
-# Values A..4 form the low half.  Measured on privilege's largest card sets (1e5 to
-# 4e5 of them; upcards A, 2, 6, 7, T): this cut was the fastest of 3..6 for every one,
-# up to 3.5x faster than 6 (a cost model choosing per call picked 5, 1.3-1.6x slower).
+# Values A..4 form the low half: on privilege's largest card sets this cut was the
+# fastest of 3..6 for every upcard measured, and a cost model choosing per call lost
+# to it.
 CUT = 4
 LOW_CHUNK = 2048  # distinct low halves per batch of the A table
 
@@ -93,7 +95,7 @@ def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *, hits_s
     :mod:`analyzer.engine.dealer`; each row sums to the chance of the ordering.
     Floats with ``d = 1``, or when ``exact`` Python integers (object array) over
     one common denominator ``d``: callers sum products of them in integers and
-    divide once (Fraction arithmetic throughout was 20x slower).
+    divide once (Fraction arithmetic throughout is far slower).
     """
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
     dtype = object if exact else np.float64

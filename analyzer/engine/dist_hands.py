@@ -29,6 +29,8 @@ from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine.dist_blocks import payoff
 from analyzer.engine.hands import HandValues, PlayRules
 
+# float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
+# the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
 
 # Kinds of finished hands: paid bet of 1, paid double, free double (own bet + free bet).

@@ -27,6 +27,7 @@ dropping that outcome and dividing by its complement.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -37,13 +38,14 @@ import numpy.typing as npt
 
 from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
-from analyzer.engine import _dealer  # type: ignore[attr-defined]
+from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 from analyzer.engine.dealer import row_keys
 from analyzer.engine.dist_blocks import Blocks
 from analyzer.engine.dist_dealer import joint_weights, sequence_weights
 
 IntArray = npt.NDArray[np.int64]
-STATE_BUDGET = 1_000_000  # hands-product size of a 3-4 hand pattern enumerated exactly
+STATE_BUDGET = 10_000_000  # hands-product size of a 3-4 hand pattern enumerated exactly
+PAIRS_AT_ONCE = 4_000_000  # (head set, tail set) pairs held at once: the memory of a pairing
 
 
 class CardKeys:
@@ -82,11 +84,26 @@ class Rounds:
         return len(self.mult) * len(blocks.mult)
 
     def add(self, keys: CardKeys, blocks: Blocks) -> Rounds:
-        """Every round of these extended by one more hand from ``blocks``."""
-        cards = (self.cards[:, None] + keys.encode(blocks.drawn)[None, :]).ravel()
-        pay = (self.pay[:, None, :] + blocks.pay[None, :, :]).reshape(-1, N_OUTCOMES)
-        mult = (self.mult[:, None] * blocks.mult[None, :]).ravel()
-        return _merge(cards, pay, mult)
+        """Every round of these extended by one more hand from ``blocks``.
+
+        Built and merged a slice of these rounds at a time (at most
+        :data:`PAIRS_AT_ONCE` new rows), so memory follows the merged rounds, not
+        their product.
+        """
+        step = max(1, PAIRS_AT_ONCE // max(1, len(blocks.mult)))
+        drawn = keys.encode(blocks.drawn)
+        parts = []
+        for lo in range(0, len(self.mult), step):
+            hi = lo + step
+            cards = (self.cards[lo:hi, None] + drawn[None, :]).ravel()
+            pay = (self.pay[lo:hi, None, :] + blocks.pay[None, :, :]).reshape(-1, N_OUTCOMES)
+            mult = (self.mult[lo:hi, None] * blocks.mult[None, :]).ravel()
+            parts.append(_merge(cards, pay, mult))
+        if len(parts) == 1:
+            return parts[0]
+        return _merge(np.concatenate([r.cards for r in parts]),
+                      np.concatenate([r.pay for r in parts]),
+                      np.concatenate([r.mult for r in parts]))
 
     def possible(self, keys: CardKeys, shoe: tuple[int, ...]) -> Rounds:
         """The rounds whose cards the shoe holds (small shoes: the others have chance 0)."""
@@ -147,6 +164,25 @@ def sum_index(head: IntArray, tail: IntArray, extra: int) -> tuple[IntArray, Int
     return unique[:n].copy(), inverse.reshape(len(head), len(tail))
 
 
+def _sum_index_by_slices(head: IntArray, tail: IntArray, extra: int, step: int) -> tuple[
+        IntArray, list[tuple[slice, Callable[[slice], IntArray]]]]:
+    """:func:`sum_index` of ``head`` against ``tail`` a slice of ``head`` at a time.
+
+    Returns the distinct sums (sorted) and, per slice, a function giving the
+    slice's pair indices among them, recomputed when asked so that only one
+    slice's pairs are ever held.
+    """
+    found = [sum_index(head[lo:lo + step], tail, extra)[0] for lo in range(0, len(head), step)]
+    unique = np.unique(np.concatenate(found))
+
+    def index(rows: slice) -> IntArray:
+        local, inverse = sum_index(head[rows], tail, extra)
+        where: IntArray = np.searchsorted(unique, local)[inverse]
+        return where
+
+    return unique, [(slice(lo, lo + step), index) for lo in range(0, len(head), step)]
+
+
 def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rounds,
                   extra: int, s: SplitSettings) -> dict[int, dict[int, Any]]:
     """Per dealer outcome, ``{net result: probability}`` of ``head`` completed by ``tail``.
@@ -164,10 +200,16 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
         return {}
     head_sets, head_of = np.unique(head.cards, return_inverse=True)
     tail_sets, tail_of = np.unique(tail.cards, return_inverse=True)
-    unique, inverse = sum_index(head_sets, tail_sets, extra)
+    step = max(1, PAIRS_AT_ONCE // len(tail_sets))
+    if step >= len(head_sets):
+        unique, inverse = sum_index(head_sets, tail_sets, extra)
+        chunks: list[tuple[slice, Callable[[slice], IntArray]]] = [
+            (slice(0, len(head_sets)), lambda _rows: inverse)]
+    else:  # the pairs a slice of head sets at a time: memory of one slice, not of all pairs
+        unique, chunks = _sum_index_by_slices(head_sets, tail_sets, extra, step)
     joint, den = joint_weights(base, keys.decode(unique), s.upcard,
                                hits_soft_17=s.hits_soft_17, exact=s.exact)
-    by_outcome = np.ascontiguousarray(joint.T)  # gathers from a contiguous row: 3x faster
+    by_outcome = np.ascontiguousarray(joint.T)  # gathers from a contiguous row
     result: dict[int, dict[int, Any]] = {}
     for o in range(N_OUTCOMES):
         if o == Outcome.BLACKJACK and s.peeked:
@@ -176,7 +218,9 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
                                         head.mult, s.exact)
         t, t_values = _orders_by_result(tail_of.ravel(), len(tail_sets), tail.pay[:, o],
                                         tail.mult, s.exact)
-        by_pair = h.T @ (np.take(by_outcome[o], inverse) @ t)
+        by_pair: Any = 0
+        for rows, inv in chunks:
+            by_pair = by_pair + h[rows].T @ (np.take(by_outcome[o], inv(rows)) @ t)
         dist: dict[int, Any] = {}
         for (x, y), p in zip(product(h_values.tolist(), t_values.tolist()), by_pair.ravel(),
                              strict=True):

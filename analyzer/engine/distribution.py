@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.arith import Number
 from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
 from analyzer.core.errors import StrategyError, UsageError
 from analyzer.core.rules import Rules, Surrender
@@ -44,8 +45,8 @@ from analyzer.engine.dist_splits import (
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.splits import SplitPlan, policy_decision
 from analyzer.engine.strategy import Strategy
+from analyzer.util.progress import ProgressCallback, report
 
-Number = Any  # float, or Fraction in exact mode
 Dist = dict[Fraction, Number]
 
 
@@ -105,6 +106,7 @@ class _Upcard:
         self.policy_strategy = policy_strategy  # split-hand decisions (None: engine optimum)
         self.budget = budget
         self.ua: UpcardAnalysis = analysis.upcard(upcard)
+        analysis.check_round(upcard)  # no round on a shoe that can run out
         self.rules = analysis.rules
         self.exact = analysis.exact
         self.peeked = self.rules.peeks_on(upcard)
@@ -138,6 +140,9 @@ class _Upcard:
         p_bj = self._p_blackjack((a, b))
         comp = composition((a, b))
         if is_natural(comp):
+            if self.rules.blackjack_wins:  # paid against a dealer blackjack too
+                _add(self.dist, self.rules.blackjack_pays, weight)
+                return
             _add(self.dist, self.rules.blackjack_pays, weight * (1 - p_bj))
             _add(self.dist, Fraction(0), weight * p_bj)
             return
@@ -187,6 +192,16 @@ class _Upcard:
         return cache[pair]
 
     def _split(self, pair: int) -> SplitDistribution:
+        families, patterns, plan = self.split_families(pair)
+        settings = SplitSettings(upcard=self.u, hits_soft_17=self.rules.hits_soft_17,
+                                 peeked=self.peeked, bj_takes_all=plan.bj_takes_all,
+                                 exact=self.exact)
+        return split_distribution(self.ua.shoe, pair, families, patterns, settings, self.budget)
+
+    def split_families(self, pair: int) -> tuple[dict[str, Blocks],
+                                                 dict[tuple[str, ...], int], SplitPlan]:
+        """The blocks of each kind of split hand, the ways the pair cards fall (a tuple of
+        kinds, one per hand), and the split's plan."""
         rules, ua = self.rules, self.ua
         plan = SplitPlan.from_rules(rules, pair, self.u)
         values = ua.values
@@ -216,10 +231,7 @@ class _Upcard:
                                                   seconds=others)
             found = resplit_patterns(plan.max_hands, resplit)
             patterns = {("nonpair",) * k + ("any",) * m: ways for (k, m), ways in found.items()}
-        settings = SplitSettings(upcard=self.u, hits_soft_17=rules.hits_soft_17,
-                                 peeked=self.peeked, bj_takes_all=plan.bj_takes_all,
-                                 exact=self.exact)
-        return split_distribution(ua.shoe, pair, families, patterns, settings, self.budget)
+        return families, patterns, plan
 
     def _free_hits(self) -> np.ndarray[Any, Any]:
         """Hit or stand of the hand carrying a free bet: the strategy's, else its optimum."""
@@ -236,7 +248,8 @@ class _Upcard:
 def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
                        strategy: Strategy | None = None, exact: bool = False,
                        name: str | None = None, budget: int = STATE_BUDGET,
-                       jobs: int = 1) -> RoundDistribution:
+                       jobs: int = 1,
+                       progress: ProgressCallback | None = None) -> RoundDistribution:
     """The distribution of a round's net result off the top of ``shoe``.
 
     ``strategy=None`` plays the engine's optimal CDZ- strategy; any
@@ -247,6 +260,7 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     (see :mod:`analyzer.engine.dist_splits`).  ``jobs`` processes share the
     upcards (:mod:`analyzer.engine.forked`): each upcard's share is the same
     computation in any process, so the result is the same bits as a serial run.
+    ``progress`` hears of each upcard done (stage ``"distribution: upcards"``).
     """
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
@@ -262,16 +276,26 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
             shares[u] = (part.run(), part.error)
         return shares[u]
 
+    finished: set[int] = set()
+    stage = "distribution: upcards"
+
+    def done(u: int) -> None:
+        finished.add(u)
+        report(progress, stage, len(finished), len(ups))
+
+    report(progress, stage, 0, len(ups))
     if jobs > 1 and len(ups) > 1 and forked.available():
         # Small upcards first: their splits (and resplits) cost the most.
         shares.update(forked.in_forks(share, sorted(ups, key=lambda u: u in (1, 8, 9, 10)),
-                                      jobs))
+                                      jobs, done if progress is not None else None))
     by_upcard: dict[int, Dist] = {}
     weights: dict[int, Number] = {}
     overall: Dist = {}
     error = 0 * _unit(exact)
     for u in ups:
         by_upcard[u], part_error = share(u)
+        if u not in finished:
+            done(u)
         weights[u] = _frac(analysis.shoe[u], total, exact)
         error += weights[u] * part_error
         for x, p in by_upcard[u].items():

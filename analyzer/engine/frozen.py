@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from analyzer.core.actions import HIT, STAND, SURRENDER
-from analyzer.core.cards import comp_cards, is_natural
-from analyzer.core.errors import RuleConflictError
+from analyzer.core.cards import card_value, comp_cards, is_natural
+from analyzer.core.errors import CardNotationError, RuleConflictError, UsageError
 from analyzer.core.rules import Surrender
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.strategy import PREFERENCE
@@ -18,6 +18,8 @@ class FrozenStrategy:
     """
 
     def __init__(self, analysis: Analysis) -> None:
+        if not isinstance(analysis, Analysis):
+            raise UsageError(f"a frozen strategy freezes an Analysis, not {analysis!r}")
         rules = analysis.rules
         if rules.free_doubles and rules.double_after_split:
             # A two-card split hand would be judged by the free double's EV.
@@ -26,6 +28,10 @@ class FrozenStrategy:
         self._analysis = analysis
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
+        upcard = card_value(upcard, "upcard")
+        if not isinstance(comp, tuple) or len(comp) != 10 or any(
+                isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in comp):
+            raise CardNotationError(f"a hand is ten counts of A..T, not {comp!r}")
         ua = self._analysis.upcard(upcard)
         values = ua.values
         node = values.space.index[comp]

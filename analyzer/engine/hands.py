@@ -37,7 +37,9 @@ from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
 from analyzer.engine.dealer import outcome_matrix
 
-Array = npt.NDArray[Any]  # float64, or object (Fractions) in exact mode
+# float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
+# the union of the two dtypes (every operation would need a cast), so Any.
+Array = npt.NDArray[Any]
 
 
 class _SubIndex(Mapping[tuple[int, ...], int]):
@@ -181,10 +183,13 @@ def condition_outcomes(outcomes: Array, exact: bool) -> Array:
     return result
 
 
-@lru_cache(maxsize=2)
-def payoff_matrix(push_22: bool = False) -> npt.NDArray[np.int64]:
+@lru_cache(maxsize=4)
+def payoff_matrix(push_22: bool = False, player_21_wins: bool = False,
+                  ) -> npt.NDArray[np.int64]:
     """``PAY[t, o]``: result of standing on total ``t`` (0..21) against dealer outcome ``o``.
 
+    With ``player_21_wins`` (P21W) a 21 wins against every dealer hand but a blackjack:
+    a blackjack the dealer peeked at never meets it, one nobody checked beats it.
     Shared between calls, so read-only.
     """
     pay = np.zeros((22, N_OUTCOMES), dtype=np.int64)
@@ -194,6 +199,9 @@ def payoff_matrix(push_22: bool = False) -> npt.NDArray[np.int64]:
         pay[t, Outcome.BLACKJACK] = -1
         pay[t, Outcome.BUST22] = 0 if push_22 else 1
         pay[t, Outcome.BUST23] = 1
+    if player_21_wins:
+        pay[21, :] = 1
+        pay[21, Outcome.BLACKJACK] = -1
     pay.flags.writeable = False
     return pay
 
@@ -206,6 +214,7 @@ class PlayRules:
     charlie_beats_bj: bool = False  # ... also against a dealer blackjack nobody checked
     stand_on_21: bool = False  # a hand of 21 may not hit
     push_22: bool = False  # a dealer 22 pushes standing hands
+    player_21_wins: bool = False  # a non-natural 21 wins against all but a dealer blackjack
     bj_takes_all: bool = True  # an unchecked dealer blackjack takes the double too
     free_hand: bool = False  # also value hands carrying a free bet (win 1, else 0)
 
@@ -221,6 +230,7 @@ class PlayRules:
         return cls(charlie=rules.charlie,
                    charlie_beats_bj=rules.charlie_beats_bj and unchecked,
                    stand_on_21=rules.stand_on_21, push_22=rules.push_22,
+                   player_21_wins=rules.player_21_wins,
                    bj_takes_all=rules.unpeeked_bj_takes_all and unchecked, free_hand=free_hand)
 
 
@@ -258,7 +268,7 @@ class HandValues:
         return result
 
 
-def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], push_22: bool,
+def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], play: PlayRules,
               exact: bool) -> tuple[Array, Array]:
     """P(win) and P(loss) of standing, per node.
 
@@ -266,7 +276,7 @@ def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], push_22: bool,
     instead of multiplying all ten by 0 or 1: a third of the Fraction arithmetic
     of a whole analysis, the same fractions.
     """
-    pay = payoff_matrix(push_22)
+    pay = payoff_matrix(play.push_22, play.player_21_wins)
     if not exact:
         rows = pay[total]
         return (outcomes * (rows == 1)).sum(axis=1), (outcomes * (rows == -1)).sum(axis=1)
@@ -323,7 +333,7 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
         outcomes = outcome_matrix(upcard, hits_soft_17, np.maximum(shoes, 0), exact)
     if conditioned:
         outcomes = condition_outcomes(outcomes, exact)
-    win, lose = _win_lose(outcomes, space.total, play.push_22, exact)
+    win, lose = _win_lose(outcomes, space.total, play, exact)
     stand = win - lose
     dtype = object if exact else np.float64
     forced = np.zeros(len(space.comps), dtype=bool)

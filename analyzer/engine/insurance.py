@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from analyzer.core.cards import checked_hand
+from analyzer.core.errors import ShoeError
 from analyzer.core.shoe import Shoe
 
 
@@ -30,6 +32,9 @@ def insurance(shoe: Shoe, cards: tuple[int, ...] = ()) -> Insurance:
     >>> insurance(Shoe.decks(1)).ev
     Fraction(-1, 17)
     """
+    if not isinstance(shoe, Shoe):
+        raise ShoeError(f"insurance needs a Shoe, not {shoe!r}")
+    _, cards = checked_hand(1, cards)
     rest = shoe.remove([1, *cards])
     p = Fraction(rest[10], rest.total)
     return Insurance(cards=cards, p_ten=p, ev=3 * p - 1)

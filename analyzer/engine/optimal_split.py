@@ -51,11 +51,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.core.arith import Number
 from analyzer.core.cards import blackjack_value
 from analyzer.core.errors import ImpossibleError, ImpossibleHandError
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
-from analyzer.engine import _dealer  # type: ignore[attr-defined]
+from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
     HandSpace,
@@ -69,7 +70,8 @@ from analyzer.engine.hands import (
 from analyzer.engine.postsplit import split_hand_space
 from analyzer.engine.splits import SplitPlan
 
-Number = Any
+# float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
+# the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
 MAX_RESPLIT_CARDS = 104  # resplits: shoes of at most two decks' worth of cards
 CHUNK = 256  # card sets evaluated together (memory: CHUNK x nodes x 10 values)
@@ -141,7 +143,7 @@ class OptimalSplit:
             space = sub_space(space, np.flatnonzero(space.ncards == 2))
         self.space = space
         self._subsets: dict[bytes, _Nodes] = {}
-        self.pay = payoff_matrix(plan.play.push_22)
+        self.pay = payoff_matrix(plan.play.push_22, plan.play.player_21_wins)
         self.dtype = object if exact else np.float64
         self._memo: dict[tuple[int, int, int], Number] = {}
         # Every hand of every set needs the dealer in its own shoe; sets share many.  Its
@@ -160,7 +162,8 @@ class OptimalSplit:
         start[0, p - 1] = 2
         resplits = 0 if self.plan.free else self.plan.max_hands - 2
         bonus = 0 if self.plan.free else self._bj_chance(start)[0]
-        return self._phi(start, 2, resplits)[0] + bonus
+        value: Number = self._phi(start, 2, resplits)[0] + bonus
+        return value
 
     # -- the recursion ------------------------------------------------------------
     def _phi(self, sets: npt.NDArray[np.int64], k: int, r: int) -> Array:

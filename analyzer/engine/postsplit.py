@@ -34,9 +34,9 @@ tested.
 Speed: against one upcard the split hands of every pair and level are evaluated
 together (:class:`PostSplit`, :func:`stacked`), and under optimal play a hand's
 children get dealer outcomes only when hitting it might pay, by a bound from the
-hand's own dealer outcomes (:meth:`SplitLevels.hit_bounds`).  On ``6D S17 DOA DAS
-SPL3 LS`` CDP evaluates 150,629 dealer shoes (CDZ-: 126,220; every split hand:
-259,400) and takes about 1.3x CDZ-'s time, CDP1 1.15x (``benchmarks/bench_splits.py``).
+hand's own dealer outcomes (:meth:`SplitLevels.hit_bounds`), so CDP and CDP1
+evaluate few more dealer shoes than CDZ- does, far fewer than every split hand
+would need (``benchmarks/bench_splits.py`` measures both).
 """
 
 from __future__ import annotations
@@ -50,11 +50,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.actions import DOUBLE, HIT, STAND, Action
+from analyzer.core.actions import DOUBLE, HIT, STAND
+from analyzer.core.arith import Number
 from analyzer.core.cards import composition
 from analyzer.core.errors import InternalError, UsageError
+from analyzer.core.levels import SplitLevel
 from analyzer.core.outcomes import N_OUTCOMES
-from analyzer.engine import _dealer  # type: ignore[attr-defined]
+from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 from analyzer.engine.dealer import OutcomeCache, draw_table
 from analyzer.engine.hands import (
     HandSpace,
@@ -65,10 +67,7 @@ from analyzer.engine.hands import (
     payoff_matrix,
     sub_space,
 )
-from analyzer.engine.splits import SplitPlan, split_ev
-
-Number = Any
-POST_SPLIT_LEVELS = ("cdz", "cdp1", "cdp")
+from analyzer.engine.splits import SplitPlan, best_action, split_ev
 
 
 def split_hand_space(space: HandSpace, pair: int) -> tuple[HandSpace, list[int]]:
@@ -80,18 +79,6 @@ def split_hand_space(space: HandSpace, pair: int) -> tuple[HandSpace, list[int]]
     """
     nodes = np.flatnonzero((space.comps[:, pair - 1] >= 1) & (space.ncards >= 2)).tolist()
     return sub_space(space, nodes), nodes
-
-
-def best_action(values: HandValues, node: int, may_double: bool) -> int:
-    """The best action of a node from its own values (ties: stand, then hit, then double)."""
-    if values.forced[node]:
-        return STAND
-    best, action = values.stand[node], Action.STAND
-    if values.hit[node] > best:
-        best, action = values.hit[node], HIT
-    if may_double and values.double[node] > best:
-        action = DOUBLE
-    return action
 
 
 @lru_cache(maxsize=64)
@@ -204,7 +191,8 @@ class SplitLevels:
         self.dealer = dealer if dealer is not None else OutcomeCache(
             base, upcard, hits_soft_17=hits_soft_17, exact=exact)
         self.kmax = int(draw_table(upcard, hits_soft_17).drawn.max())
-        self.pay = payoff_matrix(self.play.push_22).astype(np.float64)  # (totals, outcomes)
+        self.pay = payoff_matrix(  # (totals, outcomes)
+            self.play.push_22, self.play.player_21_wins).astype(np.float64)
 
     def values(self, wanted: Sequence[Level],
                policies: Mapping[int, npt.NDArray[np.int64]] | None = None,
@@ -390,7 +378,7 @@ class PostSplit:
     pre-split hands.
     """
 
-    def __init__(self, level: str, first: HandValues, base: tuple[int, ...], upcard: int, *,
+    def __init__(self, level: SplitLevel, first: HandValues, base: tuple[int, ...], upcard: int, *,
                  hits_soft_17: bool, exact: bool, dealer: OutcomeCache | None = None,
                  prune: bool = True) -> None:
         if level not in ("cdp1", "cdp"):
@@ -457,10 +445,3 @@ class PostSplit:
                 self._tables[p] = [hands[(p, a)] for a in range(n)]
                 self._expected.pop(p, None)
 
-
-def post_split_ev(level: str, first: HandValues, base: tuple[int, ...], upcard: int,
-                  plan: SplitPlan, *, hits_soft_17: bool, exact: bool,
-                  dealer: OutcomeCache | None = None) -> Number:
-    """EV of splitting one pair under ``level`` (``"cdp1"``, ``"cdp"``): see :class:`PostSplit`."""
-    return PostSplit(level, first, base, upcard, hits_soft_17=hits_soft_17, exact=exact,
-                     dealer=dealer).ev(plan)

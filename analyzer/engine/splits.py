@@ -16,8 +16,8 @@ and of the reference figures this project is tested against:
 * cards *hit* to the other split hands need not be removed: with a strategy
   that looks only at a hand's own cards, the symmetry of the deal makes the
   sum of these per-hand values the *exact* EV of the whole split.
-  :mod:`analyzer.crosscheck.exact_splits` enumerates whole rounds card by card
-  (``Analysis(split="exact")``, small shoes) and the tests check that both
+  :mod:`analyzer.oracle.exact_splits` enumerates whole rounds card by card
+  (``new_analysis(split="exact")``, small shoes) and the tests check that both
   agree as fractions, resplits included.
 
 A pair drawn to a split hand is resplit while hands remain; once no more may be
@@ -89,7 +89,14 @@ def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
     An ace and a ten stand: unsplit they are a blackjack, whose only "play" is to
     stand (Farmer's analyzer compares the blackjack payoff here, so it stands).
     """
-    if values.forced[node] or is_natural(values.space.comps[node]):
+    if is_natural(values.space.comps[node]):
+        return STAND
+    return best_action(values, node, may_double)
+
+
+def best_action(values: HandValues, node: int, may_double: bool) -> int:
+    """The best action of a node from its own values (ties: stand, then hit, then double)."""
+    if values.forced[node]:
         return STAND
     best, action = values.stand[node], STAND
     if values.hit[node] > best:

@@ -14,22 +14,34 @@ In exact mode every figure but the standard deviation and what follows from it
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
-from analyzer import __version__
-from analyzer.core.rules import format_spec
+from analyzer.core.arith import Number
+from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import format_shoe
+from analyzer.core.version import ENGINE
 from analyzer.engine.distribution import RoundDistribution
 from analyzer.sidebets.stats import CONFIDENCES, ROUNDS, rtp_interval, volatility_index
+from analyzer.util.text import fraction_text
 
-Number = Any  # float, or Fraction in exact mode
+
+class HeaderJson(TypedDict):
+    """What names a distribution: the game, its rules and shoe, the play, the arithmetic."""
+
+    game: str
+    rules: str
+    shoe: str
+    strategy: str
+    arithmetic: str
+    engine: str
 
 
 def format_result(x: Fraction) -> str:
     """A net result as an exact string: ``"-4"``, ``"-1/2"``, ``"3/2"``."""
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return fraction_text(x, bare_integers=True)
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,35 @@ class Extreme:
         return float(1 / self.probability) if self.probability else None
 
 
+SPOTS_ROUNDS = 4_000_000  # two-spot rounds simulated: SE of the covariance about 0.0006
+SPOTS_SEED = 20251203
+MAX_SPOTS = 7  # seats at a table
+
+
+@dataclass(frozen=True)
+class Spots:
+    """Two spots against one dealer hand: their covariance, how it was found, and the
+    simulator's figure beside it (the check of an exact figure, or the figure itself)."""
+
+    covariance: float
+    method: str  # "exact" (every card of both spots and the dealer enumerated) or "simulated"
+    simulated: float
+    simulated_se: float
+    rounds: int
+    seed: int
+    why_simulated: str | None = None  # why no exact figure
+
+    @property
+    def agrees(self) -> bool:
+        """The simulation within 3 standard errors of the exact figure (or is the figure)."""
+        return abs(self.simulated - self.covariance) <= 3 * self.simulated_se
+
+    def sd_by_spots(self, variance: float, spots: int = 3) -> dict[int, float]:
+        """The SD of a round's total on 1..``spots`` spots: ``sqrt(n v + n (n-1) c)``."""
+        return {n: math.sqrt(n * variance + n * (n - 1) * self.covariance)
+                for n in range(1, spots + 1)}
+
+
 @dataclass(frozen=True)
 class DistributionReport:
     """Every figure of one round's distribution; ``ev`` is the engine's EV of the same play."""
@@ -52,6 +93,8 @@ class DistributionReport:
     dist: RoundDistribution
     title: str
     ev: Number
+    spots: Spots | None = None  # two spots' covariance, when asked for
+    n_spots: int = 3  # the SD per round is given for 1..n_spots spots
 
     @property
     def probabilities(self) -> dict[Fraction, Number]:
@@ -61,7 +104,7 @@ class DistributionReport:
     def exact(self) -> bool:
         return self.dist.exact
 
-    def _sum(self, f: Any) -> Number:
+    def _sum(self, f: Callable[[Fraction], Number]) -> Number:
         zero: Number = Fraction(0) if self.exact else 0.0
         return sum((f(x) * p for x, p in self.probabilities.items()), zero)
 
@@ -92,7 +135,7 @@ class DistributionReport:
         third = self._sum(lambda x: (x - m) ** 3 if self.exact else (float(x) - m) ** 3)
         return float(third) / sd**3 if sd else 0.0
 
-    def chance(self, test: Any) -> Number:
+    def chance(self, test: Callable[[Fraction], bool]) -> Number:
         """Probability that the net result passes ``test``."""
         return self._sum(lambda x: 1 if test(x) else 0)
 
@@ -126,18 +169,51 @@ class DistributionReport:
         return [(n, {c: rtp_interval(self, n, c) for c in CONFIDENCES}) for n in ROUNDS]
 
     @property
-    def mean_matches_ev(self) -> bool:
-        """The distribution's mean is the engine's EV (exactly, or to 1e-12 in floats)."""
-        if self.dist.error_bound:
-            return abs(float(self.mean - self.ev)) <= 16 * float(self.dist.error_bound)
-        return bool(self.mean == self.ev) if self.exact else abs(self.mean - self.ev) <= 1e-12
+    def sd_bound(self) -> float:
+        """How far the SD may be from the exact one, from the probabilities' error bound
+        ``e`` (0 when every round was enumerated).
 
-    def header(self) -> dict[str, str]:
+        With each of the ``k`` probabilities within ``e`` and every result at most ``X``
+        in size, ``E[x^2]`` moves by at most ``k e X^2`` and the mean ``m`` by ``k e X``,
+        so the variance by at most ``k e X^2 + 2 |m| k e X + (k e X)^2``, and the SD by
+        that over the SD.
+        """
+        e = float(self.dist.error_bound)
+        if not e:
+            return 0.0
+        k = len(self.probabilities)
+        big = max(abs(float(x)) for x in self.probabilities)
+        shift = k * e * big
+        dv = k * e * big**2 + 2 * abs(float(self.mean)) * shift + shift**2
+        return dv / max(self.sd, 1e-12)
+
+    def chance_bound(self, test: Callable[[Fraction], bool]) -> float:
+        """How far :meth:`chance` may be off: ``e`` for each result it adds up."""
+        return float(self.dist.error_bound) * sum(1 for x in self.probabilities if test(x))
+
+    def header(self) -> HeaderJson:
         d = self.dist
         return {"game": self.title, "rules": format_spec(d.rules), "shoe": format_shoe(d.shoe),
                 "strategy": d.strategy, "arithmetic": "exact" if d.exact else "float64",
-                "engine": f"bja {__version__}"}
+                "engine": ENGINE}
 
 
 def make_report(dist: RoundDistribution, title: str, ev: Number) -> DistributionReport:
     return DistributionReport(dist=dist, title=title, ev=ev)
+
+
+def spot_figures(rules: Rules, *, rounds: int = SPOTS_ROUNDS, seed: int = SPOTS_SEED,
+                 jobs: int = 1) -> Spots:
+    """The covariance of two spots off a full shoe under CDZ- play: exact where one split
+    is allowed (:func:`analyzer.engine.dist_spots.spot_covariance`), simulated otherwise;
+    the simulator's figure either way."""
+    from analyzer.engine.dist_spots import spot_covariance, spots_enumerable
+    from analyzer.sim.spots import simulate_spots
+
+    sim = simulate_spots(rules, rounds, seed=seed, jobs=jobs, strategy="optimal")
+    why = spots_enumerable(rules)
+    if why is None:
+        exact = float(spot_covariance(rules).covariance)
+        return Spots(exact, "exact", sim.covariance, sim.covariance_se, rounds, seed)
+    return Spots(sim.covariance, "simulated", sim.covariance, sim.covariance_se, rounds, seed,
+                 why)

@@ -10,26 +10,29 @@ from __future__ import annotations
 import csv
 import io
 import json
-from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
-from analyzer.report.distribution_model import DistributionReport, Extreme, format_result
-from analyzer.sidebets.render import _fixed, _md_table, _text_table
-from analyzer.sidebets.stats import CONFIDENCES
+from analyzer.core.arith import Number
+from analyzer.report.distribution_model import (
+    DistributionReport,
+    Extreme,
+    HeaderJson,
+    Spots,
+    format_result,
+)
+from analyzer.sidebets.stats import CONFIDENCES, RiskJson
+from analyzer.util.text import fixed, fraction_text, md_table, text_table
 
 PLACES = 12
 
 
-def _dec(x: Any, places: int = PLACES) -> str:
-    return _fixed(x, places) if isinstance(x, Fraction) else f"{x:.{places}f}"
+def _dec(x: Number, places: int = PLACES) -> str:
+    return fixed(x, places)
 
 
-def _pct(x: Any, places: int = 6) -> str:
+def _pct(x: Number, places: int = 6) -> str:
     return _dec(x * 100, places) + "%"
 
-
-def _exact(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def _odds(e: Extreme) -> str:
@@ -42,7 +45,7 @@ def _rows(r: DistributionReport) -> list[list[str]]:
     for x, p in r.probabilities.items():
         row = [format_result(x), _dec(p)]
         if r.exact:
-            row.append(_exact(p))
+            row.append(fraction_text(p))
         row.append(_dec(x * p if r.exact else float(x) * p))
         rows.append(row)
     rows.append(["total", _dec(r.total)] + (["1"] if r.exact else []) + [_dec(r.mean)])
@@ -50,12 +53,14 @@ def _rows(r: DistributionReport) -> list[list[str]]:
 
 
 def _header(r: DistributionReport) -> list[str]:
-    return ["net result", "probability"] + (["exact"] if r.exact else []) + ["contribution"]
+    bound = f" (+- {float(r.dist.error_bound):.2g})" if r.dist.error_bound else ""
+    return (["net result", f"probability{bound}"] + (["exact"] if r.exact else [])
+            + ["contribution"])
 
 
 def _figures(r: DistributionReport) -> list[list[str]]:
     win, loss = r.largest_win, r.largest_loss
-    ev = f"{_dec(r.mean, 10)}" + (f" ({_exact(r.mean)})" if r.exact else "")
+    ev = f"{_dec(r.mean, 10)}" + (f" ({fraction_text(r.mean)})" if r.exact else "")
     rows = [
         ["expected value per initial bet", ev],
         ["RTP", _pct(r.rtp)],
@@ -73,6 +78,27 @@ def _figures(r: DistributionReport) -> list[list[str]]:
     ]
     if r.dist.error_bound:
         rows.append(["error bound per probability", f"{float(r.dist.error_bound):.3g}"])
+        rows.append(["error bound of the standard deviation", f"{r.sd_bound:.3g}"])
+        rows.append(["error bound of the hit frequency",
+                     f"{r.chance_bound(lambda x: x > 0):.3g}"])
+    return rows
+
+
+def _spot_rows(r: DistributionReport) -> list[list[str]]:
+    k = r.spots
+    if k is None:
+        return []
+    how = "exact (every card enumerated)" if k.method == "exact" else \
+        f"simulated, {k.rounds:,} rounds, seed {k.seed} ({k.why_simulated})"
+    rows = [["covariance of two spots (same dealer hand)",
+             f"{k.covariance:.6f}" + ("" if k.method == "exact"
+                                      else f" +- {k.simulated_se:.6f}") + f": {how}"]]
+    rows += [[f"SD of a round on {n} spot{'s' if n > 1 else ''}", f"{sd:.6f}"]
+             for n, sd in k.sd_by_spots(float(r.variance), r.n_spots).items()]
+    if k.method == "exact":
+        rows.append(["simulated covariance (check)",
+                     f"{k.simulated:.6f} +- {k.simulated_se:.6f} ({k.rounds:,} rounds, "
+                     f"seed {k.seed}): " + ("agrees" if k.agrees else "DISAGREES")])
     return rows
 
 
@@ -92,9 +118,9 @@ def _about(r: DistributionReport) -> list[str]:
 
 def render_text(r: DistributionReport) -> str:
     lines = [f"Distribution of a round's net result: {r.title}", *_about(r), ""]
-    lines += _text_table(_header(r), _rows(r)) + [""]
-    lines += [f"{k}: {v}" for k, v in _figures(r)] + ["", "RTP after n rounds:"]
-    lines += _text_table(_INTERVAL_HEADER, _interval_rows(r)) + [""]
+    lines += text_table(_header(r), _rows(r)) + [""]
+    lines += [f"{k}: {v}" for k, v in _figures(r) + _spot_rows(r)] + ["", "RTP after n rounds:"]
+    lines += text_table(_INTERVAL_HEADER, _interval_rows(r)) + [""]
     lines += [f"note: {n}" for n in r.dist.notes]
     return "\n".join(lines) + "\n"
 
@@ -102,10 +128,10 @@ def render_text(r: DistributionReport) -> str:
 def render_markdown(r: DistributionReport) -> str:
     lines = [f"# Distribution of a round's net result: {r.title}", ""]
     lines += [f"- {line}" for line in _about(r)] + [""]
-    lines += _md_table(_header(r), _rows(r)) + [""]
-    lines += _md_table(["figure", "value"], _figures(r)) + [""]
+    lines += md_table(_header(r), _rows(r)) + [""]
+    lines += md_table(["figure", "value"], _figures(r) + _spot_rows(r)) + [""]
     lines += ["## Confidence interval of the RTP", ""]
-    lines += _md_table(_INTERVAL_HEADER, _interval_rows(r)) + ["", "## Assumptions", ""]
+    lines += md_table(_INTERVAL_HEADER, _interval_rows(r)) + ["", "## Assumptions", ""]
     lines += [f"- {n}" for n in r.dist.notes]
     return "\n".join(lines) + "\n"
 
@@ -115,19 +141,88 @@ def render_csv(r: DistributionReport) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["net_result", "probability", "probability_exact"])
     for x, p in r.probabilities.items():
-        writer.writerow([format_result(x), _dec(p), _exact(p) if r.exact else ""])
+        writer.writerow([format_result(x), _dec(p), fraction_text(p) if r.exact else ""])
     return out.getvalue()
 
 
-def _num(x: Any) -> float:
+def _num(x: Number) -> float:
     return float(x)
 
 
-def report_data(r: DistributionReport) -> dict[str, Any]:
+class ExtremeJson(TypedDict):
+    result: str
+    probability: float
+    one_in: float | None
+
+
+class FiguresJson(RiskJson):
+    """A distribution's figures; ``distribution`` keyed by net result (``"-1"``, ``"3/2"``)."""
+
+    distribution: dict[str, float]
+    variance: float
+    sd: float
+    skewness: float
+    hit_frequency: float
+    p_win: float
+    p_push: float
+    p_loss: float
+    largest_win: ExtremeJson
+    largest_loss: ExtremeJson
+    error_bound: float
+    sd_error_bound: float
+    hit_frequency_error_bound: float
+
+
+class CovarianceJson(TypedDict):
+    """Two spots against one dealer hand: the covariance, how found, the simulator's."""
+
+    value: float
+    method: str
+    simulated: float
+    simulated_se: float
+    rounds: int
+    seed: int
+    agrees: bool
+    why_simulated: str | None
+
+
+class SpotsJson(TypedDict):
+    covariance: CovarianceJson | None
+    sd_by_spots: dict[str, float] | None
+
+
+def spots_data(k: Spots | None, variance: float, spots: int = 3) -> SpotsJson:
+    """The spots' figures (None when not computed); ``sd_by_spots`` for 1..``spots``."""
+    if k is None:
+        return {"covariance": None, "sd_by_spots": None}
+    return {"covariance": {"value": k.covariance, "method": k.method,
+                           "simulated": k.simulated, "simulated_se": k.simulated_se,
+                           "rounds": k.rounds, "seed": k.seed, "agrees": k.agrees,
+                           "why_simulated": k.why_simulated},
+            "sd_by_spots": {str(n): sd for n, sd in k.sd_by_spots(variance, spots).items()}}
+
+
+class ReportJson(HeaderJson, FiguresJson):
+    """``bja distribution --json``: every figure."""
+
+    ev: float
+    engine_ev: float
+    rtp: float
+    notes: list[str]
+    distribution_exact: NotRequired[dict[str, str]]
+    ev_exact: NotRequired[str]
+    variance_exact: NotRequired[str]
+    covariance: NotRequired[CovarianceJson | None]
+    sd_by_spots: NotRequired[dict[str, float] | None]
+
+
+def report_data(r: DistributionReport) -> ReportJson:
     """Every figure as JSON-ready data (exact fractions as ``"p/q"`` in exact mode)."""
     win, loss = r.largest_win, r.largest_loss
-    data: dict[str, Any] = {
-        **r.header(),
+    h = r.header()
+    data: ReportJson = {
+        "game": h["game"], "rules": h["rules"], "shoe": h["shoe"], "strategy": h["strategy"],
+        "arithmetic": h["arithmetic"], "engine": h["engine"],
         "ev": _num(r.mean), "engine_ev": _num(r.ev), "rtp": _num(r.rtp),
         "variance": _num(r.variance), "sd": r.sd, "skewness": r.skewness,
         "p_win": _num(r.p_win), "p_push": _num(r.p_push), "p_loss": _num(r.p_loss),
@@ -141,14 +236,19 @@ def report_data(r: DistributionReport) -> dict[str, Any]:
                                           for c, v in cells.items()}}
                          for n, cells in r.intervals()],
         "distribution": {format_result(x): _num(p) for x, p in r.probabilities.items()},
-        "error_bound": _num(r.dist.error_bound),
+        "error_bound": _num(r.dist.error_bound), "sd_error_bound": r.sd_bound,
+        "hit_frequency_error_bound": r.chance_bound(lambda x: x > 0),
         "notes": list(r.dist.notes),
     }
+    if r.spots is not None:
+        spots = spots_data(r.spots, float(r.variance), r.n_spots)
+        data["covariance"] = spots["covariance"]
+        data["sd_by_spots"] = spots["sd_by_spots"]
     if r.exact:
-        data["distribution_exact"] = {format_result(x): _exact(p)
+        data["distribution_exact"] = {format_result(x): fraction_text(p)
                                       for x, p in r.probabilities.items()}
-        data["ev_exact"] = _exact(r.mean)
-        data["variance_exact"] = _exact(r.variance)
+        data["ev_exact"] = fraction_text(r.mean)
+        data["variance_exact"] = fraction_text(r.variance)
     return data
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from analyzer.core.actions import Action
 from analyzer.core.cards import format_value
 from analyzer.core.levels import LEVEL_TITLES
-from analyzer.core.presets import Preset
+from analyzer.core.presets import READINGS, Preset
 from analyzer.core.rules import describe_rules, format_spec
 from analyzer.report.model import UPCARDS, GameModel
+from analyzer.util.text import md_table
 
 ACTION_CODES = {a.label: a.code for a in Action}
 
@@ -29,7 +30,7 @@ def _return_section(model: GameModel, preset: Preset | None) -> list[str]:
         "", "## Return", "",
         f"- EV per initial unit bet: {ev * 100:.9f}%",
         f"- RTP: {(1 + ev) * 100:.9f}%",
-        *([f"- Published RTP: {preset.published_rtp} (difference: see the README)"]
+        *([f"- Published RTP: {preset.published_rtp} (the difference: {READINGS})"]
           if preset and preset.published_rtp else []),
         *[f"- Note: {n}" for n in report.notes],
         insured,
@@ -37,22 +38,20 @@ def _return_section(model: GameModel, preset: Preset | None) -> list[str]:
 
 
 def _tables(model: GameModel) -> list[str]:
-    lines = ["", "## EV by upcard (unconditional, % of initial bet)", "",
-             "| upcard | EV |", "|---|---|"]
-    lines += [f"| {format_value(u)} | {float(v) * 100:.9f} |" for u, v in model.ev.by_upcard]
+    lines = ["", "## EV by upcard (unconditional, % of initial bet)", ""]
+    lines += md_table(["upcard", "EV"], [[format_value(u), f"{float(v) * 100:.9f}"]
+                                         for u, v in model.ev.by_upcard], "ll", compact=True)
     names = [name for name, _ in model.dealer.rows[0].outcomes] if model.dealer.rows else []
-    lines += ["", "## Dealer outcomes (unconditional)", "",
-              "| upcard | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    lines += [f"| {format_value(row.upcard)} | "
-              + " | ".join(f"{float(v):.6f}" for _, v in row.outcomes) + " |"
-              for row in model.dealer.rows]
-    lines += ["", "## Best play of each pair (code; EV of that play, % conditioned)", "",
-              "| pair | " + " | ".join(format_value(u) for u in UPCARDS) + " |",
-              "|---|" + "---|" * len(UPCARDS)]
-    for p, plays in model.pairs:
-        cells = ["-" if play is None else f"{ACTION_CODES[play.best]} {float(play.ev) * 100:.3f}"
-                 for play in plays]
-        lines.append(f"| {format_value(p)},{format_value(p)} | " + " | ".join(cells) + " |")
+    lines += ["", "## Dealer outcomes (unconditional)", ""]
+    lines += md_table(["upcard", *names],
+                      [[format_value(row.upcard), *(f"{float(v):.6f}" for _, v in row.outcomes)]
+                       for row in model.dealer.rows], "l" * (1 + len(names)), compact=True)
+    lines += ["", "## Best play of each pair (code; EV of that play, % conditioned)", ""]
+    rows = [[f"{format_value(p)},{format_value(p)}",
+             *("-" if play is None else f"{ACTION_CODES[play.best]} {float(play.ev) * 100:.3f}"
+               for play in plays)] for p, plays in model.pairs]
+    lines += md_table(["pair", *(format_value(u) for u in UPCARDS)], rows,
+                      "l" * (1 + len(UPCARDS)), compact=True)
     return lines
 
 
@@ -62,16 +61,16 @@ def _levels_section(model: GameModel) -> list[str]:
     lines = ["", "## RTP at every level of play", "",
              "Only the play of split hands differs between CDZ-, CDP1 and CDP (Farmer's "
              "definitions); without resplits CDP is CDP1. The chart is the rules' own "
-             "total-dependent basic strategy (as `bja chart` derives it).", "",
-             "| level | EV % | RTP % | strategy |", "|---|---|---|---|"]
+             "total-dependent basic strategy (as `bja chart` derives it).", ""]
+    rows = []
     for level in model.levels.levels:
         title = LEVEL_TITLES[level.name]
         if level.computed:
             ev = float(level.ev)
-            lines.append(f"| {level.name} | {ev * 100:.9f} | {(1 + ev) * 100:.9f} | {title} |")
+            rows.append([level.name, f"{ev * 100:.9f}", f"{(1 + ev) * 100:.9f}", title])
         else:
-            lines.append(f"| {level.name} | - | - | {title}; {level.reason} |")
-    return lines
+            rows.append([level.name, "-", "-", f"{title}; {level.reason}"])
+    return lines + md_table(["level", "EV %", "RTP %", "strategy"], rows, "llll", compact=True)
 
 
 def game_report(name: str, model: GameModel, preset: Preset | None = None) -> str:
@@ -92,7 +91,8 @@ def game_report(name: str, model: GameModel, preset: Preset | None = None) -> st
         *[f"- {line}" for line in describe_rules(rules)],
     ]
     if preset:
-        lines += ["", f"## Readings and assumptions (rule text: `{preset.source}`)", "",
+        lines += ["", f"## Readings and assumptions ({READINGS})", "",
+                  f"Rule text read: {preset.source}.", "",
                   *[f"- {a}" for a in preset.assumptions]]
     lines += _return_section(model, preset) + _levels_section(model) + _tables(model)
     return "\n".join(lines) + "\n"

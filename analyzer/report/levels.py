@@ -9,10 +9,10 @@ A certification states how much a player can return at each level of skill:
 * ``cdp1`` / ``cdp``: post-split strategies as Eric Farmer defines them
   (:mod:`analyzer.engine.postsplit`);
 * ``optimal``: optimal splitting, every decision of a split round using every
-  card seen in it (:mod:`analyzer.engine.optimal_split`).  Seconds per pair and
-  upcard for one split (3 minutes for a whole 8-deck game on two cores), minutes
-  with resplits, so computed only when asked for; otherwise, or where it cannot
-  be computed exactly, the level says why (:func:`optimal_not_computed`).
+  card seen in it (:mod:`analyzer.engine.optimal_split`).  By far the slowest
+  level (its card sets multiply with every split hand), so computed only when
+  asked for; otherwise, or where it cannot be computed exactly, the level says
+  why (:func:`optimal_not_computed`).
 
 Only the split EVs differ between the CDZ-, CDP1, CDP and optimal levels; the
 chart also differs in every other decision.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.errors import AnalyzerError, UsageError
-from analyzer.core.levels import LEVELS
+from analyzer.core.levels import CHART, LEVELS, SplitLevel
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe, format_shoe
 from analyzer.engine.analysis import Analysis
@@ -60,7 +60,7 @@ class Levels:
         raise UsageError(f"unknown level {name!r} (use {', '.join(LEVELS)})")
 
 
-def _analysed(rules: Rules, shoe: Shoe, exact: bool, split: str,
+def _analysed(rules: Rules, shoe: Shoe, exact: bool, split: SplitLevel,
               done: dict[str, Analysis], jobs: int = 1) -> Level:
     try:
         analysis = done.get(split) or Analysis(rules, shoe, exact=exact, split=split, jobs=jobs)
@@ -75,13 +75,13 @@ def optimal_not_computed(rules: Rules, cards: int, exact: bool) -> str:
     if refused:
         return f"not computed: {refused}"
     if exact:
-        return ("not computed: exact optimal splitting takes a minute or more per pair and "
-                "upcard on a full shoe (floats: bja ev --split optimal)")
+        return ("not computed: exact optimal splitting is far slower than in floats on a "
+                "full shoe (floats: bja ev --split optimal)")
     if rules.max_hands > 2 and not rules.free_splits:
-        return ("not computed: with resplits optimal splitting takes many minutes per pair "
-                "and upcard; ask for it with --split optimal")
-    return ("not computed: seconds per pair and upcard for one split, so only when asked "
-            "for (--split optimal)")
+        return ("not computed: with resplits optimal splitting is by far the slowest level; "
+                "ask for it with --split optimal")
+    return ("not computed: optimal splitting is the slowest level, so only when asked for "
+            "(--split optimal)")
 
 
 def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False, *,
@@ -92,22 +92,24 @@ def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False,
     ``analyses`` may hold analyses already made for some levels (keyed by split
     mode), reused as they are; ``jobs`` processes share optimal splitting's upcards.
     """
-    shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
+    shoe = shoe if shoe is not None else rules.full_shoe()
     done = dict(analyses or {})
     from analyzer.charts.evaluate import make_chart  # the charts need the engine first
 
     try:
         run = make_chart(rules, "levels", shoe=shoe)
         assert run.chart.evaluation is not None
-        chart = Level("chart", run.chart.evaluation.chart_ev)
+        chart = Level(CHART, run.chart.evaluation.chart_ev)
         if not exact:
-            done.setdefault("cdz", run.optimum)
+            done.setdefault(SplitLevel.CDZ, run.optimum)
     except AnalyzerError as err:
-        chart = Level("chart", reason=f"not computed: {err}")
-    found = [chart] + [_analysed(rules, shoe, exact, s, done) for s in ("cdz", "cdp1", "cdp")]
-    if optimal or "optimal" in done:
-        found.append(_analysed(rules, shoe, exact, "optimal", done, jobs))
+        chart = Level(CHART, reason=f"not computed: {err}")
+    found = [chart] + [_analysed(rules, shoe, exact, s, done)
+                       for s in (SplitLevel.CDZ, SplitLevel.CDP1, SplitLevel.CDP)]
+    if optimal or SplitLevel.OPTIMAL in done:
+        found.append(_analysed(rules, shoe, exact, SplitLevel.OPTIMAL, done, jobs))
     else:
-        found.append(Level("optimal", reason=optimal_not_computed(rules, shoe.total, exact)))
+        found.append(Level(SplitLevel.OPTIMAL,
+                           reason=optimal_not_computed(rules, shoe.total, exact)))
     return Levels(rules=format_spec(rules), shoe=format_shoe(shoe), exact=exact,
                   levels=tuple(found))

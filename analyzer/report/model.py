@@ -20,16 +20,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from analyzer import __version__
 from analyzer.core.actions import Action
-from analyzer.core.errors import HandError
+from analyzer.core.cards import checked_hand
+from analyzer.core.errors import HandError, UsageError
+from analyzer.core.levels import SplitLevel
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
 from analyzer.core.shoe import Shoe
+from analyzer.core.version import ENGINE
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dealer import dealer_distribution
 from analyzer.engine.insurance import insurance, insurance_table
 from analyzer.report.levels import Levels, strategy_levels
+from analyzer.util.progress import ProgressCallback
 
 Number = float | Fraction
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # the order every table shows
@@ -52,7 +55,7 @@ class EvReport:
     rules: Rules
     shoe: Shoe
     exact: bool
-    split: str  # the split mode of the analysis (analyzer.core.levels.SPLIT_MODES)
+    split: SplitLevel  # the split mode of the analysis
     engine: str
     ev: Number
     by_upcard: tuple[tuple[int, Number], ...]  # in UPCARDS order, upcards the shoe holds
@@ -71,10 +74,13 @@ class HandReport:
     engine: str
     upcard: int
     cards: tuple[int, ...]
-    split: str  # how a split is played (analyzer.core.levels.SPLIT_MODES)
+    split: SplitLevel  # how a split is played
     conditioned: bool  # EVs conditioned on no dealer blackjack
     actions: tuple[tuple[str, Number], ...]  # action name -> EV, in the engine's order
-    best: str
+    best: str  # the best action's name; "" for a natural (no decision)
+    # A natural (ace and ten as the first two cards) is settled at once: its value, paid
+    # per the rules and pushed by a dealer blackjack, and no actions.  None otherwise.
+    blackjack: Number | None = None
 
 
 @dataclass(frozen=True)
@@ -132,10 +138,6 @@ def notes(rules: Rules) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _engine() -> str:
-    return f"bja {__version__}"
-
-
 def insurance_figures(shoe: Shoe) -> InsuranceFigures | None:
     """Insurance against an ace up; None for a shoe without an ace (no insurance offered)."""
     if not shoe[1]:
@@ -146,48 +148,73 @@ def insurance_figures(shoe: Shoe) -> InsuranceFigures | None:
         after_two_cards_take=tuple(i.cards for i in insurance_table(shoe) if i.take))
 
 
-def ev_report(analysis: Analysis, *, levels: bool = False) -> EvReport:
+def _check_analysis(analysis: object) -> None:
+    if not isinstance(analysis, Analysis):
+        raise UsageError(f"expected an Analysis, not {analysis!r}")
+
+
+def ev_report(analysis: Analysis, *, levels: bool = False,
+              progress: ProgressCallback | None = None) -> EvReport:
     """The round's figures (the slow part: every upcard, hand and split).
 
     With ``levels`` also the RTP of every level of play (several analyses more).
+    ``progress`` hears of each upcard done.
     """
-    by = analysis.by_upcard()
+    _check_analysis(analysis)
+    if not isinstance(levels, bool):
+        raise UsageError(f"levels must be True or False, not {levels!r}")
+    by = analysis.by_upcard(progress)
     found = None
     if levels:
         found = strategy_levels(analysis.rules, analysis.shoe, analysis.exact,
                                 analyses={analysis.split: analysis})
     return EvReport(
         rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, split=analysis.split,
-        engine=_engine(), ev=analysis.ev(), by_upcard=tuple((u, by[u]) for u in UPCARDS if u in by),
+        engine=ENGINE, ev=analysis.ev(), by_upcard=tuple((u, by[u]) for u in UPCARDS if u in by),
         insurance=insurance_figures(analysis.shoe), notes=notes(analysis.rules), levels=found)
 
 
 def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,
                 unconditioned: bool = False) -> HandReport:
-    """Every action of one hand (conditioned on no dealer blackjack unless ``unconditioned``)."""
+    """Every action of one hand (conditioned on no dealer blackjack unless ``unconditioned``).
+
+    A natural has no decision: its report has no actions and gives ``blackjack``,
+    the natural's value, instead.
+    """
+    _check_analysis(analysis)
+    upcard, cards = checked_hand(upcard, cards)
+    if not isinstance(unconditioned, bool):
+        raise UsageError(f"unconditioned must be True or False, not {unconditioned!r}")
     actions = analysis.hand_actions(upcard, cards, unconditioned=unconditioned)
-    best = max(actions, key=lambda a: actions[a])
+    natural: Number | None = None
+    if actions:
+        top = max(actions, key=lambda a: actions[a])
+        listed, best = tuple((Action(a).label, v) for a, v in actions.items()), Action(top).label
+    else:  # a natural: settled at once
+        natural = analysis.natural_value(upcard, unconditioned=unconditioned)
+        listed, best = (), ""
     return HandReport(
-        rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, engine=_engine(),
+        rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, engine=ENGINE,
         upcard=upcard, cards=cards, split=analysis.split,
         conditioned=analysis.conditioned(upcard) and not unconditioned,
-        actions=tuple((Action(a).label, v) for a, v in actions.items()),
-        best=Action(best).label)
+        actions=listed, best=best, blackjack=natural)
 
 
 def dealer_table(analysis: Analysis) -> DealerTable:
     """The dealer's outcomes per upcard, the upcard removed from the shoe."""
+    _check_analysis(analysis)
     rows = []
     for u in UPCARDS:
         if not analysis.shoe[u]:
             continue
+        analysis.check_dealer(u)
         d = dealer_distribution(analysis.shoe.remove([u]).counts, u,
                                 hits_soft_17=analysis.rules.hits_soft_17, exact=analysis.exact)
         outcomes = tuple((o.label, d.outcomes[o.label]) for o in Outcome)
         rows.append(DealerRow(upcard=u, outcomes=outcomes,
                               bust=d.bust, bust_by_cards=tuple(d.bust_by_cards.items())))
     return DealerTable(rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact,
-                       engine=_engine(), rows=tuple(rows))
+                       engine=ENGINE, rows=tuple(rows))
 
 
 def _pair_play(analysis: Analysis, upcard: int, pair: int) -> PairPlay | None:

@@ -7,40 +7,111 @@ precision of published analyzers.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from analyzer.core.cards import format_value
 from analyzer.core.levels import LEVEL_TITLES, SPLIT_TITLES
-from analyzer.core.presets import Preset
+from analyzer.core.presets import READINGS, Preset
 from analyzer.core.rules import describe_rules, format_spec
 from analyzer.core.shoe import format_shoe
+from analyzer.util.text import fraction_text
 
 if TYPE_CHECKING:
-    from analyzer.core.rules import Rules
-    from analyzer.core.shoe import Shoe
     from analyzer.report.levels import Levels
     from analyzer.report.model import DealerTable, EvReport, HandReport, InsuranceFigures
 
 DEALER_COLUMNS = ("bust", "17", "18", "19", "20", "21", "blackjack", "bust22")
 
 
-def fraction_text(x: int | float | Fraction) -> str:
-    """``"p/q"`` of an exact figure (an int prints as ``"n/1"``).
+class HeaderJson(TypedDict):
+    """What every game payload opens with."""
 
-    >>> fraction_text(Fraction(-3, 6)), fraction_text(2)
-    ('-1/2', '2/1')
-    """
-    f = Fraction(x)
-    return f"{f.numerator}/{f.denominator}"
-
-
-def _header(rules: Rules, shoe: Shoe, engine: str, exact: bool) -> dict[str, Any]:
-    return {"rules": format_spec(rules), "shoe": format_shoe(shoe), "engine": engine,
-            "exact": exact}
+    rules: str
+    shoe: str
+    engine: str
+    exact: bool
 
 
-def insurance_json(ins: InsuranceFigures | None) -> dict[str, Any] | None:
+class FullShoeInsuranceJson(TypedDict):
+    ev: float
+    ev_exact: str
+    p_ten: float
+    take: bool
+
+
+class InsuranceJson(TypedDict):
+    per_unit_of_insurance_bet: bool
+    full_shoe: FullShoeInsuranceJson
+    after_two_cards_take: list[str]
+
+
+class LevelJson(TypedDict):
+    """One level of play: its figures, or why it was not computed."""
+
+    title: str
+    ev: NotRequired[float]
+    rtp: NotRequired[float]
+    ev_exact: NotRequired[str]
+    not_computed: NotRequired[str]
+
+
+class EvJson(HeaderJson):
+    """``bja ev --json``; ``by_upcard`` keyed A, 2..T."""
+
+    split: str
+    ev: float
+    rtp: float
+    notes: list[str]
+    insurance: InsuranceJson | None
+    by_upcard: dict[str, float]
+    ev_exact: NotRequired[str]
+    levels: NotRequired[dict[str, LevelJson]]
+
+
+class PresetJson(TypedDict):
+    """``bja rules show NAME --json``."""
+
+    name: str
+    title: str
+    spec: str
+    source: str
+    readings_doc: str
+    rules: list[str]
+    assumptions: list[str]
+    published_rtp: str | None
+
+
+class HandJson(HeaderJson):
+    """``bja hand --json``: the EV of every action (keyed by its name)."""
+
+    upcard: str
+    cards: list[str]
+    split: str
+    conditioned_on_no_dealer_blackjack: bool
+    actions: dict[str, float]
+    best: str | None
+    blackjack: float | None
+    actions_exact: NotRequired[dict[str, str]]
+    blackjack_exact: NotRequired[str]
+
+
+class DealerRowJson(TypedDict, total=False):
+    """One upcard's outcomes: ``"17"``..``"21"``, ``"blackjack"``, ``"bust22"`` (keyed by
+    outcome, as the model names them), then these."""
+
+    bust: float
+    bust_by_cards: dict[str, float]
+    exact: dict[str, str]
+
+
+class DealerJson(HeaderJson):
+    """``bja dealer --json``: a row per upcard (keyed A, 2..T)."""
+
+    upcards: dict[str, dict[str, float | dict[str, float] | dict[str, str]]]
+    note: str
+
+
+def insurance_json(ins: InsuranceFigures | None) -> InsuranceJson | None:
     if ins is None:
         return None
     return {
@@ -52,11 +123,13 @@ def insurance_json(ins: InsuranceFigures | None) -> dict[str, Any] | None:
     }
 
 
-def ev_json(report: EvReport) -> dict[str, Any]:
-    data = _header(report.rules, report.shoe, report.engine, report.exact)
-    data.update({"split": report.split, "ev": float(report.ev), "rtp": 1 + float(report.ev),
-                 "notes": list(report.notes), "insurance": insurance_json(report.insurance),
-                 "by_upcard": {format_value(u): float(v) for u, v in report.by_upcard}})
+def ev_json(report: EvReport) -> EvJson:
+    data: EvJson = {
+        "rules": format_spec(report.rules), "shoe": format_shoe(report.shoe),
+        "engine": report.engine, "exact": report.exact, "split": report.split,
+        "ev": float(report.ev), "rtp": 1 + float(report.ev),
+        "notes": list(report.notes), "insurance": insurance_json(report.insurance),
+        "by_upcard": {format_value(u): float(v) for u, v in report.by_upcard}}
     if report.exact:
         data["ev_exact"] = fraction_text(report.ev)
     if report.levels is not None:
@@ -86,36 +159,43 @@ def ev_text(report: EvReport) -> str:
     return "\n".join(lines)
 
 
-def preset_json(preset: Preset) -> dict[str, Any]:
+def preset_json(preset: Preset) -> PresetJson:
+    """A named game: its rules in words and its readings, citing the page that explains them
+    (``docs/games.md``, in the repository) beside the operator's rule text it reads."""
     return {"name": preset.name, "title": preset.title, "spec": format_spec(preset.rules),
-            "source": preset.source, "rules": describe_rules(preset.rules),
+            "source": preset.source, "readings_doc": READINGS,
+            "rules": describe_rules(preset.rules),
             "assumptions": list(preset.assumptions), "published_rtp": preset.published_rtp}
 
 
 def preset_text(preset: Preset) -> str:
     data = preset_json(preset)
     lines = [f"{data['title']} ({data['name']})", f"spec: {data['spec']}",
-             f"rule text: ../shared/{data['source']}", "", "rules:"]
+             f"rule text: {data['source']}", "", "rules:"]
     lines += [f"  - {r}" for r in data["rules"]]
-    lines += ["", "readings and assumptions (../shared/GAMES.md):"]
+    lines += ["", f"readings and assumptions ({data['readings_doc']}):"]
     lines += [f"  - {a}" for a in data["assumptions"]]
     if data["published_rtp"]:
         lines.append(f"published RTP: {data['published_rtp']}")
     return "\n".join(lines)
 
 
-def hand_json(report: HandReport) -> dict[str, Any]:
-    data = _header(report.rules, report.shoe, report.engine, report.exact)
-    data.update({
-        "upcard": format_value(report.upcard), "cards": [format_value(c) for c in report.cards],
+def hand_json(report: HandReport) -> HandJson:
+    data: HandJson = {
+        "rules": format_spec(report.rules), "shoe": format_shoe(report.shoe),
+        "engine": report.engine, "exact": report.exact, "upcard": format_value(report.upcard),
+        "cards": [format_value(c) for c in report.cards],
         "split": report.split,
         "conditioned_on_no_dealer_blackjack": report.conditioned,
         "actions": {name: float(v) for name, v in report.actions},
-        "best": report.best,
-    })
+        "best": report.best or None,
+        "blackjack": None if report.blackjack is None else float(report.blackjack),
+    }
     if report.exact:
         data["actions_exact"] = {name: fraction_text(v)
                                  for name, v in report.actions}
+        if report.blackjack is not None:
+            data["blackjack_exact"] = fraction_text(report.blackjack)
     return data
 
 
@@ -129,25 +209,28 @@ def hand_text(report: HandReport) -> str:
     shown = "-".join(format_value(c) for c in report.cards)
     lines = [f"rules: {format_spec(report.rules)}",
              f"hand {shown} vs {format_value(report.upcard)}  (EV % of initial bet, {cond})"]
+    if report.blackjack is not None:
+        lines.append(f"  blackjack {float(report.blackjack) * 100:15.9f}  (a natural: settled at "
+                     "once, no decision)")
     for name, v in report.actions:
         mark = "  <- best" if name == report.best else ""
         lines.append(f"  {name:<9} {float(v) * 100:15.9f}{mark}")
     return "\n".join(lines)
 
 
-def dealer_json(table: DealerTable) -> dict[str, Any]:
-    data = _header(table.rules, table.shoe, table.engine, table.exact)
-    rows: dict[str, Any] = {}
+def dealer_json(table: DealerTable) -> DealerJson:
+    rows: dict[str, dict[str, float | dict[str, float] | dict[str, str]]] = {}
     for r in table.rows:
-        row: dict[str, Any] = {k: float(v) for k, v in r.outcomes}
+        row: dict[str, float | dict[str, float] | dict[str, str]] = {
+            k: float(v) for k, v in r.outcomes}
         row["bust"] = float(r.bust)
         row["bust_by_cards"] = {str(k): float(v) for k, v in r.bust_by_cards}
         if table.exact:
             row["exact"] = {k: fraction_text(v) for k, v in r.outcomes}
         rows[format_value(r.upcard)] = row
-    data["upcards"] = rows
-    data["note"] = "unconditioned: the upcard removed from the shoe, blackjack not ruled out"
-    return data
+    return {"rules": format_spec(table.rules), "shoe": format_shoe(table.shoe),
+            "engine": table.engine, "exact": table.exact, "upcards": rows,
+            "note": "unconditioned: the upcard removed from the shoe, blackjack not ruled out"}
 
 
 def dealer_text(table: DealerTable) -> str:
@@ -159,11 +242,11 @@ def dealer_text(table: DealerTable) -> str:
     return "\n".join(lines)
 
 
-def levels_json(levels: Levels) -> dict[str, Any]:
+def levels_json(levels: Levels) -> dict[str, LevelJson]:
     """``{name: {"ev", "rtp", "title"} | {"not_computed": reason, "title"}}``."""
-    out: dict[str, Any] = {}
+    out: dict[str, LevelJson] = {}
     for level in levels.levels:
-        entry: dict[str, Any] = {"title": LEVEL_TITLES[level.name]}
+        entry: LevelJson = {"title": LEVEL_TITLES[level.name]}
         if level.computed:
             entry.update({"ev": float(level.ev), "rtp": 1 + float(level.ev)})
             if levels.exact and level.name != "chart":

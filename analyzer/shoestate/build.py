@@ -2,24 +2,25 @@
 
 For every named game: effects of removal (``eor.md``/``eor.json``) and the
 count systems' efficiencies (``counts.md``/``counts.json``); for the seed games,
-what a Hi-Lo counter wins (``protection.md``/``protection.json``, game protection).  For the games a
-counter can attack (a cut card, or the classic six-deck table at 75%
-penetration): Hi-Lo playing indices against the Illustrious 18 and Fab 4
-(``indices.*``), and the edge by true count (``edge.md``/``edge.json``/``edge.png``).
-Every analysis is memoized on disk (:mod:`analyzer.shoestate.memo`), seeds are
-fixed and the PNG carries no software stamp, so a rebuild writes the same bytes.
+what a Hi-Lo counter wins (``protection.md``/``protection.json``, game
+protection).  For the games a counter can attack (a cut card, or the classic
+six-deck table at 75% penetration): Hi-Lo playing indices against the
+Illustrious 18 and Fab 4 (``indices.*``), and the edge by true count
+(``edge.md``/``edge.json``/``edge.png``).  A game's files are written as one
+set (:func:`~analyzer.util.files.write_files`): an interrupted or failed build
+leaves every one old or every one new.  Every analysis is memoized on disk
+(:mod:`analyzer.util.memo`), seeds are fixed and the PNG carries no software
+stamp, so a rebuild writes the same bytes.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from analyzer.core.presets import PRESETS, all_games
 from analyzer.core.rules import Rules, format_spec
-from analyzer.report.output import write_atomic, write_bytes_atomic
 from analyzer.shoestate.counts import SYSTEMS
 from analyzer.shoestate.decisions import not_allowed, parse_decision
 from analyzer.shoestate.edge import edge_by_count
@@ -36,8 +37,13 @@ from analyzer.shoestate.render_eor import (
     eor_markdown,
 )
 from analyzer.shoestate.render_play import edge_json, edge_text, indices_json, indices_text
+from analyzer.util.files import write_atomic, write_files
+from analyzer.util.pool import every_core
+from analyzer.util.text import md_table
 
-JOBS = 2
+# The protection simulation's seed streams: its figures depend on them (and it prints
+# them), so they are fixed, not the machine's core count.
+PROTECTION_JOBS = 2
 EOR_DECISIONS = ("16vT:stand-hit", "12v4:stand-hit", "11vA:double-hit", "insurance")
 # Games a counter can attack, with the cut card used (cards dealt before the shuffle).
 COUNTED = {"6d-s17-das-ls": 234, "four-jacks": 52, "privilege": 234}
@@ -47,57 +53,43 @@ SEED = 2024
 PROTECTION_ROUNDS = 200_000_000  # a standard error of about 0.015 units per 100 rounds
 
 
-def _json(data: dict[str, Any]) -> str:
+def _json(data: Mapping[str, object]) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
 def _game_reports(name: str, rules: Rules, folder: Path, say: Callable[[str], None],
-                  use_cache: bool) -> list[Path]:
-    written = []
+                  use_cache: bool, jobs: int) -> dict[Path, str | bytes]:
     decisions = [d for t in EOR_DECISIONS
                  if not_allowed(d := parse_decision(t), rules) is None]
     say(f"shoe state: effects of removal, {name} ({format_spec(rules)})")
-    table = effects_of_removal(rules, decisions=decisions, jobs=JOBS, use_cache=use_cache)
+    table = effects_of_removal(rules, decisions=decisions, jobs=jobs, use_cache=use_cache)
     published = WIZARD_6D_S17 if format_spec(rules) == WIZARD_6D_S17.rules else None
-    for path, text in ((folder / "eor.md", eor_markdown(table, name, published)),
-                       (folder / "eor.json", _json(eor_json(table, name)))):
-        write_atomic(path, text)
-        written.append(path)
     say(f"shoe state: count systems, {name}")
-    model = effects_model(rules, jobs=JOBS, use_cache=use_cache)
+    model = effects_model(rules, jobs=jobs, use_cache=use_cache)
     effs = [efficiency(model, s) for s in SYSTEMS.values()]
-    for path, text in ((folder / "counts.md", efficiency_text(model, effs, name, True)),
-                       (folder / "counts.json", _json(efficiency_json(model, effs, name)))):
-        write_atomic(path, text)
-        written.append(path)
-    return written
+    return {folder / "eor.md": eor_markdown(table, name, published),
+            folder / "eor.json": _json(eor_json(table, name)),
+            folder / "counts.md": efficiency_text(model, effs, name, True),
+            folder / "counts.json": _json(efficiency_json(model, effs, name))}
 
 
 def _counted_reports(name: str, rules: Rules, cut: int, folder: Path,
-                     say: Callable[[str], None], use_cache: bool) -> list[Path]:
-    written = []
+                     say: Callable[[str], None], use_cache: bool,
+                     jobs: int) -> dict[Path, str | bytes]:
     hi_lo = SYSTEMS["hi-lo"]
     say(f"shoe state: Hi-Lo indices, {name}")
     decisions = [d for p in ILLUSTRIOUS_18_FAB_4
                  if not_allowed(d := parse_decision(p.decision), rules) is None]
-    results = playing_indices(rules, hi_lo, decisions, jobs=JOBS, use_cache=use_cache)
+    results = playing_indices(rules, hi_lo, decisions, jobs=jobs, use_cache=use_cache)
     spec = format_spec(rules)
-    for path, text in (
-            (folder / "indices.md", indices_text(results, name, spec, hi_lo.name, True)),
-            (folder / "indices.json", _json(indices_json(results, name, spec, hi_lo.name)))):
-        write_atomic(path, text)
-        written.append(path)
     say(f"shoe state: edge by true count, {name} (cut card {cut})")
     edge = edge_by_count(rules, hi_lo, states=EDGE_STATES, count_samples=EDGE_SAMPLES,
-                         seed=SEED, cut=cut, jobs=JOBS, use_cache=use_cache)
-    for path, text in ((folder / "edge.md", edge_text(edge, name, markdown=True)),
-                       (folder / "edge.json", _json(edge_json(edge, name)))):
-        write_atomic(path, text)
-        written.append(path)
-    path = folder / "edge.png"
-    write_bytes_atomic(path, edge_png(edge, f"{name}: edge by Hi-Lo true count"))
-    written.append(path)
-    return written
+                         seed=SEED, cut=cut, jobs=jobs, use_cache=use_cache)
+    return {folder / "indices.md": indices_text(results, name, spec, hi_lo.name, True),
+            folder / "indices.json": _json(indices_json(results, name, spec, hi_lo.name)),
+            folder / "edge.md": edge_text(edge, name, markdown=True),
+            folder / "edge.json": _json(edge_json(edge, name)),
+            folder / "edge.png": edge_png(edge, f"{name}: edge by Hi-Lo true count")}
 
 
 def index_markdown(games: dict[str, Rules], counted: dict[str, int]) -> str:
@@ -120,24 +112,24 @@ def index_markdown(games: dict[str, Rules], counted: dict[str, int]) -> str:
         "normal model on exact EORs) and the shoe at a true count (Griffin's proportional "
         "deflection). Sampled: which shoe states the edge by count analyses (fixed seed "
         f"{SEED}; standard errors printed).", "",
-        "| game | rules | cut card for indices/edge |", "|---|---|---|"]
+    ]
+    rows = []
     for name, rules in games.items():
         cut = counted.get(name)
         shown = "-" if cut is None else f"{cut}" + ("" if rules.cut_card == cut else
                                                     " (assumed)")
-        lines.append(f"| [{name}]({name}/) | `{format_spec(rules)}` | {shown} |")
+        rows.append([f"[{name}]({name}/)", f"`{format_spec(rules)}`", shown])
+    lines += md_table(["game", "rules", "cut card for indices/edge"], rows, "lll", compact=True)
     return "\n".join(lines) + "\n"
 
 
 def _protection_reports(root: Path, games: dict[str, Rules], rounds: int,
                         say: Callable[[str], None]) -> list[Path]:
     say(f"shoe state: game protection, a Hi-Lo counter at {', '.join(games)}")
-    found = game_protection(games, rounds, seed=SEED, jobs=JOBS)
+    found = game_protection(games, rounds, seed=SEED, jobs=PROTECTION_JOBS)
     folder = root / "reports" / "shoestate"
-    written = [folder / "protection.md", folder / "protection.json"]
-    write_atomic(written[0], protection_markdown(found))
-    write_atomic(written[1], _json(protection_json(found)))
-    return written
+    return write_files({folder / "protection.md": protection_markdown(found),
+                        folder / "protection.json": _json(protection_json(found))})
 
 
 def build_shoestate_reports(root: Path, progress: Callable[[str], None] | None = None, *,
@@ -145,11 +137,13 @@ def build_shoestate_reports(root: Path, progress: Callable[[str], None] | None =
                             counted: dict[str, int] | None = None,
                             protected: dict[str, Rules] | None = None,
                             protection_rounds: int = PROTECTION_ROUNDS,
-                            use_cache: bool = True) -> list[Path]:
+                            use_cache: bool = True, jobs: int | None = None) -> list[Path]:
     """Write ``reports/shoestate/<game>/...`` for every named game (module docstring).
 
-    ``protected``: the games of the game-protection table (default: the seed games).
+    ``protected``: the games of the game-protection table (default: the seed games);
+    ``jobs``: processes for the exact analyses (default every core).
     """
+    jobs = every_core() if jobs is None else jobs
     say = progress or (lambda _msg: None)
     chosen = all_games() if games is None else games
     attack = COUNTED if counted is None else counted
@@ -158,9 +152,10 @@ def build_shoestate_reports(root: Path, progress: Callable[[str], None] | None =
     written: list[Path] = [index]
     for name, rules in chosen.items():
         folder = root / "reports" / "shoestate" / name
-        written += _game_reports(name, rules, folder, say, use_cache)
+        files = _game_reports(name, rules, folder, say, use_cache, jobs)
         if name in attack:
-            written += _counted_reports(name, rules, attack[name], folder, say, use_cache)
+            files |= _counted_reports(name, rules, attack[name], folder, say, use_cache, jobs)
+        written += write_files(files)  # a game's files as one set: all old or all new
     seeds = {name: preset.rules for name, preset in PRESETS.items()}
     written += _protection_reports(root, seeds if protected is None else protected,
                                    protection_rounds, say)

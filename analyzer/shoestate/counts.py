@@ -18,7 +18,11 @@ published ones; any other linear count is read from a TOML file::
     T = -1                       # "10" is accepted for T
 
 Tags are kept as exact fractions (a decimal ``0.5`` is one half), so true
-counts and the shoes built from them are exact.
+counts and the shoes built from them are exact.  A tag's magnitude is 0 or
+between :data:`MIN_TAG` and :data:`MAX_TAG`: a count is read by people, and
+tags of 1e-300 or 1e308 only make floats underflow or overflow.  The
+correlations do not depend on the tags' scale, so they are computed from
+:meth:`CountSystem.unit_tags` (the largest tag 1 in magnitude) either way.
 
 >>> hi_lo = get_system("hi-lo")
 >>> hi_lo.tag(5), hi_lo.tag(10), hi_lo.balanced
@@ -29,15 +33,17 @@ False
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from analyzer.core.cards import format_value, parse_value
 from analyzer.core.errors import AnalyzerError, NotationError
+from analyzer.util.toml import load_toml
 
 DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)  # one 52-card deck by value A..T
+MIN_TAG = Fraction(1, 10**6)  # smallest magnitude of a nonzero tag
+MAX_TAG = 10**6  # largest magnitude of a tag
 
 
 class CountError(NotationError):
@@ -51,6 +57,17 @@ class CountSystem:
     name: str
     tags: tuple[Fraction, ...]
     source: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.tags) != 10 or not all(isinstance(t, Fraction) for t in self.tags):
+            raise CountError(f"count {self.name!r}: needs ten tags (A, 2-9, T) as Fractions")
+        for v, t in zip(range(1, 11), self.tags, strict=True):
+            if t and not MIN_TAG <= abs(t) <= MAX_TAG:
+                raise CountError(f"count {self.name!r}: tag of {format_value(v)} is {t}; a tag "
+                                 f"is 0 or of magnitude {float(MIN_TAG):g} to {MAX_TAG:g}")
+        if len(set(self.tags)) == 1:
+            raise CountError(f"count {self.name!r}: every card has the same tag, so the true "
+                             "count never moves")
 
     def tag(self, value: int) -> Fraction:
         return self.tags[value - 1]
@@ -72,6 +89,17 @@ class CountSystem:
     def running_count(self, counts: tuple[int, ...] | list[int]) -> Fraction:
         """Running count of the cards ``counts`` (how many of each value A..T were seen)."""
         return sum((n * t for n, t in zip(counts, self.tags, strict=True)), Fraction(0))
+
+    def unit_tags(self) -> tuple[float, ...]:
+        """The tags scaled so the largest magnitude is 1 (exactly, then as floats).
+
+        Correlations are scale-invariant; scaled tags keep their sums of squares
+        far from float underflow and overflow whatever the tags' scale.
+        """
+        top = max(abs(t) for t in self.tags)
+        if top == 0:
+            raise CountError(f"count {self.name!r}: every tag is 0, so the count never moves")
+        return tuple(float(t / top) for t in self.tags)
 
     def tag_text(self) -> str:
         """The tags as ``A:-1 2:+1 ...`` (for tables)."""
@@ -119,12 +147,7 @@ def get_system(name_or_path: str) -> CountSystem:
 
 def load_system(path: Path) -> CountSystem:
     """Read a count system from a TOML file (schema in the module docstring)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise CountError(f"cannot read count file {str(path)!r}: {err.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise CountError(f"count file {str(path)!r} is not valid TOML: {err}") from None
+    data = load_toml(path, "count file", CountError)
     return system_from_mapping(data, default_name=path.stem, where=str(path))
 
 
@@ -156,7 +179,11 @@ def system_from_mapping(data: dict[str, object], *, default_name: str,
                              f"not {tag!r}")
         if tag != tag or tag in (float("inf"), float("-inf")):
             raise CountError(f"count file {where!r}: tag of {key!r} must be finite")
-        values[value] = Fraction(str(tag)) if isinstance(tag, float) else Fraction(tag)
+        exact = Fraction(str(tag)) if isinstance(tag, float) else Fraction(tag)
+        if exact and not MIN_TAG <= abs(exact) <= MAX_TAG:
+            raise CountError(f"count file {where!r}: tag of {key!r} is {tag!r}; a tag is 0 or "
+                             f"of magnitude {float(MIN_TAG):g} to {MAX_TAG:g}")
+        values[value] = exact
     missing = [format_value(v) for v in range(1, 11) if v not in values]
     if missing:
         raise CountError(f"count file {where!r}: no tag for {', '.join(missing)}")
@@ -168,4 +195,5 @@ def system_from_mapping(data: dict[str, object], *, default_name: str,
     return system
 
 
-__all__ = ["CountError", "CountSystem", "SYSTEMS", "get_system", "load_system"]
+__all__ = ["MAX_TAG", "MIN_TAG", "CountError", "CountSystem", "SYSTEMS", "get_system",
+           "load_system"]

@@ -31,17 +31,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
+from analyzer.core.arith import Number
 from analyzer.core.cards import composition, format_value, hand_total, parse_cards, parse_value
 from analyzer.core.errors import AnalyzerError, HandError, UsageError
+from analyzer.core.numbers import parse_whole, shown
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
-from analyzer.engine.analysis import Analysis
 from analyzer.engine.hands import double_allowed
 
-Number = Any  # float, or Fraction in exact analyses
 ActionsOf = Callable[[int, tuple[int, ...]], dict[int, Number]]  # (up, hand) -> action EVs
 ACTIONS = {**{a.label: a for a in Action}, **{a.code.lower(): a for a in Action}}
 _SYNTAX = re.compile(r"^(?P<hand>[^v:]+)v(?P<up>[^:]+):(?P<first>[a-z]+)-(?P<second>[a-z]+)$")
@@ -88,10 +87,6 @@ class Decision:
         if not weight_sum:
             raise DecisionError(f"{self.label}: no such hand can be dealt from this shoe")
         return total / weight_sum
-
-    def value_on(self, analysis: Analysis) -> Number:
-        """The decision's value on an analysed shoe."""
-        return self.value(analysis.shoe, analysis.actions, analysis.exact)
 
     def hand_value(self, actions: ActionsOf, hand: tuple[int, int]) -> Number:
         """``EV(first) - EV(second)`` for one two-card hand."""
@@ -210,7 +205,8 @@ def _total_hand(hand_text: str, text: str, first: int,
     if not m:
         raise DecisionError(f"decision {text!r}: hand {hand_text!r} is neither cards "
                             "(T,6) nor a total (16, h16, s18)")
-    soft, total = m[1] == "s", int(m[2])
+    soft = m[1] == "s"
+    total = parse_whole(m[2], f"decision {shown(text)}: total", DecisionError, minimum=None)
     if SPLIT in (first, second):
         raise DecisionError(f"decision {text!r}: a split needs the pair's cards (e.g. 8,8)")
     hands = hands_with_total(total, soft)

@@ -24,15 +24,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
 from analyzer.core.errors import RuleConflictError, UsageError
+from analyzer.core.limits import MAX_COUNT_SAMPLES, MAX_STATES
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import checked_jobs
+from analyzer.engine.exhaustion import safe_left
 from analyzer.shoestate.counts import CountSystem
 from analyzer.shoestate.summary import summaries
+from analyzer.util.progress import ProgressCallback
 
 MIN_LEFT = 12  # the engine needs this many cards to deal a round
 
@@ -89,19 +92,31 @@ def _bin(tc: np.ndarray) -> np.ndarray:
 
 def edge_by_count(rules: Rules, system: CountSystem, *, states: int = 200,
                   count_samples: int = 100_000, seed: int = 1, cut: int | None = None,
-                  jobs: int = 1, use_cache: bool = True) -> EdgeByCount:
-    """Sample shoe states, analyse each exactly, and tabulate the edge by true count."""
-    full = Shoe.decks(rules.decks)
+                  jobs: int = 1, use_cache: bool = True,
+                  progress: ProgressCallback | None = None) -> EdgeByCount:
+    """Sample shoe states, analyse each exactly, and tabulate the edge by true count
+    (``progress``: each state analysed)."""
+    full = rules.full_shoe()
     depth = cut if cut is not None else rules.cut_card
     if not depth:
         raise RuleConflictError("the game reshuffles before every round (no cut card): every "
                             "round is dealt off the top at true count 0; give a cut card, "
                             "e.g. --rules CUT234")
-    if not 0 < depth <= full.total - MIN_LEFT:
-        raise UsageError(f"cut card after {depth} cards: must be 1 to "
-                            f"{full.total - MIN_LEFT} for a {full.total}-card shoe")
-    if states < 2 or count_samples < 2:
-        raise UsageError("need at least 2 states and 2 count samples")
+    for name, value, low in (("states", states, 2), ("count samples", count_samples, 2),
+                             ("seed", seed, 0), ("cut", depth, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise UsageError(f"{name} must be a whole number, at least {low}, not {value!r}")
+    jobs = checked_jobs(jobs)
+    # A state is dealt up to cut - 1 cards deep; the cards left must last any round,
+    # whatever they are (a state that could run out has no figure).
+    last = min(full.total - MIN_LEFT, full.total + 1 - safe_left(full.counts, rules.max_hands))
+    if depth > last:
+        raise UsageError(f"cut card after {depth} cards: must be 1 to {last} for a "
+                         f"{full.total}-card shoe (a round dealt deeper may run out of "
+                         "cards)")
+    if not (states <= MAX_STATES and count_samples <= MAX_COUNT_SAMPLES):
+        raise UsageError(f"need 2 to {MAX_STATES:,} states and 2 to {MAX_COUNT_SAMPLES:,} count "
+                         f"samples, not {states} and {count_samples}")
     counts_rng, states_rng = (np.random.default_rng([seed, stream]) for stream in (0, 1))
     _, sample_left = deal_states(full, depth, count_samples, counts_rng)
     sample_bins = _bin(true_counts(system, full, sample_left))
@@ -109,7 +124,8 @@ def edge_by_count(rules: Rules, system: CountSystem, *, states: int = 200,
     tcs = true_counts(system, full, left)
     spec = format_spec(rules)
     shoes = [full.counts] + [tuple(int(c) for c in row) for row in left]
-    results = summaries(spec, shoes, reference=full.counts, jobs=jobs, use_cache=use_cache)
+    results = summaries(spec, shoes, reference=full.counts, jobs=jobs, use_cache=use_cache,
+                        progress=progress, stage="shoe states")
     evs = np.array([float(r.ev) for r in results[1:]])
     state_bins = _bin(tcs)
     bins = []
@@ -130,11 +146,5 @@ def edge_by_count(rules: Rules, system: CountSystem, *, states: int = 200,
                                                                      strict=True)))
 
 
-def default_cut(rules: Rules, penetration: Fraction = Fraction(3, 4)) -> int:
-    """The game's cut card, or ``penetration`` of the shoe when it has none."""
-    total = 52 * rules.decks
-    return rules.cut_card or int(total * penetration)
-
-
-__all__ = ["CountBin", "EdgeByCount", "deal_states", "default_cut", "edge_by_count",
+__all__ = ["CountBin", "EdgeByCount", "deal_states", "edge_by_count",
            "true_counts"]

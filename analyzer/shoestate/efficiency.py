@@ -48,6 +48,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.shoestate.counts import CountSystem
 from analyzer.shoestate.decisions import deal_weight
 from analyzer.shoestate.summary import ShoeSummary, summaries
+from analyzer.util.progress import ProgressCallback
 
 VALUES = tuple(range(1, 11))
 DEFAULT_PENETRATION = Fraction(3, 4)
@@ -115,14 +116,18 @@ def insurance_eor(shoe: Shoe) -> tuple[float, ...]:
 
 
 def effects_model(rules: Rules, shoe: Shoe | None = None, *, jobs: int = 1,
-                  use_cache: bool = True) -> EffectsModel:
-    """Analyse the full shoe and its ten one-card-removed shoes (optimal play)."""
-    full = shoe if shoe is not None else Shoe.decks(rules.decks)
+                  use_cache: bool = True,
+                  progress: ProgressCallback | None = None) -> EffectsModel:
+    """Analyse the full shoe and its ten one-card-removed shoes (optimal play, then the
+    full shoe's strategy fixed; ``progress``: each shoe analysed)."""
+    full = shoe if shoe is not None else rules.full_shoe()
     spec = format_spec(rules)
     shoes = [full.counts] + [full.remove([v]).counts for v in VALUES]
-    base, *removed = summaries(spec, shoes, with_hands=True, jobs=jobs, use_cache=use_cache)
+    base, *removed = summaries(spec, shoes, with_hands=True, jobs=jobs, use_cache=use_cache,
+                               progress=progress, stage="shoes, optimal play")
     fixed_base, *fixed = summaries(spec, shoes, strategy="fixed", reference=full.counts,
-                                   jobs=jobs, use_cache=use_cache)
+                                   jobs=jobs, use_cache=use_cache, progress=progress,
+                                   stage="shoes, fixed strategy")
     game = tuple(float(r.ev - fixed_base.ev) for r in fixed)
     decisions = tuple(d for key in base.hands
                       if (d := _decision(rules, full, base, removed, key)) is not None)
@@ -167,7 +172,7 @@ def playing_efficiency(model: EffectsModel, system: CountSystem) -> float:
     """Griffin's playing efficiency of ``system`` (module docstring)."""
     shoe = model.shoe
     total = sum(shoe)
-    tags = [float(t) for t in system.tags]
+    tags = list(system.unit_tags())
     depths = [model.penetration * (i + 1) / DEPTH_STEPS for i in range(DEPTH_STEPS)]
     count_gain = ideal_gain = 0.0
     for d in model.decisions:
@@ -187,7 +192,7 @@ def playing_efficiency(model: EffectsModel, system: CountSystem) -> float:
 
 def efficiency(model: EffectsModel, system: CountSystem) -> Efficiency:
     """BC, PE and IC of ``system`` for the game of ``model``."""
-    tags = [float(t) for t in system.tags]
+    tags = list(system.unit_tags())
     return Efficiency(system=system,
                       betting=correlation(model.shoe, tags, model.game_eor),
                       playing=playing_efficiency(model, system),

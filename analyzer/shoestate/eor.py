@@ -33,14 +33,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
+from analyzer.core.arith import Number
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
 from analyzer.shoestate.decisions import Decision, DecisionError
 from analyzer.shoestate.summary import ShoeSummary, summaries
+from analyzer.util.progress import ProgressCallback
 
-Number = Any
 VALUES = tuple(range(1, 11))
 
 
@@ -90,13 +90,16 @@ class EorTable:
 def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *,
                        decisions: Sequence[Decision] = (), strategy: str = "optimal",
                        exact: bool = False, jobs: int = 1,
-                       use_cache: bool = True) -> EorTable:
-    """The exact effects of removal of each value on the game and on ``decisions``."""
-    full = shoe if shoe is not None else Shoe.decks(rules.decks)
+                       use_cache: bool = True,
+                       progress: ProgressCallback | None = None) -> EorTable:
+    """The exact effects of removal of each value on the game and on ``decisions``
+    (``progress``: each shoe analysed)."""
+    full = shoe if shoe is not None else rules.full_shoe()
     spec = format_spec(rules)
     shoes = [full.counts] + [full.remove([v]).counts for v in VALUES if full[v] > 0]
     results = summaries(spec, shoes, strategy=strategy, reference=full.counts, exact=exact,
-                        with_hands=bool(decisions), jobs=jobs, use_cache=use_cache)
+                        with_hands=bool(decisions), jobs=jobs, use_cache=use_cache,
+                        progress=progress, stage="shoes less one card")
     base, rest = results[0], iter(results[1:])
     by_value: dict[int, ShoeSummary | None] = {
         v: next(rest) if full[v] > 0 else None for v in VALUES}

@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from analyzer.core.actions import Action
+from analyzer.core.errors import ImpossibleShoeError, UsageError
 from analyzer.core.rules import Rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
-from analyzer.engine.analysis import Analysis
+from analyzer.engine.analysis import Analysis, checked_jobs
 from analyzer.shoestate.counts import CountSystem
 from analyzer.shoestate.decisions import Decision, deal_weight
-from analyzer.shoestate.memo import run_all
 from analyzer.shoestate.truecount import CountShoe, TrueCountError, count_shoe
+from analyzer.util.pool import run_all
+from analyzer.util.progress import ProgressCallback
 
 MAX_TC = 12  # how far from 0 the search steps before giving up
 
@@ -59,12 +61,15 @@ class IndexResult:
         return f"{first} at TC {sign} {self.index:+.2f} (else {second})"
 
 
-def hand_actions(spec: str, counts: tuple[int, ...], upcard: int, hand: tuple[int, int],
-                 fingerprint: str) -> dict[int, float]:
+def hand_actions(spec: str, counts: tuple[int, ...], upcard: int,
+                 hand: tuple[int, int]) -> dict[int, float]:
     """EV of every action of one hand on one whole shoe (memoized, shared by decisions)."""
-    del fingerprint
     analysis = Analysis(parse_spec(spec), Shoe(counts))
-    return {int(a): float(v) for a, v in analysis.actions(upcard, hand).items()}
+    try:
+        actions = analysis.actions(upcard, hand)
+    except ImpossibleShoeError:  # a shoe this far from the full one that can run out
+        return {}
+    return {int(a): float(v) for a, v in actions.items()}
 
 
 @dataclass
@@ -135,13 +140,22 @@ class _Search:
 
 def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decision], *,
                     shoe: Shoe | None = None, unseen: int | None = None, jobs: int = 1,
-                    use_cache: bool = True) -> list[IndexResult]:
-    """The index of every decision (module docstring), searched in parallel rounds."""
-    full = shoe if shoe is not None else Shoe.decks(rules.decks)
+                    use_cache: bool = True,
+                    progress: ProgressCallback | None = None) -> list[IndexResult]:
+    """The index of every decision (module docstring), searched in parallel rounds
+    (``progress``: the shoes of each round of the search)."""
+    full = shoe if shoe is not None else rules.full_shoe()
+    jobs = checked_jobs(jobs)
     left = unseen if unseen is not None else full.total // 2
+    most = full.total - 3  # the upcard and two cards of the hand are seen
+    if isinstance(left, bool) or not isinstance(left, int) or not MIN_UNSEEN <= left <= most:
+        raise UsageError(f"unseen cards must be a whole number {MIN_UNSEEN} to {most} (the "
+                         f"{full.total}-card shoe less the upcard and the hand), not {left!r}")
     spec = format_spec(rules)
     searches = [_Search(d) for d in decisions]
+    search = 0
     while True:
+        search += 1
         wanted = [(s, tc) for s in searches for tc in s.next_counts()]
         if not wanted:
             break
@@ -155,16 +169,25 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
                        for s, tc in wanted if (id(s), tc) in plans and not s.decision.insurance
                        for hand, _, cs in plans[(id(s), tc)] for _, shoe_ in cs.vertices})
         tasks = [(hand_actions, (spec, counts, up, hand)) for counts, up, hand in keys]
-        results = dict(zip(keys, run_all(tasks, jobs=jobs, use_cache=use_cache), strict=True))
+        results = dict(zip(keys, run_all(tasks, jobs=jobs, use_cache=use_cache,
+                                                  progress=progress,
+                                                  stage=f"search {search}: shoes"),
+                           strict=True))
         for s, tc in wanted:
             if (id(s), tc) in plans:
-                s.values[tc] = _combine(s.decision, plans[(id(s), tc)], results)
+                try:
+                    s.values[tc] = _combine(s.decision, plans[(id(s), tc)], results)
+                except TrueCountError:  # no figure there: the count is beyond reach
+                    s.done = True
+                    continue
                 s.bracket()
     return [IndexResult(decision=s.decision, index=s.index,
                         rising=0 in s.values and 1 in s.values and s.values[1] > s.values[0],
                         values=tuple(sorted(s.values.items())), unseen=left)
             for s in searches]
 
+
+MIN_UNSEEN = 13  # with the three cards seen, the fewest a round can be dealt from
 
 Plan = list[tuple[tuple[int, int], Fraction, CountShoe]]  # (hand, weight, count shoe)
 Results = dict[tuple[tuple[int, ...], int, tuple[int, int]], dict[int, float]]
@@ -189,10 +212,12 @@ def _combine(decision: Decision, plan: Plan, results: Results) -> float:
             value = 0.0
             for w, shoe in cs.vertices:
                 evs = results[(shoe.counts, decision.upcard, hand)]
+                if not evs:
+                    raise TrueCountError("the shoe at this count can run out within a round")
                 value += float(w) * (evs[decision.first] - evs[decision.second])
         total += float(weight) * value
         weights += float(weight)
     return total / weights
 
 
-__all__ = ["IndexResult", "MAX_TC", "playing_indices"]
+__all__ = ["IndexResult", "MAX_TC", "MIN_UNSEEN", "playing_indices"]

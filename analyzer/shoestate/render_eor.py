@@ -6,12 +6,12 @@ EVs are per unit of the initial bet; text and Markdown print them in percent.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
-from analyzer import __version__
+from analyzer.core.arith import Number
 from analyzer.core.cards import format_value
 from analyzer.core.shoe import Shoe, format_shoe
+from analyzer.core.version import ENGINE
 from analyzer.shoestate.efficiency import EffectsModel, Efficiency
 from analyzer.shoestate.eor import Effects, EorTable
 from analyzer.shoestate.published import (
@@ -20,6 +20,7 @@ from analyzer.shoestate.published import (
     WIZARD_6D_S17,
     PublishedEor,
 )
+from analyzer.util.text import fraction_text, md_table, text_table
 
 ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 STRATEGY_WORDS = {
@@ -28,34 +29,95 @@ STRATEGY_WORDS = {
 }
 
 
-def _values(effects: dict[int, Any], exact: bool) -> dict[str, Any]:
+class EffectsJson(TypedDict):
+    """One set of effects (the game's, or a decision's), keyed A, 2..T; ``None`` where the
+    shoe holds no card of that value."""
+
+    name: str
+    full: float
+    removed: dict[str, float | None]
+    eor: dict[str, float | None]
+    full_exact: NotRequired[str]
+    removed_exact: NotRequired[dict[str, str | None]]
+    eor_exact: NotRequired[dict[str, str | None]]
+
+
+class IdentityJson(TypedDict):
+    weighted_sum: float
+    reoptimisation_gain: float
+    statement: str
+
+
+class EorJson(EffectsJson):
+    """``bja eor --json``: the game's effects and each decision's."""
+
+    game: str
+    rules: str
+    shoe: str
+    engine: str
+    strategy: str
+    exact: bool
+    units: str
+    identity: IdentityJson
+    decisions: list[EffectsJson]
+
+
+class PublishedEfficiencyJson(TypedDict):
+    betting_correlation: float
+    playing_efficiency: float
+    insurance_correlation: float
+    source: str
+
+
+class SystemJson(TypedDict):
+    system: str
+    tags: str
+    balanced: bool
+    betting_correlation: float
+    playing_efficiency: float
+    insurance_correlation: float
+    published: PublishedEfficiencyJson | None
+
+
+class EfficiencyJson(TypedDict):
+    """``bja counts --json``."""
+
+    game: str
+    rules: str
+    engine: str
+    penetration_cards: int
+    decisions: int
+    systems: list[SystemJson]
+    note: str
+
+
+def _values(effects: dict[int, Number | None], exact: bool) -> dict[str, float | None]:
     return {format_value(v): None if x is None else float(x) for v, x in effects.items()}
 
 
-def _exact(effects: dict[int, Any]) -> dict[str, str | None]:
-    return {format_value(v): None if x is None else str(Fraction(x)) for v, x in effects.items()}
+def _exact(effects: dict[int, Number | None]) -> dict[str, str | None]:
+    return {format_value(v): None if x is None else fraction_text(x, bare_integers=True)
+            for v, x in effects.items()}
 
 
-def _effects_json(e: Effects, exact: bool) -> dict[str, Any]:
-    data: dict[str, Any] = {"name": e.name, "full": float(e.full),
+def _effects_json(e: Effects, exact: bool) -> EffectsJson:
+    data: EffectsJson = {"name": e.name, "full": float(e.full),
                             "removed": _values(e.removed, exact), "eor": _values(e.eor, exact)}
     if exact:
-        data |= {"full_exact": str(Fraction(e.full)), "removed_exact": _exact(e.removed),
-                 "eor_exact": _exact(e.eor)}
+        data |= {"full_exact": fraction_text(e.full, bare_integers=True),
+                 "removed_exact": _exact(e.removed), "eor_exact": _exact(e.eor)}
     return data
 
 
-def eor_json(table: EorTable, game: str) -> dict[str, Any]:
+def eor_json(table: EorTable, game: str) -> EorJson:
     """``bja eor --json``: ``full``, ``removed``, ``eor`` keyed A, 2..T, and the identity."""
-    data = {"game": game, "rules": table.spec, "shoe": format_shoe(Shoe(table.shoe)),
-            "engine": f"bja {__version__}", "strategy": table.strategy, "exact": table.exact,
-            "units": "fraction of the initial bet", **_effects_json(table.game, table.exact)}
-    data["identity"] = {
-        "weighted_sum": float(table.weighted_sum(table.game)),
-        "reoptimisation_gain": float(table.reoptimisation_gain),
-        "statement": identity_statement(table)}
-    data["decisions"] = [_effects_json(d, table.exact) for d in table.decisions]
-    return data
+    return {"game": game, "rules": table.spec, "shoe": format_shoe(Shoe(table.shoe)),
+            "engine": ENGINE, "strategy": table.strategy, "exact": table.exact,
+            "units": "fraction of the initial bet", **_effects_json(table.game, table.exact),
+            "identity": {"weighted_sum": float(table.weighted_sum(table.game)),
+                         "reoptimisation_gain": float(table.reoptimisation_gain),
+                         "statement": identity_statement(table)},
+            "decisions": [_effects_json(d, table.exact) for d in table.decisions]}
 
 
 def identity_statement(table: EorTable) -> str:
@@ -68,8 +130,8 @@ def identity_statement(table: EorTable) -> str:
             "strategy)")
 
 
-def _row(label: str, values: dict[int, Any], digits: int) -> str:
-    cells = [" " * 9 if values[v] is None else f"{float(values[v]) * 100:+9.{digits}f}"
+def _row(label: str, values: dict[int, Number | None], digits: int) -> str:
+    cells = [" " * 9 if (x := values[v]) is None else f"{float(x) * 100:+9.{digits}f}"
              for v in ORDER]
     return f"{label:<22}" + " ".join(cells)
 
@@ -92,24 +154,20 @@ def eor_text(table: EorTable, game: str) -> str:
 
 
 def eor_markdown(table: EorTable, game: str, published: PublishedEor | None = None) -> str:
-    cols = " | ".join(format_value(v) for v in ORDER)
+    rows = [["EV, card removed", *(_cell(table.game.removed[v], 6) for v in ORDER)],
+            ["EOR", *(_cell(table.game.eor[v], 4) for v in ORDER)]]
+    if published is not None:
+        rows.append(["published EOR", *(f"{published.eor_percent[v]:+.3f}" for v in ORDER)])
+    rows += [[f"EOR of {d.name}", *(_cell(d.eor[v], 4) for v in ORDER)]
+             for d in table.decisions]
     lines = [f"# Effects of removal: {game}", "",
-             f"- Engine: bja {__version__} (exact analysis of every shoe; no sampling)",
+             f"- Engine: {ENGINE} (exact analysis of every shoe; no sampling)",
              f"- Rules: `{table.spec}`; shoe of {table.total} cards",
              f"- Strategy: {STRATEGY_WORDS[table.strategy]}",
              f"- EV of the full shoe: {float(table.game.full) * 100:+.9f}%",
              "- EOR of a value = EV with one card of it removed minus EV of the full shoe, in "
              "percent of the initial bet", "",
-             f"| | {cols} |", "|---" * 11 + "|",
-             "| EV, card removed | " + " | ".join(_cell(table.game.removed[v], 6) for v in ORDER)
-             + " |",
-             "| EOR | " + " | ".join(_cell(table.game.eor[v], 4) for v in ORDER) + " |"]
-    if published is not None:
-        lines.append("| published EOR | " + " | ".join(
-            f"{published.eor_percent[v]:+.3f}" for v in ORDER) + " |")
-    for d in table.decisions:
-        lines.append(f"| EOR of {d.name} | " + " | ".join(_cell(d.eor[v], 4) for v in ORDER)
-                     + " |")
+             *md_table(["", *(format_value(v) for v in ORDER)], rows, "l" * 11, compact=True)]
     lines += ["", f"Zero-sum identity: {identity_statement(table)}."]
     if published is not None:
         lines += ["", f"Published: {published.source} (rules as published: "
@@ -117,12 +175,12 @@ def eor_markdown(table: EorTable, game: str, published: PublishedEor | None = No
     return "\n".join(lines) + "\n"
 
 
-def _cell(x: Any, digits: int) -> str:
+def _cell(x: Number | None, digits: int) -> str:
     return "" if x is None else f"{float(x) * 100:+.{digits}f}"
 
 
-def efficiency_rows(effs: list[Efficiency]) -> list[dict[str, Any]]:
-    rows = []
+def efficiency_rows(effs: list[Efficiency]) -> list[SystemJson]:
+    rows: list[SystemJson] = []
     for e in effs:
         pub = PUBLISHED_EFFICIENCY.get(e.system.name)
         rows.append({"system": e.system.name, "tags": e.system.tag_text(),
@@ -134,8 +192,8 @@ def efficiency_rows(effs: list[Efficiency]) -> list[dict[str, Any]]:
     return rows
 
 
-def efficiency_json(model: EffectsModel, effs: list[Efficiency], game: str) -> dict[str, Any]:
-    return {"game": game, "rules": model.spec, "engine": f"bja {__version__}",
+def efficiency_json(model: EffectsModel, effs: list[Efficiency], game: str) -> EfficiencyJson:
+    return {"game": game, "rules": model.spec, "engine": ENGINE,
             "penetration_cards": model.penetration, "decisions": len(model.decisions),
             "systems": efficiency_rows(effs), "note": EFFICIENCY_NOTE}
 
@@ -158,17 +216,15 @@ def efficiency_text(model: EffectsModel, effs: list[Efficiency], game: str,
              "insurance; PE: Griffin's normal model (analyzer.shoestate.efficiency)",
              EFFICIENCY_NOTE]
     if markdown:
-        lines = [f"# Count systems: {game}", "", f"- Engine: bja {__version__}",
-                 *[f"- {a}" for a in about], "", "| " + " | ".join(head) + " |",
-                 "|---" * len(head) + "|", *["| " + " | ".join(r) + " |" for r in rows]]
+        lines = [f"# Count systems: {game}", "", f"- Engine: {ENGINE}",
+                 *[f"- {a}" for a in about], "",
+                 *md_table(head, rows, "l" * len(head), compact=True)]
         sources = sorted({r["published"]["source"] for r in efficiency_rows(effs)
                           if r["published"]})
         lines += ["", "Published figures: " + "; ".join(sources) + "."]
         return "\n".join(lines) + "\n"
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    return "\n".join([f"Count systems: {game}", *about, "", fmt.format(*head),
-                      *[fmt.format(*r) for r in rows]])
+    return "\n".join([f"Count systems: {game}", *about, "",
+                      *text_table(head, rows, align="l" * len(head), strip=False)])
 
 
 __all__ = ["eor_json", "eor_markdown", "eor_text", "efficiency_json", "efficiency_text",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-from analyzer import __version__
+from analyzer.core.version import ENGINE
 from analyzer.shoestate.edge import EdgeByCount
 from analyzer.shoestate.indices import IndexResult
 from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4, SCHLESINGER_SOURCE
+from analyzer.util.text import md_table, text_table
 
 PUBLISHED = {p.decision: p for p in ILLUSTRIOUS_18_FAB_4}
 SHOWN_SHARE = 0.001  # edge table: bins rarer than this with no analysed state are not shown
@@ -15,6 +16,65 @@ INDEX_METHOD = (
     "value = EV(first) - EV(second), exact on the shoe at each whole true count "
     "(Griffin's proportional deflection of the unseen cards, as whole shoes), "
     "the index where it crosses 0 (linear between the bracketing counts)")
+
+
+class IndexJson(TypedDict):
+    """One decision's index; ``values`` keyed by true count (``"-2"``, ``"3"``)."""
+
+    decision: str
+    label: str
+    index: float | None
+    rising: bool
+    rule: str
+    values: dict[str, float]
+    published: str | None
+    comparison: str | None
+
+
+class IndicesJson(TypedDict):
+    """``bja indices --json``."""
+
+    game: str
+    rules: str
+    system: str
+    engine: str
+    method: str
+    unseen_cards: int | None
+    published_source: str
+    indices: list[IndexJson]
+
+
+class BinJson(TypedDict):
+    true_count: int
+    share: float
+    share_se: float
+    states: int
+    edge: float | None
+    edge_se: float | None
+
+
+class StateJson(TypedDict):
+    dealt: int
+    true_count: float
+    ev: float
+
+
+class EdgeJson(TypedDict):
+    """``bja edge --json``."""
+
+    game: str
+    rules: str
+    system: str
+    engine: str
+    cut_card: int
+    cut_card_assumed: bool
+    seed: int
+    count_samples: int
+    full_ev: float
+    mean_ev: float
+    mean_se: float
+    bins: list[BinJson]
+    states: list[StateJson]
 
 
 def _published(r: IndexResult) -> tuple[str, str]:
@@ -28,8 +88,8 @@ def _published(r: IndexResult) -> tuple[str, str]:
 
 
 def indices_json(results: list[IndexResult], game: str, spec: str,
-                 system: str) -> dict[str, Any]:
-    return {"game": game, "rules": spec, "system": system, "engine": f"bja {__version__}",
+                 system: str) -> IndicesJson:
+    return {"game": game, "rules": spec, "system": system, "engine": ENGINE,
             "method": INDEX_METHOD, "unseen_cards": results[0].unseen if results else None,
             "published_source": SCHLESINGER_SOURCE,
             "indices": [{"decision": r.decision.key, "label": r.decision.label,
@@ -51,13 +111,10 @@ def indices_text(results: list[IndexResult], game: str, spec: str, system: str,
              f"published: {SCHLESINGER_SOURCE}; 'agrees' = within 0.5 of the printed integer"]
     if markdown:
         return "\n".join([f"# Playing indices: {game} ({system})", "",
-                          f"- Engine: bja {__version__}", *[f"- {a}" for a in about], "",
-                          "| " + " | ".join(head) + " |", "|---" * len(head) + "|",
-                          *["| " + " | ".join(r) + " |" for r in rows]]) + "\n"
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    return "\n".join([f"Playing indices: {game} ({system})", *about, "", fmt.format(*head),
-                      *[fmt.format(*r) for r in rows]])
+                          f"- Engine: {ENGINE}", *[f"- {a}" for a in about], "",
+                          *md_table(head, rows, "l" * len(head), compact=True)]) + "\n"
+    return "\n".join([f"Playing indices: {game} ({system})", *about, "",
+                      *text_table(head, rows, align="l" * len(head), strip=False)])
 
 
 def _pct(x: float | None, digits: int = 3) -> str:
@@ -78,9 +135,9 @@ def edge_about(model: EdgeByCount) -> list[str]:
         f"re-optimising player) {model.mean_ev * 100:+.3f}% +/- {model.mean_se * 100:.3f}%"]
 
 
-def edge_json(model: EdgeByCount, game: str) -> dict[str, Any]:
+def edge_json(model: EdgeByCount, game: str) -> EdgeJson:
     return {"game": game, "rules": model.spec, "system": model.system,
-            "engine": f"bja {__version__}", "cut_card": model.cut,
+            "engine": ENGINE, "cut_card": model.cut,
             "cut_card_assumed": model.cut_assumed, "seed": model.seed,
             "count_samples": model.count_samples, "full_ev": model.full_ev,
             "mean_ev": model.mean_ev, "mean_se": model.mean_se,
@@ -99,14 +156,11 @@ def edge_text(model: EdgeByCount, game: str, markdown: bool = False) -> str:
              "analysed state are left out of this table (not of the JSON)"]
     if markdown:
         return "\n".join([f"# Edge by true count: {game} ({model.system})", "",
-                          f"- Engine: bja {__version__}", *[f"- {a}" for a in about], "",
+                          f"- Engine: {ENGINE}", *[f"- {a}" for a in about], "",
                           "![edge by true count](edge.png)", "",
-                          "| " + " | ".join(head) + " |", "|---" * len(head) + "|",
-                          *["| " + " | ".join(r) + " |" for r in rows]]) + "\n"
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-    fmt = "  ".join(f"{{:>{w}}}" for w in widths)
+                          *md_table(head, rows, "l" * len(head), compact=True)]) + "\n"
     return "\n".join([f"Edge by true count: {game} ({model.system})", *about, "",
-                      fmt.format(*head), *[fmt.format(*r) for r in rows]])
+                      *text_table(head, rows, align="r" * len(head), strip=False)])
 
 
 __all__ = ["edge_json", "edge_text", "indices_json", "indices_text"]

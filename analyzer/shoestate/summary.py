@@ -17,16 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
+from analyzer.core.arith import Number
 from analyzer.core.errors import UsageError
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.frozen import FrozenStrategy
-from analyzer.shoestate.memo import run_all
+from analyzer.util.pool import run_all
+from analyzer.util.progress import ProgressCallback
 
-Number = Any
 HandKey = tuple[int, int, int]  # (upcard, low card, high card)
 STRATEGIES = ("optimal", "fixed")
 
@@ -46,10 +46,8 @@ def _frozen(spec: str, reference: tuple[int, ...]) -> FrozenStrategy:
 
 
 def summarise(spec: str, counts: tuple[int, ...], strategy: str,
-              reference: tuple[int, ...], exact: bool, with_hands: bool,
-              fingerprint: str) -> ShoeSummary:
+              reference: tuple[int, ...], exact: bool, with_hands: bool) -> ShoeSummary:
     """Analyse the shoe ``counts`` (see the module docstring for ``strategy``)."""
-    del fingerprint  # only part of the memo key
     if strategy not in STRATEGIES:
         raise UsageError(f"unknown strategy {strategy!r} (use {', '.join(STRATEGIES)})")
     rules = parse_spec(spec)
@@ -77,11 +75,13 @@ def _dealable(counts: tuple[int, ...], up: int, a: int, b: int) -> bool:
 def summaries(spec: str, shoes: list[tuple[int, ...]], *, strategy: str = "optimal",
               reference: tuple[int, ...] | None = None, exact: bool = False,
               with_hands: bool = False, jobs: int = 1,
-              use_cache: bool = True) -> list[ShoeSummary]:
-    """:func:`summarise` every shoe (memoized, in ``jobs`` processes), in order."""
+              use_cache: bool = True, progress: ProgressCallback | None = None,
+              stage: str = "shoes") -> list[ShoeSummary]:
+    """:func:`summarise` every shoe (memoized, in ``jobs`` processes), in order;
+    ``progress`` hears of each shoe done, as ``stage``."""
     ref = reference if reference is not None else shoes[0]
     return run_all(((summarise, (spec, s, strategy, ref, exact, with_hands)) for s in shoes),
-                   jobs=jobs, use_cache=use_cache)
+                   jobs=jobs, use_cache=use_cache, progress=progress, stage=stage)
 
 
 __all__ = ["STRATEGIES", "ShoeSummary", "summarise", "summaries"]

@@ -35,10 +35,15 @@ def classify(cards: tuple[Card, ...]) -> str:
     return str(total) if total in (19, 20) else "lose"
 
 
-def outcomes(shoe: SuitShoe) -> Outcomes:
+def _key(card: Card) -> Card:
+    """Hot 3 reads a card's value and suit only (a J is a 10 to it)."""
+    return card_value(card), card[1]
+
+
+def outcomes(shoe: SuitShoe, *, removals: bool = False) -> Outcomes:
     """Exact Hot 3 counts over every 3-card set of the shoe."""
     return count_card_sets(
-        shoe, 3, classify, tuple(EVENTS),
+        shoe, 3, classify, tuple(EVENTS), removals=removals, key=_key,
         unit="3-card sets (player's two cards and the dealer's upcard)",
         notes=("total of the three cards, an ace counting 1 or 11 (the best not over 21); "
                "7-7-7 takes precedence over 21",),

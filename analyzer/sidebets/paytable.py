@@ -1,12 +1,15 @@
 """Pay tables: the seed presets, TOML files and ``EVENT=N`` overrides, all validated.
 
-A pay is "N to 1" (the stake comes back on a win), any rational N >= -1 — -1
-makes an event lose, 0 makes it push.  A file names its bet and prices every
+A pay is "N to 1" (the stake comes back on a win), any rational N from -1 to
+:data:`~analyzer.core.limits.MAX_PAY` — -1 makes an event lose, 0 makes it push;
+a bound, so that a typing slip (``1e160``) is an error line, not an overflow in
+the variance.  A file names its bet and prices every
 paying event of it, so a table cannot be applied to the wrong bet or silently
 inherit a price::
 
     bet = "21+3"
     title = "my table"          # optional
+    source = "where it is used" # optional
     [pays]
     suited-trips = 100
     straight-flush = "81/2"     # a string for a fraction or a decimal
@@ -20,8 +23,6 @@ inherit a price::
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,7 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.core.errors import PayTableError
-from analyzer.sidebets.bets import SideBet, get_bet
+from analyzer.core.limits import MAX_PAY
+from analyzer.core.numbers import parse_rational, shown
+from analyzer.sidebets.bets import BETS, SideBet, get_bet
+from analyzer.util.text import fraction_text
+from analyzer.util.toml import load_toml, parse_toml
 
 _PACKAGE = "analyzer.sidebets"  # holds paytables/<bet>-<preset>.toml
 
@@ -42,33 +47,30 @@ class PayTable:
     bet: str
     name: str  # preset name or file, plus any overrides
     pays: Mapping[str, Fraction]
-
-
-def exponent_ok(text: str) -> bool:
-    """False for an absurd exponent: ``Fraction("1e999999999")`` would build a
-    billion-digit integer (found by the fuzz tests) instead of failing."""
-    exponent = re.search(r"[eE]\s*([+-]?\d+)", text)
-    return not exponent or abs(int(exponent.group(1))) <= 1000
+    title: str = ""  # what the table is called where it is dealt
+    source: str = ""  # where its pays were published
 
 
 def parse_pay(raw: object, where: str) -> Fraction:
-    """A pay from TOML (int, float, string) or the command line: ``"8"``, ``"7.5"``, ``"15/2"``."""
+    """A pay from TOML (int, float, string) or the command line: ``"8"``, ``"7.5"``, ``"15/2"``.
+
+    A TOML float is read from its shortest decimal form (``7.5``, ``1e+160``), exactly.
+    """
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
         raise PayTableError(f"{where}: pay {raw!r} is not a number")
-    if not exponent_ok(str(raw)):
-        raise PayTableError(f"{where}: pay {raw!r} is not a number")
-    try:
-        pay = Fraction(str(raw).strip())
-    except (ValueError, ZeroDivisionError):
-        raise PayTableError(f"{where}: pay {raw!r} is not a number") from None
+    pay = parse_rational(str(raw), f"{where}: pay", PayTableError)
     if pay < -1:
-        raise PayTableError(f"{where}: pay {raw!r} is below -1 (a stake cannot lose more)")
+        raise PayTableError(f"{where}: pay {shown(str(raw))} is below -1 (a stake cannot "
+                            "lose more)")
+    if pay > MAX_PAY:
+        raise PayTableError(f"{where}: pay {shown(str(raw))} is above the bound {MAX_PAY:,} "
+                            "to 1")
     return pay
 
 
 def format_pay(pay: Fraction) -> str:
     """``"100"``, ``"15/2"`` — the form :func:`parse_pay` reads back."""
-    return str(pay.numerator) if pay.denominator == 1 else f"{pay.numerator}/{pay.denominator}"
+    return fraction_text(pay, bare_integers=True)
 
 
 def _known(bet: SideBet, event: str, where: str) -> str:
@@ -80,9 +82,13 @@ def _known(bet: SideBet, event: str, where: str) -> str:
 
 def table_from_data(bet: SideBet, data: Mapping[str, Any], name: str) -> PayTable:
     """Validate parsed TOML against ``bet``: right bet, every paying event priced, no others."""
-    unknown = sorted(set(data) - {"bet", "title", "pays"})
+    unknown = sorted(set(data) - {"bet", "title", "source", "pays"})
     if unknown:
-        raise PayTableError(f"{name}: unknown key {unknown[0]!r} (keys: bet, title, pays)")
+        raise PayTableError(f"{name}: unknown key {unknown[0]!r} (keys: bet, title, source, "
+                            "pays)")
+    for key in ("title", "source"):
+        if not isinstance(data.get(key, ""), str):
+            raise PayTableError(f"{name}: {key} is not a string")
     if data.get("bet") != bet.name:
         raise PayTableError(f"{name}: bet = {data.get('bet')!r} but the table is read for "
                             f"{bet.name!r}")
@@ -94,36 +100,55 @@ def table_from_data(bet: SideBet, data: Mapping[str, Any], name: str) -> PayTabl
     missing = [e for e in bet.paying if e not in table]
     if missing:
         raise PayTableError(f"{name}: no pay for {missing[0]!r}")
-    return PayTable(bet.name, name, {e: table[e] for e in bet.paying})
+    return PayTable(bet.name, name, {e: table[e] for e in bet.paying},
+                    str(data.get("title", "")), str(data.get("source", "")))
 
 
 def preset_names(bet: SideBet) -> list[str]:
     """Presets shipped for ``bet`` (``paytables/<bet>-<name>.toml``)."""
     prefix = f"{bet.name}-"
+    longer = [f"{b}-" for b in BETS if b.startswith(prefix)]  # 21+3-classic is not 21+3's
     files = resources.files(_PACKAGE).joinpath("paytables").iterdir()
     return sorted(f.name[len(prefix):-5] for f in files
-                  if f.name.startswith(prefix) and f.name.endswith(".toml"))
+                  if f.name.startswith(prefix) and f.name.endswith(".toml")
+                  and not any(f.name.startswith(other) for other in longer))
 
 
-def preset(bet: SideBet, name: str = "seed") -> PayTable:
-    """A shipped pay table; the ``seed`` preset is the free-bet game's."""
+def preset(bet: SideBet, name: str | None = None) -> PayTable:
+    """A shipped pay table; by default the bet's usual one (``seed``: the free-bet game's)."""
+    name = bet.default_table if name is None else name
     if name not in preset_names(bet):
         raise PayTableError(f"no {bet.name} pay-table preset {name!r} "
                             f"(presets: {', '.join(preset_names(bet))})")
     text = resources.files(_PACKAGE).joinpath("paytables", f"{bet.name}-{name}.toml")
-    return table_from_data(bet, tomllib.loads(text.read_text(encoding="utf-8")), name)
+    return table_from_data(bet, parse_toml(text.read_text(encoding="utf-8"),
+                                           f"pay table {name!r}", PayTableError), name)
+
+
+def presets(bet: SideBet) -> list[PayTable]:
+    """Every shipped pay table of ``bet``, the default first."""
+    names = preset_names(bet)
+    return [preset(bet, n) for n in sorted(names, key=lambda n: (n != bet.default_table, n))]
+
+
+def select_paytable(bet: SideBet, text: str) -> PayTable:
+    """``--paytable``: ``BET:NAME`` picks a shipped table, anything else is a TOML file.
+
+    ``BET:NAME`` is read as a shipped table only when BET is a side bet's name; a file
+    whose name has that form is reached as ``./BET:NAME``.
+    """
+    named, colon, table = text.partition(":")
+    if colon and named.strip().lower() in BETS and "/" not in text and "\\" not in text:
+        if named.strip().lower() != bet.name:
+            raise PayTableError(f"--paytable {text!r} is a {named.strip().lower()} table, not "
+                                f"{bet.name}'s")
+        return preset(bet, table.strip())
+    return load_paytable(bet, Path(text))
 
 
 def load_paytable(bet: SideBet, path: Path) -> PayTable:
     """Read a TOML pay table; any problem with the file is one :class:`PayTableError` line."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise PayTableError(f"cannot read pay table {str(path)!r}: {err.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        first = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise PayTableError(f"pay table {str(path)!r} is not valid TOML: {first}") from None
-    return table_from_data(bet, data, str(path))
+    return table_from_data(bet, load_toml(path, "pay table", PayTableError), str(path))
 
 
 def override(table: PayTable, text: str) -> PayTable:
@@ -142,4 +167,5 @@ def override(table: PayTable, text: str) -> PayTable:
         changed.append(f"{event}={format_pay(pays[event])}")
     if not changed:
         return table
-    return PayTable(table.bet, f"{table.name} with {','.join(changed)}", pays)
+    return PayTable(table.bet, f"{table.name} with {','.join(changed)}", pays, table.title,
+                    table.source)

@@ -22,9 +22,11 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.core.errors import ImpossiblePayError, PayTableError
+from analyzer.core.limits import MAX_PAY, MAX_TARGET_RTP
+from analyzer.core.numbers import parse_rational, shown
 from analyzer.sidebets.bets import SideBet
 from analyzer.sidebets.outcomes import Outcomes
-from analyzer.sidebets.paytable import PayTable, exponent_ok, format_pay
+from analyzer.sidebets.paytable import PayTable, format_pay
 from analyzer.sidebets.stats import par_sheet
 
 
@@ -39,16 +41,11 @@ class Solution:
 
 
 def parse_target(text: str) -> Fraction:
-    """``"0.96"``, ``"24/25"`` or ``"96%"``."""
-    raw = text.strip()
-    if not exponent_ok(raw):
-        raise PayTableError(f"target RTP {text!r} is not a number")
-    try:
-        value = Fraction(raw[:-1]) / 100 if raw.endswith("%") else Fraction(raw)
-    except (ValueError, ZeroDivisionError):
-        raise PayTableError(f"target RTP {text!r} is not a number") from None
-    if value <= 0:
-        raise PayTableError(f"target RTP {text!r} must be positive")
+    """``"0.96"``, ``"24/25"`` or ``"96%"``: above 0, at most :data:`MAX_TARGET_RTP`."""
+    value = parse_rational(text, "target RTP", PayTableError, percent=True)
+    if not 0 < value <= MAX_TARGET_RTP:
+        raise PayTableError(f"target RTP {shown(text)} must be above 0 and at most "
+                            f"{MAX_TARGET_RTP} ({MAX_TARGET_RTP:.0%})")
     return value
 
 
@@ -69,7 +66,7 @@ def solve_pay(
     def rtp(pay: Fraction) -> Fraction:
         return par_sheet(bet, outcomes, _with(table, event, pay), "").rtp
 
-    # Imported here: sympy's 0.2 s import would otherwise slow every bja command.
+    # Imported here: sympy's import would otherwise slow every bja command.
     import sympy  # type: ignore[import-untyped]
 
     def rational(q: Fraction) -> Any:
@@ -79,9 +76,10 @@ def solve_pay(
     equation = sympy.Eq(rational(rtp(Fraction(0))) + x * rational(p_event), rational(target_rtp))
     root = sympy.solve(equation, x)[0]
     pay = Fraction(int(root.p), int(root.q))
-    if pay < -1:
+    if not -1 <= pay <= MAX_PAY:
+        bound = "below -1" if pay < -1 else f"above the bound {MAX_PAY:,} to 1"
         raise ImpossiblePayError(f"--solve: RTP {format_pay(target_rtp)} needs {event} to pay "
-                            f"{float(pay):.4f}, below -1")
+                                 f"{float(pay):.4g}, {bound}")
     low, high = math.floor(pay / step) * step, math.ceil(pay / step) * step
     pays = [p for p in dict.fromkeys((Fraction(low), Fraction(high))) if p >= -1]
     return Solution(event, target_rtp, pay, tuple((p, rtp(p)) for p in pays))

@@ -23,14 +23,26 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from analyzer.sidebets.bets import SideBet
 from analyzer.sidebets.outcomes import Outcomes
 from analyzer.sidebets.paytable import PayTable
 
+if TYPE_CHECKING:
+    from analyzer.sidebets.protection import Protection
+
 CONFIDENCES = (0.90, 0.95, 0.99)
 ROUNDS = tuple(10**k for k in range(3, 9))
+
+
+class RiskJson(TypedDict):
+    """How far results stray, as the JSON payloads state it: ``volatility_index`` keyed by
+    confidence (``"95%"``), each ``rtp_interval`` item holding ``rounds`` and a ``[low,
+    high]`` per confidence."""
+
+    volatility_index: dict[str, float]
+    rtp_interval: list[dict[str, int | list[float]]]
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,9 @@ class ParSheet:
     deals: int
     events: tuple[EventLine, ...]
     notes: tuple[str, ...]
+    protection: Protection | None = None  # effects of removal, counts, a counter's results
+    table_title: str = ""  # what the pay table is called where it is dealt
+    source: str = ""  # where the pay table was published
 
     @property
     def ev(self) -> Fraction:
@@ -99,7 +114,7 @@ def par_sheet(bet: SideBet, outcomes: Outcomes, table: PayTable, shoe: str) -> P
     )
     return ParSheet(bet=bet.name, title=bet.title, shoe=shoe, paytable=table.name,
                     unit=outcomes.unit, deals=outcomes.deals, events=events,
-                    notes=outcomes.notes)
+                    notes=outcomes.notes, table_title=table.title, source=table.source)
 
 
 class Spread(Protocol):

@@ -5,7 +5,8 @@ Hot 3 tell a K from a Q and a spade from a heart, so they need the 13 x 4 card
 identities.  A card is ``(rank, suit)``: rank 1 (A) .. 13 (K), suit 0..3 (S, H, D, C).
 
 A shoe spec is a list of items separated by commas, spaces or the signs:
-``6decks`` (six full decks), ``-AS`` / ``-AS*2`` (remove), ``+KH`` (add),
+``6decks`` (six full decks), ``6spanish`` (six Spanish decks: 48 cards, the four
+10s removed, J Q K kept), ``-AS`` / ``-AS*2`` (remove), ``+KH`` (add),
 ``7C:3`` (exactly three sevens of clubs).  A card needs a sign or a count, so
 ``6D`` (the six of diamonds) is not mistaken for six decks.
 :func:`format_suit_shoe` prints a spec that parses back to the same shoe.
@@ -19,6 +20,9 @@ A shoe spec is a list of items separated by commas, spaces or the signs:
 True
 >>> format_suit_shoe(parse_suit_shoe("AS:2, 7C:1"))
 'AS:2,7C:1'
+>>> sp = parse_suit_shoe("6spanish-AS")
+>>> sp.total, sp.count((10, 0)), format_suit_shoe(sp), sp == SuitShoe.decks(6, spanish=True)
+(287, 0, '6spanish-AS', False)
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from analyzer.core.errors import ImpossibleShoeError, ShoeError
-from analyzer.core.shoe import CardCounts, checked_counts
+from analyzer.core.numbers import parse_whole, shown
+from analyzer.core.shoe import MAX_COUNT, MAX_DECKS, CardCounts, checked_counts
 
 Card = tuple[int, int]  # (rank 1..13, suit 0..3)
 
@@ -70,9 +75,10 @@ class SuitShoe(CardCounts):
         super().__init__(checked_counts(counts, [format_card(c) for c in CARDS], "suit shoe"))
 
     @classmethod
-    def decks(cls, n: int) -> SuitShoe:
-        """``n`` full 52-card decks."""
-        return cls([cls.deck_count(n)] * 52)
+    def decks(cls, n: int, *, spanish: bool = False) -> SuitShoe:
+        """``n`` full 52-card decks, or ``n`` Spanish decks (48 cards: no 10s, J Q K kept)."""
+        n = cls.deck_count(n)
+        return cls([0 if spanish and card[0] == 10 else n for card in CARDS])
 
     def count(self, card: Card) -> int:
         return self._counts[_index(card)]
@@ -93,11 +99,23 @@ class SuitShoe(CardCounts):
         first = self._counts[0]
         return first if all(n == first for n in self._counts) else None
 
+    def spanish_decks(self) -> int | None:
+        """``n`` when the shoe is exactly ``n`` Spanish decks (every card but the 10s), else
+        ``None``."""
+        first = self._counts[0]
+        same = all(n == (0 if card[0] == 10 else first)
+                   for card, n in zip(CARDS, self._counts, strict=True))
+        return first if first and same else None
+
     def describe(self) -> str:
-        """Human form: ``"6 decks (312 cards)"`` or the spec and its size."""
+        """Human form: ``"6 decks (312 cards)"``, ``"6 Spanish decks (288 cards)"`` or the
+        spec and its size."""
         n = self.full_decks()
         if n is not None:
             return f"{n} deck{'s' if n > 1 else ''} ({self.total} cards)"
+        n = self.spanish_decks()
+        if n is not None:
+            return f"{n} Spanish deck{'s' if n > 1 else ''} ({self.total} cards)"
         return f"{format_suit_shoe(self)} ({self.total} cards)"
 
     def __repr__(self) -> str:
@@ -110,8 +128,14 @@ def _index(card: Card) -> int:
 
 _SPEC = re.compile(r"[\s,]*([+-]?)([^\s,+-]+)")
 _DECKS = re.compile(r"(\d+)DECKS?")
+_SPANISH = re.compile(r"(\d+)SPANISH")
 _CARD_TIMES = re.compile(r"([^*:]+)(?:\*(\d+))?")
 _CARD_SET = re.compile(r"([^*:]+):(\d+)")
+
+
+def _count(text: str, item: str, maximum: int = MAX_COUNT) -> int:
+    return parse_whole(text, f"shoe spec item {shown(item)}: count", ShoeError,
+                       maximum=maximum)
 
 
 def parse_suit_shoe(text: str) -> SuitShoe:
@@ -127,16 +151,22 @@ def parse_suit_shoe(text: str) -> SuitShoe:
         sign, item = match.group(1), match.group(2).upper()
         step = -1 if sign == "-" else 1
         if decks := _DECKS.fullmatch(item):
-            counts = [n + step * int(decks.group(1)) for n in counts]
+            counts = [n + step * _count(decks.group(1), item, MAX_DECKS) for n in counts]
+        elif spanish := _SPANISH.fullmatch(item):
+            k = _count(spanish.group(1), item, MAX_DECKS)
+            counts = [n + (0 if card[0] == 10 else step * k)
+                      for card, n in zip(CARDS, counts, strict=True)]
         elif not sign and (setter := _CARD_SET.fullmatch(item)):
-            counts[_index(parse_card(setter.group(1)))] = int(setter.group(2))
+            counts[_index(parse_card(setter.group(1)))] = _count(setter.group(2), item)
         elif (times := _CARD_TIMES.fullmatch(item)) and not sign:
             raise ShoeError(f"shoe spec item {item!r} needs a sign or a count (+{item}, "
                             f"-{item}, {item}:N; full decks are Ndecks)")
         elif times:
-            counts[_index(parse_card(times.group(1)))] += step * int(times.group(2) or 1)
+            counts[_index(parse_card(times.group(1)))] += step * _count(times.group(2) or "1",
+                                                                        item)
         else:
-            raise ShoeError(f"shoe spec item {sign + item!r} is not Ndecks, CARD, CARD*K or CARD:K")
+            raise ShoeError(f"shoe spec item {sign + item!r} is not Ndecks, Nspanish, CARD, "
+                            "CARD*K or CARD:K")
     for card, n in zip(CARDS, counts, strict=True):
         if n < 0:
             raise ImpossibleShoeError(f"shoe spec {text!r} removes more {format_card(card)} "
@@ -144,13 +174,25 @@ def parse_suit_shoe(text: str) -> SuitShoe:
     return SuitShoe(counts)
 
 
+def _as_decks(shoe: SuitShoe, base: int, spanish: bool) -> str | None:
+    """``"Ndecks-CARD*k..."`` or ``"Nspanish-CARD*k..."``; ``None`` where a card exceeds the
+    base (it is then no removal from it)."""
+    parts = [f"{base}spanish" if spanish else f"{base}deck{'s' if base > 1 else ''}"]
+    for card, n in zip(CARDS, shoe.counts, strict=True):
+        full = 0 if spanish and card[0] == 10 else base
+        if n > full:
+            return None
+        if n < full:
+            parts.append(format_card(card) + (f"*{full - n}" if full - n > 1 else ""))
+    return "-".join(parts)
+
+
 def format_suit_shoe(shoe: SuitShoe) -> str:
-    """The shorter of ``"Ndecks-CARD*k..."`` (N the largest count) and ``"CARD:k,..."``."""
+    """The shortest of ``"Ndecks-CARD*k..."`` (N the largest count), ``"Nspanish-CARD*k..."``
+    (when the shoe holds no 10) and ``"CARD:k,..."``."""
     base = max(shoe.counts)
-    removals = [
-        format_card(card) + (f"*{base - n}" if base - n > 1 else "")
-        for card, n in zip(CARDS, shoe.counts, strict=True) if n < base
-    ]
-    as_decks = "-".join([f"{base}deck{'s' if base > 1 else ''}", *removals])
-    listed = ",".join(f"{format_card(card)}:{n}" for card, n in shoe.items())
-    return listed if len(listed) < len(as_decks) else as_decks
+    forms = [_as_decks(shoe, base, False)]
+    if not any(shoe.count((10, s)) for s in range(4)):
+        forms.insert(0, _as_decks(shoe, base, True))
+    forms.append(",".join(f"{format_card(card)}:{n}" for card, n in shoe.items()))
+    return min((f for f in forms if f is not None), key=len)

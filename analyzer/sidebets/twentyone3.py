@@ -15,6 +15,8 @@ count as straights is a house rule, hence the ``straights`` switch:
 
 from __future__ import annotations
 
+from typing import Literal
+
 from analyzer.core.errors import RuleError
 from analyzer.sidebets.outcomes import Outcomes, count_card_sets
 from analyzer.sidebets.suitshoe import Card, SuitShoe
@@ -30,13 +32,14 @@ EVENTS: dict[str, str] = {
 
 _RUNS = [frozenset({r, r + 1, r + 2}) for r in range(2, 12)]  # 2-3-4 .. J-Q-K
 _A23, _QKA, _KA2 = frozenset({1, 2, 3}), frozenset({12, 13, 1}), frozenset({13, 1, 2})
-STRAIGHT_RULES: dict[str, frozenset[frozenset[int]]] = {
+Straights = Literal["standard", "wrap", "ace-low", "ace-high"]
+STRAIGHT_RULES: dict[Straights, frozenset[frozenset[int]]] = {
     "standard": frozenset([*_RUNS, _A23, _QKA]),
     "wrap": frozenset([*_RUNS, _A23, _QKA, _KA2]),
     "ace-low": frozenset([*_RUNS, _A23]),
     "ace-high": frozenset([*_RUNS, _QKA]),
 }
-STRAIGHT_TEXT = {
+STRAIGHT_TEXT: dict[Straights, str] = {
     "standard": "A-2-3 and Q-K-A are straights, K-A-2 is not",
     "wrap": "A-2-3, Q-K-A and K-A-2 are straights",
     "ace-low": "A-2-3 is a straight, Q-K-A and K-A-2 are not",
@@ -44,7 +47,7 @@ STRAIGHT_TEXT = {
 }
 
 
-def classify(cards: tuple[Card, ...], straights: str) -> str:
+def classify(cards: tuple[Card, ...], straights: Straights) -> str:
     """The 21+3 event of three cards (highest-paying reading first)."""
     ranks = {c[0] for c in cards}
     suited = len({c[1] for c in cards}) == 1
@@ -55,7 +58,8 @@ def classify(cards: tuple[Card, ...], straights: str) -> str:
     return "flush" if suited else "lose"
 
 
-def outcomes(shoe: SuitShoe, *, straights: str = "standard") -> Outcomes:
+def outcomes(shoe: SuitShoe, *, straights: Straights = "standard",
+             removals: bool = False) -> Outcomes:
     """Exact 21+3 counts over every 3-card set of the shoe."""
     if straights not in STRAIGHT_RULES:
         raise RuleError(f"unknown straight rule {straights!r} (use {', '.join(STRAIGHT_RULES)})")
@@ -64,4 +68,5 @@ def outcomes(shoe: SuitShoe, *, straights: str = "standard") -> Outcomes:
         unit="3-card sets (player's two cards and the dealer's upcard)",
         notes=(f"straights: {STRAIGHT_TEXT[straights]}; ranks are distinct (10-J-Q is a "
                "straight)",),
+        removals=removals,
     )

@@ -1,0 +1,95 @@
+"""One resolver for a game, used by every API function and by the CLI's --game/--rules.
+
+>>> resolve("charlie7")
+(Rules('8D S17 DOA DAS SPL1 LS CH7 A21'), 'charlie7')
+>>> resolve("charlie7 6D")
+(Rules('6D S17 DOA DAS SPL1 LS CH7 A21'), 'charlie7')
+>>> resolve("6d s17 doa das spl3 ls")
+(Rules('6D S17 DOA DAS SPL3 LS'), '6D S17 DOA DAS SPL3 LS')
+"""
+
+from __future__ import annotations
+
+import os
+
+from analyzer.core.errors import RuleConflictError, RuleError, UsageError
+from analyzer.core.presets import CLASSIC_GAMES, PRESETS, game_base, game_rules
+from analyzer.core.rules import Rules, format_spec, parse_spec
+from analyzer.core.shoe import Shoe, parse_shoe
+
+Game = Rules | str  # a Rules, a spec, a game name, or a game name and tokens
+
+
+def is_game_name(word: str) -> bool:
+    """Whether ``word`` names a game (a seed preset or a classic table)."""
+    return word in PRESETS or word in CLASSIC_GAMES
+
+
+def resolve(game: Game, spec: str = "") -> tuple[Rules, str]:
+    """The rules of ``game`` and a name for titles.
+
+    ``game`` is a :class:`Rules`, a spec (``"6D S17 DOA DAS SPL3 LS"``), a game
+    name (``"charlie7"``) or a game name followed by tokens applied on top of
+    it (``"charlie7 6D"``).  ``spec`` tokens apply on top of all that.  The name
+    is the game's when one is named, else the canonical spec.
+    """
+    if isinstance(game, Rules):
+        rules = parse_spec(spec, base=game) if spec else game
+        return rules, format_spec(rules)
+    if not isinstance(game, str):
+        raise RuleError(f"a game is a Rules, a spec or a game name, not {game!r}")
+    words = game.split()
+    if words and is_game_name(words[0]):
+        tokens = " ".join([*words[1:], spec]).strip()
+        return game_rules(words[0], tokens), words[0]
+    rules = game_rules(None, " ".join([game, spec]).strip())
+    return rules, format_spec(rules)
+
+
+def describe(game: Game) -> list[str]:
+    """Every rule of ``game`` in words, one line each (``bja rules show``'s lines), for any
+    spec, not only a named game.
+
+    >>> describe("1D H17 NDAS")[:2]
+    ['1 deck', 'dealer hits soft 17']
+    """
+    from analyzer.core.rules import describe_rules
+
+    return describe_rules(resolve(game)[0])
+
+
+def cli_game(game: str | None, spec: str) -> str:
+    """The one game string of the CLI's ``--game NAME`` and ``--rules TOKENS``.
+
+    ``--game`` must be a game name (a spec there is an unknown game, as ever).
+    """
+    if game is None:
+        return spec
+    game_base(game)  # an unknown name: the error listing the known ones
+    return f"{game} {spec}".strip()
+
+
+def shoe_of(rules: Rules, shoe: Shoe | str | None) -> Shoe:
+    """The shoe of a round: given (a :class:`Shoe` or its text), else the rules' full decks;
+    a cut card at or past its end is refused."""
+    if shoe is None:
+        return rules.full_shoe()
+    found = parse_shoe(shoe) if isinstance(shoe, str) else shoe
+    if not isinstance(found, Shoe):
+        raise UsageError(f"a shoe is a Shoe or its text (A:24,2:24,...), not {shoe!r}")
+    if rules.cut_card >= found.total:
+        raise RuleConflictError(f"CUT{rules.cut_card} with --shoe: the cut card must come "
+                                f"before the end of the {found.total}-card shoe")
+    return found
+
+
+def jobs_of(jobs: int | None) -> int:
+    """Processes to use: ``jobs``, else every core (the same default everywhere)."""
+    if jobs is None:
+        return os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise UsageError(f"jobs must be at least 1, not {jobs!r} (a whole number of processes)")
+    return jobs
+
+
+__all__ = ["Game", "cli_game", "describe", "is_game_name", "jobs_of", "resolve", "shoe_of"]

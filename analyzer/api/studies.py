@@ -1,0 +1,864 @@
+"""Studies of many rule sets or shoes: comparisons, side bets, shoe states, simulation.
+
+>>> import analyzer
+>>> sheet = analyzer.sidebet("21+3", decks=1)
+>>> sheet
+<Side bet 21+3 (seed), 1 deck (52 cards): RTP 81.791855%>
+>>> list(sheet.to_frame().columns)
+['event', 'label', 'pays', 'combinations', 'probability', 'return']
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from analyzer.api.games import Game, is_game_name, jobs_of, resolve
+from analyzer.api.result import CARD_ORDER, Result, Row, plain
+from analyzer.core.cards import format_value
+from analyzer.core.errors import (
+    GridError,
+    PayTableError,
+    RuleConflictError,
+    SimulationError,
+    UsageError,
+)
+from analyzer.core.levels import SplitLevel
+from analyzer.core.rules import Rules, format_spec, parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.util.progress import ProgressCallback
+
+if TYPE_CHECKING:
+    from analyzer.certificates.meta import Meta
+    from analyzer.comparisons.model import Comparison
+    from analyzer.shoestate.edge import EdgeByCount
+    from analyzer.shoestate.efficiency import EffectsModel, Efficiency
+    from analyzer.shoestate.eor import EorTable
+    from analyzer.shoestate.indices import IndexResult
+    from analyzer.sidebets.solve import Solution
+    from analyzer.sidebets.stats import ParSheet
+
+
+# -- compare ------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class ComparisonResult(Result):
+    """A grid, a rule-effects table or an explanation of games (``bja compare``).
+
+    ``to_frame()``: one row per rule set: ``row`` (its label), ``rules`` (the spec),
+    ``change`` (effects), ``error``, then the figures (``ev``, ``rtp``,
+    ``delta_pp``, ... as in ``--csv``) and, for a grid, one column per axis
+    (``axis1``, ``axis2``, ...: the alternative of that axis, ``-`` for the base).
+    """
+
+    comparison: Comparison
+    axes: tuple[tuple[str, ...], ...] = ()  # a grid's axes: each row's alternatives
+
+    def to_dict(self) -> dict[str, Any]:
+        from analyzer.comparisons.render_json import render_json
+
+        return plain(render_json(self.comparison))  # type: ignore[no-any-return]
+
+    def to_text(self) -> str:
+        from analyzer.comparisons.render_text import render_text
+
+        return render_text(self.comparison)
+
+    def to_csv(self) -> str:
+        from analyzer.comparisons.render_text import render_csv
+
+        return render_csv(self.comparison)
+
+    def to_markdown(self) -> str:
+        from analyzer.comparisons.render_text import render_markdown
+
+        return render_markdown(self.comparison)
+
+    def to_html(self) -> str:
+        from analyzer.comparisons.render_html import render_html
+
+        return render_html(self.comparison)
+
+    def to_png(self) -> bytes:
+        from analyzer.comparisons.render_png import render_png
+
+        return render_png(self.comparison)
+
+    def frame_columns(self) -> tuple[str, ...]:
+        from analyzer.comparisons.columns import numeric_columns
+
+        width = max((len(a) for a in self.axes), default=0)
+        return ("row", "rules", "change", "error",
+                *[c.key for c in numeric_columns(self.comparison)],
+                *[f"axis{i + 1}" for i in range(width)])
+
+    def rows(self) -> list[Row]:
+        from analyzer.comparisons.columns import label, numeric_columns
+
+        c = self.comparison
+        cols = numeric_columns(c)
+        out = []
+        for i, r in enumerate(c.rows):
+            row: Row = {"row": label(c, r), "rules": r.rules, "change": r.change,
+                        "error": r.error}
+            row.update({col.key: col.get(r) for col in cols})
+            if i < len(self.axes):
+                row.update({f"axis{k + 1}": alt for k, alt in enumerate(self.axes[i])})
+            out.append(plain(row))
+        return out
+
+    def _repr_html_(self) -> str:
+        from analyzer.comparisons.render_html import _table
+
+        return "\n".join(_table(self.comparison))
+
+    def summary(self) -> str:
+        c = self.comparison
+        return f"Comparison ({c.mode}) of {c.base_name}: {len(c.rows)} rule sets"
+
+
+def _explain_games(games: Sequence[Game]) -> list[tuple[str, Rules]]:
+    """Each explain game as (name, rules): a game name, a spec as written, a Rules."""
+    from analyzer.core.presets import game_base
+
+    out = []
+    for g in games:
+        if isinstance(g, Rules):
+            out.append((format_spec(g), g))
+        elif isinstance(g, str) and is_game_name(g):
+            out.append((g, game_base(g)))
+        elif isinstance(g, str):
+            out.append((g, parse_spec(g)))
+        else:
+            raise GridError(f"a game to explain is a name, a spec or a Rules, not {g!r}")
+    return out
+
+
+def compare(base: Game | None = None, *, vary: Sequence[str] = (),
+            grid: Path | str | None = None, effects: bool = False,
+            games: Sequence[Game] = (), exact: bool = False, split: str = "cdz",
+            levels: bool = False, charts: bool = True, max_players: int = 8,
+            jobs: int | None = None, backend: str = "loky", scheduler: str | None = None,
+            cache: bool = True, progress: ProgressCallback | None = None) -> ComparisonResult:
+    """Compare rule sets: a grid, every single-rule change, or games explained (``bja compare``).
+
+    One mode: ``base`` with ``vary`` axes (``"S17|H17"``; ``-`` keeps the base), a
+    ``grid`` file, ``base`` with ``effects=True``, or two or more ``games``
+    (names, specs or :class:`Rules`) whose differences are attributed rule by
+    rule.  ``charts=False`` skips the basic-strategy chart column.
+
+    Examples
+    --------
+    >>> r = compare("1D S17 DOA DAS SPL1 NS", vary=["S17|H17"], charts=False, jobs=1)
+    >>> r.to_frame()[["row", "axis1"]].values.tolist()
+    [['S17', 'S17'], ['H17', 'H17']]
+    """
+    from analyzer.comparisons import RunOptions, compare_effects, compare_explain, compare_grid
+    from analyzer.comparisons.variants import load_grid, parse_axis, product_variants
+
+    options = RunOptions(exact=exact, charts=charts, jobs=jobs, backend=backend,
+                         scheduler=scheduler, use_cache=cache, progress=progress,
+                         split=SplitLevel(split) if split in [str(s) for s in SplitLevel]
+                         else split,  # type: ignore[arg-type]  # RunOptions names a bad one
+                         levels=levels)
+    modes = [m for m, on in (("explain", bool(games)), ("effects", effects),
+                             ("grid file", grid is not None), ("vary", bool(vary))) if on]
+    if len(modes) != 1:
+        raise GridError("give one of: two or more games/specs, --effects, --grid FILE, "
+                        f"--vary (got {', '.join(modes) or 'none'})")
+    if games:
+        if base is not None:
+            raise GridError("explain mode takes games/specs as arguments, not --base/--game")
+        if len(games) < 2:
+            raise GridError("explain mode needs two or more games or specs")
+        return ComparisonResult(compare_explain(_explain_games(games), options,
+                                                max_players=max_players))
+    if grid is not None:
+        if base is not None:
+            raise GridError("--grid FILE names its own base; drop --base/--game")
+        loaded = load_grid(Path(grid))
+        return ComparisonResult(compare_grid(loaded.base, loaded.variants, options,
+                                             base_name=loaded.base_name),
+                                tuple(loaded.cells))
+    if base is None:
+        from analyzer.comparisons.variants import resolve_base
+
+        resolve_base(None, None)  # the error naming what is missing
+    rules, _name = resolve(base if base is not None else "")
+    words = base.split() if isinstance(base, str) else []
+    name = words[0] if len(words) == 1 and is_game_name(words[0]) else None
+    if effects:
+        return ComparisonResult(compare_effects(rules, options, base_name=name))
+    axes = [parse_axis(axis, rules) for axis in vary]
+    variants = product_variants(rules, axes)  # the number of cells checked first
+    cells = tuple(tuple(cell) for cell in itertools.product(*axes))
+    return ComparisonResult(compare_grid(rules, variants, options, base_name=name), cells)
+
+
+# -- side bets ----------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class SidebetResult(Result):
+    """A side bet's par sheet, or the pay of one event for a target RTP (``bja sidebet``).
+
+    ``to_frame()``: one row per event: ``event``, ``label``, ``pays`` (to 1),
+    ``combinations``, ``probability``, ``return``.
+    """
+
+    sheet: ParSheet
+    solution: Solution | None = None
+    columns = ("event", "label", "pays", "combinations", "probability", "return")
+
+    @property
+    def rtp(self) -> Fraction:
+        return self.sheet.rtp
+
+    def to_dict(self) -> dict[str, Any]:
+        from analyzer.sidebets.render import sheet_data, solution_data
+
+        if self.solution is not None:
+            return plain(solution_data(self.sheet, self.solution))  # type: ignore[no-any-return]
+        return plain(sheet_data(self.sheet))  # type: ignore[no-any-return]
+
+    def to_text(self) -> str:
+        from analyzer.sidebets.render import render_solution_text, render_text
+
+        if self.solution is not None:
+            return render_solution_text(self.sheet, self.solution)
+        return render_text(self.sheet)
+
+    def to_markdown(self) -> str:
+        from analyzer.sidebets.render import render_markdown
+
+        return render_markdown(self.sheet)
+
+    def to_csv(self) -> str:
+        from analyzer.sidebets.render import render_csv
+
+        return render_csv(self.sheet)
+
+    def rows(self) -> list[Row]:
+        return [{"event": e.name, "label": e.label,
+                 "pays": e.pays.numerator if e.pays.denominator == 1 else float(e.pays),
+                 "combinations": e.combinations, "probability": float(e.probability),
+                 "return": float(e.ret)} for e in self.sheet.events]
+
+    def summary(self) -> str:
+        s = self.sheet
+        if self.solution is not None:
+            return f"Side bet {s.bet}, {s.shoe}: {self.solution.event} pays {self.solution.pay}"
+        return f"Side bet {s.bet} ({s.paytable}), {s.shoe}: RTP {float(s.rtp):.6%}"
+
+
+DEFAULT_SIDEBET_DECKS = 8  # the free-bet game's shoe
+
+
+def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
+            paytable: Path | str | None = None, preset: str | None = None,
+            pays: str | None = None, straights: str = "standard",
+            pair_by: Literal["rank", "value"] = "rank", h17: bool = False,
+            reading: Literal["removed", "ignored"] = "removed", solve: str | None = None,
+            target_rtp: str | float | Fraction | None = None, step: str = "1",
+            protection: bool = False, shoes: int | None = None, seed: int | None = None,
+            played: int | None = None) -> SidebetResult:
+    """The exact par sheet of a side bet (``bja sidebet``).
+
+    ``decks`` full decks (default 8) or a ``shoe`` (``"6decks-AS-KH*2"``,
+    ``"6spanish"``); a shipped pay table by ``preset`` name (default: the bet's
+    usual one) or ``paytable`` (``"BET:NAME"`` for a shipped one, else a TOML
+    file), ``pays`` overriding single pays (``"flush=6"``).  With
+    ``solve=EVENT`` and ``target_rtp``: the pay of that event for the target RTP
+    instead.  ``protection`` adds the effects of removal, the best counts and a
+    counter simulated over ``shoes`` shoes at ``seed``; ``played`` states Bust
+    It's played reading, simulated over that many rounds.
+
+    Examples
+    --------
+    >>> r = sidebet("21+3", decks=1, solve="flush", target_rtp="0.95")
+    >>> r.to_dict()["pay_exact"]
+    '8399/1096'
+    """
+    from analyzer.sidebets.bets import BetOptions, get_bet
+    from analyzer.sidebets.build import report
+    from analyzer.sidebets.paytable import override, parse_pay, select_paytable
+    from analyzer.sidebets.paytable import preset as preset_table
+    from analyzer.sidebets.protection import DEFAULT_SHOES, SEED
+    from analyzer.sidebets.solve import parse_target, solve_pay
+    from analyzer.sidebets.stats import par_sheet
+    from analyzer.sidebets.suitshoe import SuitShoe, parse_suit_shoe
+
+    found = get_bet(bet)
+    if decks is not None and shoe is not None:
+        raise PayTableError("give decks or shoe, not both")
+    if paytable is not None and preset is not None:
+        raise PayTableError("give a preset or a pay table, not both")
+    if shoes is not None and not protection:
+        raise UsageError("--shoes goes with --protection")
+    if seed is not None and not (protection or played):
+        raise UsageError("--seed goes with --protection or --played")
+    if played is not None and found.name != "bust-it":
+        raise UsageError("--played is Bust It's third reading")
+    suits = parse_suit_shoe(shoe) if shoe is not None else SuitShoe.decks(
+        DEFAULT_SIDEBET_DECKS if decks is None else decks)
+    table = (select_paytable(found, str(paytable)) if paytable is not None
+             else preset_table(found, preset))
+    if pays:
+        table = override(table, pays)
+    options = BetOptions(straights=straights, pair_by=pair_by,  # type: ignore[arg-type]
+                         hits_soft_17=h17, reading=reading)
+    if (solve is None) != (target_rtp is None):
+        raise PayTableError("--solve EVENT and --target-rtp RTP go together")
+    outcomes = found.outcomes(suits, options, removals=protection and solve is None)
+    if solve is not None:
+        sheet = par_sheet(found, outcomes, table, suits.describe())  # the assumptions
+        solution = solve_pay(found, outcomes, table, solve, parse_target(str(target_rtp)),
+                             parse_pay(step, "--step"))
+        return SidebetResult(sheet, solution)
+    return SidebetResult(report(found, suits, outcomes, table, options, protect=protection,
+                                shoes=DEFAULT_SHOES if shoes is None else shoes,
+                                seed=SEED if seed is None else seed,
+                                played_rounds=played or 0))
+
+
+def paytable_list(bet: str) -> str:
+    """The bet's shipped pay tables with their sources (``bja sidebet NAME
+    --list-paytables``), the default first."""
+    from analyzer.sidebets.bets import get_bet
+    from analyzer.sidebets.paytable import presets
+    from analyzer.sidebets.render import render_paytables
+
+    found = get_bet(bet)
+    return render_paytables(presets(found), found.paying)
+
+
+# -- shoe states --------------------------------------------------------------------------
+def _decisions(texts: Sequence[str] | None, rules: Rules) -> list[Any]:
+    """Parsed decisions; an error for one the rules never offer."""
+    from analyzer.core.limits import MAX_DECISIONS
+    from analyzer.shoestate.decisions import not_allowed, parse_decision
+
+    if len(texts or []) > MAX_DECISIONS:
+        raise UsageError(f"{len(texts or [])} --decision options; at most {MAX_DECISIONS} (each "
+                         "is analysed on every shoe)")
+    decisions = [parse_decision(t) for t in texts or []]
+    for d in decisions:
+        why = not_allowed(d, rules)
+        if why:
+            raise RuleConflictError(f"decision {d.key}: {why} under these rules")
+    return decisions
+
+
+@dataclass(frozen=True, repr=False)
+class EorResult(Result):
+    """Exact effects of removal on the game and on decisions (``bja eor``).
+
+    ``to_frame()``: one row per card value removed (``card``: ``"A"``, ``"2"``..``"T"``),
+    one column per figure: ``game EV`` then each decision's label (the change of that
+    figure when one card of that value is removed; None where it cannot be).
+    """
+
+    table: EorTable
+    name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        from analyzer.shoestate.render_eor import eor_json
+
+        return plain(eor_json(self.table, self.name))  # type: ignore[no-any-return]
+
+    def to_text(self) -> str:
+        from analyzer.shoestate.render_eor import eor_text
+
+        return eor_text(self.table, self.name)
+
+    def to_markdown(self) -> str:
+        from analyzer.shoestate.render_eor import eor_markdown
+
+        return eor_markdown(self.table, self.name)
+
+    def frame_columns(self) -> tuple[str, ...]:
+        return ("card", self.table.game.name, *[d.name for d in self.table.decisions])
+
+    def rows(self) -> list[Row]:
+        figures = [self.table.game, *self.table.decisions]
+        return [plain({"card": format_value(v),
+                       **{f.name: None if f.eor.get(v) is None else float(f.eor[v])  # type: ignore[arg-type]
+                          for f in figures}})
+                for v in CARD_ORDER]
+
+    def summary(self) -> str:
+        return f"EOR {self.table.spec} ({self.table.strategy})"
+
+
+def eor(game: Game, *, shoe: Shoe | str | None = None, decisions: Sequence[str] = (),
+        strategy: str = "optimal", exact: bool = False, jobs: int | None = None,
+        cache: bool = True, progress: ProgressCallback | None = None) -> EorResult:
+    """Exact effects of removal of each card value on the game and on decisions (``bja eor``).
+
+    ``decisions`` as ``HANDvUP:FIRST-SECOND`` (``"16vT:stand-hit"``) or ``"insurance"``;
+    ``strategy``: ``optimal`` (re-optimised on every shoe) or ``fixed``.
+
+    Examples
+    --------
+    >>> r = eor("1D S17 DOA NDAS SPL1 NS", jobs=1)
+    >>> r.to_frame()["card"].tolist()
+    ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T']
+    """
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.shoestate.eor import effects_of_removal
+
+    rules, name = resolve(game)
+    found = parse_shoe(shoe) if isinstance(shoe, str) else shoe
+    if strategy not in ("optimal", "fixed"):
+        raise UsageError(f"unknown strategy {strategy!r} (use optimal or fixed)")
+    table = effects_of_removal(rules, found, decisions=_decisions(decisions, rules),
+                               strategy=strategy, exact=exact, jobs=jobs_of(jobs),
+                               use_cache=cache, progress=progress)
+    return EorResult(table, name)
+
+
+@dataclass(frozen=True, repr=False)
+class CountsResult(Result):
+    """Betting correlation, playing efficiency and insurance correlation of count systems.
+
+    ``to_frame()``: one row per count system (``system``, ``tags``, ``balanced``,
+    ``betting_correlation``, ``playing_efficiency``, ``insurance_correlation``).
+    """
+
+    model: EffectsModel
+    efficiencies: tuple[Efficiency, ...]
+    name: str
+    columns = ("system", "tags", "balanced", "betting_correlation", "playing_efficiency",
+               "insurance_correlation")
+
+    def to_dict(self) -> dict[str, Any]:
+        from analyzer.shoestate.render_eor import efficiency_json
+
+        return plain(efficiency_json(self.model, list(self.efficiencies),  # type: ignore[no-any-return]
+                                     self.name))
+
+    def to_text(self) -> str:
+        from analyzer.shoestate.render_eor import efficiency_text
+
+        return efficiency_text(self.model, list(self.efficiencies), self.name)
+
+    def rows(self) -> list[Row]:
+        from analyzer.shoestate.render_eor import efficiency_rows
+
+        return [plain({k: v for k, v in r.items() if k != "published"})
+                for r in efficiency_rows(list(self.efficiencies))]
+
+    def summary(self) -> str:
+        return f"Count systems for {self.name}: {len(self.efficiencies)}"
+
+
+def counts(game: Game, *, systems: Sequence[str] = (), jobs: int | None = None,
+           cache: bool = True, progress: ProgressCallback | None = None) -> CountsResult:
+    """How well count systems track a game (``bja counts``); ``systems`` by name or
+    .toml file, every built-in by default."""
+    from analyzer.shoestate.counts import SYSTEMS, get_system
+    from analyzer.shoestate.efficiency import effects_model, efficiency
+
+    rules, name = resolve(game)
+    chosen = [get_system(n) for n in systems] if systems else list(SYSTEMS.values())
+    model = effects_model(rules, jobs=jobs_of(jobs), use_cache=cache, progress=progress)
+    return CountsResult(model, tuple(efficiency(model, s) for s in chosen), name)
+
+
+@dataclass(frozen=True, repr=False)
+class IndicesResult(Result):
+    """The true counts at which decisions flip (``bja indices``).
+
+    ``to_frame()``: one row per decision (``decision``, ``label``, ``index``,
+    ``rising``, ``rule``, ``published``, ``comparison``).
+    """
+
+    results: tuple[IndexResult, ...]
+    name: str
+    spec: str
+    system: str
+    columns = ("decision", "label", "index", "rising", "rule", "published", "comparison")
+
+    def to_dict(self) -> dict[str, Any]:
+        from analyzer.shoestate.render_play import indices_json
+
+        return plain(indices_json(list(self.results), self.name,  # type: ignore[no-any-return]
+                                  self.spec, self.system))
+
+    def to_text(self) -> str:
+        from analyzer.shoestate.render_play import indices_text
+
+        return indices_text(list(self.results), self.name, self.spec, self.system)
+
+    def rows(self) -> list[Row]:
+        return [{k: v for k, v in r.items() if k != "values"}
+                for r in self.to_dict()["indices"]]
+
+    def summary(self) -> str:
+        return f"Indices ({self.system}) for {self.name}: {len(self.results)} decisions"
+
+
+def indices(game: Game, *, count: str = "hi-lo", decisions: Sequence[str] = (),
+            unseen: int | None = None, jobs: int | None = None, cache: bool = True,
+            progress: ProgressCallback | None = None) -> IndicesResult:
+    """Playing indices: the true count at which each decision flips (``bja indices``).
+
+    ``decisions`` default to the Illustrious 18 and Fab 4 that the rules allow;
+    ``unseen`` cards at the decision default to half the shoe.
+    """
+    from analyzer.shoestate.counts import get_system
+    from analyzer.shoestate.decisions import not_allowed, parse_decision
+    from analyzer.shoestate.indices import playing_indices
+    from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4
+
+    rules, name = resolve(game)
+    system = get_system(count)
+    if decisions:
+        chosen = _decisions(decisions, rules)
+    else:
+        chosen = [d for p in ILLUSTRIOUS_18_FAB_4
+                  if not_allowed(d := parse_decision(p.decision), rules) is None]
+    results = playing_indices(rules, system, chosen, unseen=unseen, jobs=jobs_of(jobs),
+                              use_cache=cache, progress=progress)
+    return IndicesResult(tuple(results), name, format_spec(rules), system.name)
+
+
+@dataclass(frozen=True, repr=False)
+class EdgeResult(Result):
+    """The edge by true count of a re-optimising player (``bja edge``).
+
+    ``to_frame()``: one row per true count: ``true_count``, ``share``, ``share_se``,
+    ``states``, ``edge``, ``edge_se``.
+    """
+
+    model: EdgeByCount
+    name: str
+    columns = ("true_count", "share", "share_se", "states", "edge", "edge_se")
+
+    def to_dict(self) -> dict[str, Any]:
+        from analyzer.shoestate.render_play import edge_json
+
+        return plain(edge_json(self.model, self.name))  # type: ignore[no-any-return]
+
+    def to_text(self) -> str:
+        from analyzer.shoestate.render_play import edge_text
+
+        return edge_text(self.model, self.name)
+
+    def to_png(self) -> bytes:
+        from analyzer.shoestate.plot import edge_png
+
+        return edge_png(self.model, f"{self.name}: edge by true count")
+
+    def rows(self) -> list[Row]:
+        return list(self.to_dict()["bins"])
+
+    def summary(self) -> str:
+        return f"Edge by count ({self.model.system}) for {self.name}: {len(self.model.bins)} bins"
+
+
+def edge(game: Game, *, count: str = "hi-lo", states: int = 200, samples: int = 100_000,
+         seed: int = 1, cut: int | None = None, jobs: int | None = None, cache: bool = True,
+         progress: ProgressCallback | None = None) -> EdgeResult:
+    """The edge by true count: sampled shoe states analysed exactly (``bja edge``).
+
+    ``cut`` cards dealt before the reshuffle (default the game's CUT token).
+    """
+    from analyzer.shoestate.counts import get_system
+    from analyzer.shoestate.edge import edge_by_count
+
+    rules, name = resolve(game)
+    model = edge_by_count(rules, get_system(count), states=states, count_samples=samples,
+                          seed=seed, cut=cut, jobs=jobs_of(jobs), use_cache=cache,
+                          progress=progress)
+    return EdgeResult(model, name)
+
+
+# -- simulation ---------------------------------------------------------------------------
+def _sim_text(game: str, out: dict[str, Any]) -> str:
+    pct = 100.0
+    lines = [
+        f"Monte Carlo simulation: {game}",
+        f"rules         {out['rules']}",
+        f"strategy      {out['strategy']}",
+        f"rounds        {out['rounds']:,} (seed {out['seed']}, {out['jobs']} "
+        f"job{'s' if out['jobs'] > 1 else ''})"
+        + (f", reshuffled after {out['cut_card']} cards" if out["cut_card"] else
+           ", every round from a freshly shuffled shoe"),
+        f"EV            {out['mean']:+.5f} ± {out['se']:.5f} per initial bet (1 SE)  "
+        f"= {out['mean'] * pct:+.3f}% ± {out['se'] * pct:.3f}%",
+        f"RTP           {out['rtp'] * pct:.3f}%",
+        f"SD per round  {out['sd']:.4f}",
+        f"speed         {out['rounds_per_second']:,.0f} rounds/s ({out['seconds']:.1f} s wall; "
+        f"{out['rounds_per_cpu_second']:,.0f} rounds per CPU second)",
+    ]
+    if "exact_ev" in out:
+        lines += [
+            f"exact EV      {out['exact_ev']:+.5f}  = {out['exact_ev'] * pct:+.3f}% "
+            "(full shoe, shuffled every round)",
+            f"difference    {out['difference']:+.5f} = {out['difference_se']:+.2f} SE",
+        ]
+        if out["cut_card"]:
+            lines.append(f"note: the shoe is reshuffled after {out['cut_card']} cards; the "
+                         "difference estimates the cut-card effect (plus noise)")
+    return "\n".join(lines)
+
+
+def _counter_text(game: str, out: dict[str, Any]) -> str:
+    lo, hi = out["spread"]
+    lines = [
+        f"Hi-Lo counter, bet spread {lo}-{hi}: {game}",
+        f"rules         {out['rules']}",
+        f"strategy      {out['strategy']}; no index plays, no insurance",
+        f"ramp          bet = min({hi}, max({lo}, floor(true count))) units; true count = "
+        "running count / (cards left / 52)",
+        f"rounds        {out['rounds']:,} (seed {out['seed']}, {out['jobs']} "
+        f"job{'s' if out['jobs'] > 1 else ''})"
+        + (f", reshuffled after {out['cut_card']} cards" if out["cut_card"]
+           else ", shuffled every round: nothing to count"),
+        f"win rate      {out['win_per_100']:+.3f} ± {out['se_per_100']:.3f} units per 100 "
+        "rounds (1 SE)",
+        f"mean bet      {out['mean_bet']:.3f} units; win per unit bet "
+        f"{out['win_per_unit_bet'] * 100:+.3f}%",
+        f"flat-bet EV   {out['flat_ev'] * 100:+.3f}% per round",
+        "",
+        f"{'TC':>4} {'share':>8} {'EV flat':>9} {'bet':>5}",
+    ]
+    lines += [f"{r['true_count']:>4} {r['share'] * 100:>7.3f}% {r['ev'] * 100:>+8.3f}% "
+              f"{r['mean_bet']:>5.2f}" for r in out["by_true_count"] if r["share"] >= 1e-4]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, repr=False)
+class SimulationResult(Result):
+    """A Monte Carlo estimate of a game's EV, or a counter's win rate (``bja simulate``).
+
+    ``to_frame()``: one row (``mean``, ``se``, ``rtp``, ``sd``, ``rounds``, ``seed``);
+    for a counter one row per true count (``true_count``, ``share``, ``ev``, ``mean_bet``).
+    """
+
+    data: dict[str, Any] = field(hash=False)
+    title: str = "custom rules"
+
+    @property
+    def counter(self) -> bool:
+        return "by_true_count" in self.data
+
+    def to_dict(self) -> dict[str, Any]:
+        return plain(dict(self.data))  # type: ignore[no-any-return]
+
+    def to_text(self) -> str:
+        data = self.to_dict()
+        return _counter_text(self.title, data) if self.counter else _sim_text(self.title, data)
+
+    def frame_columns(self) -> tuple[str, ...]:
+        if self.counter:
+            return ("true_count", "share", "ev", "mean_bet")
+        return ("mean", "se", "rtp", "sd", "rounds", "seed")
+
+    def rows(self) -> list[Row]:
+        data = self.to_dict()
+        if self.counter:
+            return list(data["by_true_count"])
+        return [data]
+
+    def summary(self) -> str:
+        d = self.data
+        if self.counter:
+            return f"Counter {self.title}: {d['win_per_100']:+.3f} units per 100 rounds"
+        return f"Simulation {self.title}: EV {d['mean']:+.4%} ± {d['se']:.4%}"
+
+
+def _whole(value: int | str | None, what: str, minimum: int, maximum: int) -> int | None:
+    from analyzer.core.numbers import parse_whole
+
+    if value is None:
+        return None
+    return parse_whole(str(value), what, SimulationError, minimum=minimum, maximum=maximum,
+                       scientific=True)
+
+
+def _exact_play(rules: Rules, strategy: str) -> tuple[float, Any]:
+    """The exact full-shoe EV of the strategy that will be played, and that strategy."""
+    full = rules.replace(cut_card=0)
+    if strategy == "chart":
+        from analyzer.charts.evaluate import make_chart
+        from analyzer.charts.strategy import ChartStrategy
+
+        chart_run = make_chart(full, "basic strategy").chart
+        assert chart_run.evaluation is not None
+        return chart_run.evaluation.chart_ev, ChartStrategy(chart_run, full)
+    from analyzer.engine.analysis import Analysis
+    from analyzer.engine.frozen import FrozenStrategy
+
+    analysis = Analysis(full)
+    return float(analysis.ev()), FrozenStrategy(analysis)
+
+
+def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
+             jobs: int | str | None = None, strategy: str = "optimal", cut_card: bool = True,
+             compare: bool = False, counter: str | None = None, spread: str = "1-8",
+             progress: ProgressCallback | None = None) -> SimulationResult:
+    """A Monte Carlo estimate of a game's EV through the simulator's own code (``bja simulate``).
+
+    ``rounds`` as a number or text (``"1e7"``); ``cut_card=False`` ignores the game's
+    cut card; ``compare`` puts the exact EV beside the estimate; ``counter="hilo"``
+    plays a Hi-Lo counter with a bet ``spread`` instead.
+
+    Examples
+    --------
+    >>> r = simulate("1D", 20_000, seed=1, jobs=1)
+    >>> r.to_dict()["rounds"], r.to_dict()["seed"]
+    (20000, 1)
+    """
+    from analyzer.core.limits import MAX_JOBS, MAX_SEED
+    from analyzer.sim.config import MAX_ROUNDS, check_counts, check_size, default_jobs
+
+    rules, name = resolve(game)
+    words = game.split() if isinstance(game, str) else []
+    game_name = words[0] if words and is_game_name(words[0]) else None
+    if not cut_card:
+        rules = rules.replace(cut_card=0)
+    count = _whole(rounds, "number of rounds", 2, MAX_ROUNDS)
+    assert count is not None
+    workers = _whole(jobs, "number of jobs", 1, MAX_JOBS)
+    workers = default_jobs() if workers is None else workers
+    chosen_seed = _whole(seed, "seed", 0, MAX_SEED)
+    check_counts(count, workers, chosen_seed)  # refuse 1e99 before numba or the engine loads
+    from analyzer.sim import counter_win_rate
+    from analyzer.sim import simulate as run_simulation
+    from analyzer.sim.shoe_study import parse_spread
+    from analyzer.sim.strategies import STRATEGIES
+
+    if strategy not in STRATEGIES:
+        raise SimulationError(f"unknown strategy {strategy!r} (use {', '.join(STRATEGIES)})")
+    title = game_name or "custom rules"
+    if counter is not None:
+        if counter.lower() != "hilo":
+            raise SimulationError(f"unknown count system {counter!r} (use hilo)")
+        bets = parse_spread(spread)
+        check_size(rules, count, workers, rules.cut_card, bets)
+        res = counter_win_rate(rules, count, spread=bets, strategy=strategy,
+                               seed=chosen_seed, jobs=workers, progress=progress)
+        return SimulationResult({"game": game_name, **res.to_dict()}, title)
+    play: Any = strategy
+    exact: float | None = None
+    check_size(rules, count, workers, rules.cut_card)  # before the exact analysis
+    if compare:
+        exact, play = _exact_play(rules, strategy)
+    result = run_simulation(rules, count, seed=chosen_seed, jobs=workers, strategy=play,
+                            progress=progress)
+    out = {"game": game_name, **result.to_dict()}
+    out["strategy"] = strategy
+    if exact is not None:
+        out |= {"exact_ev": exact, "difference": result.mean - exact,
+                "difference_se": result.z(exact)}
+    del name
+    return SimulationResult(out, title)
+
+
+# -- certificates -------------------------------------------------------------------------
+def slug(spec: str) -> str:
+    """A folder name for a rule spec: ``6D S17 BJ6:5`` -> ``6d-s17-bj6-5``."""
+    import re
+
+    return re.sub(r"[^a-z0-9]+", "-", spec.lower()).strip("-")
+
+
+@dataclass(frozen=True, repr=False)
+class CertificateResult(Result):
+    """A game's certificate (``bja certify``): the figures, and the files written.
+
+    ``to_dict()`` is the certificate's JSON file; ``to_frame()``: one row per level
+    of play (``level``, ``title``, ``ev``, ``rtp``, ``not_computed``).
+    """
+
+    certificate: Any  # analyzer.certificates.model.Certificate
+    written: tuple[Path, ...] = ()
+    no_pdf: str | None = None  # why the PDF was not written, when asked for
+    columns = ("level", "title", "ev", "rtp", "not_computed")
+
+    @property
+    def rtp(self) -> Any:
+        return self.certificate.rtp
+
+    def to_dict(self) -> dict[str, Any]:
+        from analyzer.certificates.render import certificate_data
+
+        return plain(certificate_data(self.certificate))  # type: ignore[no-any-return]
+
+    def to_text(self) -> str:
+        return self.to_markdown()
+
+    def to_markdown(self) -> str:
+        from analyzer.certificates.render import render_markdown
+
+        return render_markdown(self.certificate)
+
+    def to_html(self) -> str:
+        from analyzer.certificates.render import render_html
+
+        return render_html(self.certificate)
+
+    def rows(self) -> list[Row]:
+        from analyzer.core.levels import LEVEL_TITLES
+
+        out = []
+        for level in self.certificate.levels.levels:
+            ev = None if level.ev is None else float(level.ev)
+            out.append({"level": str(level.name), "title": LEVEL_TITLES.get(level.name, ""),
+                        "ev": ev, "rtp": None if ev is None else 1 + ev,
+                        "not_computed": level.reason})
+        return out
+
+    def summary(self) -> str:
+        c = self.certificate
+        return f"Certificate {c.name}: RTP {float(c.rtp):.6%}"
+
+
+def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
+            exact: bool = True, rounds: int | None = None, seed: int | None = None,
+            meta: Path | str | Meta | None = None,
+            progress: ProgressCallback | None = None) -> CertificateResult:
+    """A game's certificate (``bja certify``); written to the folder ``out`` if given.
+
+    ``exact=False`` computes the RTP levels in float arithmetic; ``rounds`` and
+    ``seed`` set the simulation cross-check; ``pdf=False`` skips the PDF (no
+    Chromium needed); ``meta`` (a TOML file or a :class:`Meta`) fills the cover and
+    sign-off blocks.  A named game keeps its readings; tokens on top of it make
+    a new rule set, certified under its spec.
+    """
+    import dataclasses
+
+    from analyzer.certificates.files import CERTIFICATE_FILES, write_certificate
+    from analyzer.certificates.meta import load_meta
+    from analyzer.certificates.model import Settings
+    from analyzer.certificates.model import certify as certify_model
+    from analyzer.core.presets import PRESETS, game_base
+    from analyzer.util.files import check_folder
+
+    particulars = load_meta(Path(meta)) if isinstance(meta, (str, Path)) else meta
+    rules, name = resolve(game)
+    if is_game_name(name) and rules != game_base(name):
+        name = format_spec(rules)  # tokens on top of a game: a rule set of its own
+    folder = None if out is None else Path(out)
+    if folder is not None:
+        check_folder(folder, CERTIFICATE_FILES)  # replaced as a whole: refused before the work
+    settings = Settings(exact=exact)
+    if rounds is not None:
+        settings = dataclasses.replace(settings, check_rounds=rounds)
+    if seed is not None:
+        settings = dataclasses.replace(settings, check_seed=seed)
+    cert = certify_model(rules, name, PRESETS.get(name), settings, meta=particulars,
+                         stages=progress)
+    if folder is None:
+        return CertificateResult(cert)
+    written, no_pdf = write_certificate(cert, folder, pdf=pdf)
+    return CertificateResult(cert, tuple(written), no_pdf)
+
+
+__all__ = ["CertificateResult", "ComparisonResult", "CountsResult", "EdgeResult", "EorResult",
+           "IndicesResult", "SidebetResult", "SimulationResult", "certify", "compare",
+           "counts", "edge", "eor", "indices", "sidebet", "simulate", "slug"]
+

@@ -1,0 +1,592 @@
+"""The rule registry: every rule of the game, defined once.
+
+A :class:`Rule` is one switch of :class:`~analyzer.core.rules.Rules`: the field (or
+fields) one token sets, with everything the project says about it:
+
+* the fields, each with its exact type, its default, its range and the rules it
+  cannot go with (:class:`Field`, ``out_of_range``, ``conflict``);
+* the notation: the token patterns and the field values each reads (``tokens``),
+  and the token a value is written as (``spell``; the canonical spec writes it
+  unless the value is the default, or always when ``always``);
+* the words of :func:`~analyzer.core.rules.describe_rules` (``words``);
+* the comparison's component: its ``name`` and the label of a value (``spell``:
+  ``"H17"``, ``"no CHBJ"``);
+* the rule-effects table's candidates: the values tried and when a change applies
+  (``changes``);
+* ``examples``: spec fragments that set the rule away from its default (tests, docs).
+
+:data:`RULES` lists the rules in the order of the canonical spec and of the words;
+:data:`COMPONENTS` in the order of a comparison.  The readers: ``parse_spec``,
+``format_spec``, ``describe_rules`` and the checks of ``Rules`` (core/rules.py), the
+effects table (compare/effects.py), Shapley explanations (compare/explain.py) and the
+simulator's coverage check (sim/config.py, which plays each rule with its own code).
+Adding a rule is a field of ``Rules``, one entry here, and its engine and simulator
+code; ``tests/test_vocabulary.py`` checks that nothing else is needed.
+
+>>> from analyzer.core.rules import Rules
+>>> BY_NAME["splits"].spell(Rules("SPL1")), BY_NAME["charlie"].spell(Rules())
+('SPL1', 'no CH')
+>>> [r.name for r in differing(Rules("6D S17"), Rules("8D H17"))]
+['decks', 'soft 17']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from types import UnionType
+from typing import TYPE_CHECKING, Union, get_args, get_origin
+
+from analyzer.core.errors import RuleConflictError, RuleError
+from analyzer.core.numbers import parse_whole
+from analyzer.core.shoe import MAX_DECKS
+
+if TYPE_CHECKING:  # the registry describes Rules; rules.py imports it to build and check them
+    from analyzer.core.rules import Rules
+
+
+class Double(Enum):
+    """Which two-card hands may double down."""
+
+    ANY = "DOA"
+    NINE_TO_ELEVEN = "D9"
+    TEN_ELEVEN = "D10"
+
+
+class Surrender(Enum):
+    """Surrender rule: late is offered after the dealer's peek, early before it."""
+
+    NONE = "NS"
+    LATE = "LS"
+    EARLY = "ES"
+
+
+class HoleCard(Enum):
+    """When the dealer checks the hole card for blackjack."""
+
+    PEEK = "PEEK"  # American: peek with an ace or a ten up, before any decision
+    PEEK_ACE = "PEEKA"  # peek with an ace up only; a ten up is not checked
+    NO_HOLE_CARD = "ENHC"  # European: the second card is dealt after the players
+
+
+Changes = dict[str, object]  # field name -> value, as Rules.replace takes them
+
+
+# -- fields: exact types -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Field:
+    """One field of ``Rules``: its name, exact type and default.
+
+    ``type`` is ``bool``, ``int``, ``Fraction``, an ``Enum`` class or ``frozenset[int]``;
+    a value must be of exactly that type (a bool is not an int, a string not an enum
+    member), so a typing slip is refused instead of read as some other rule.
+    """
+
+    name: str
+    type: object
+    default: object
+
+    def check_type(self, value: object) -> None:
+        """A :class:`RuleError` naming the field and the value unless it has the type."""
+        if not _has_type(value, self.type):
+            raise RuleError(f"rule field {self.name!r} must be {_type_name(self.type)}, "
+                            f"not {value!r}")
+
+
+def _has_type(value: object, kind: object) -> bool:
+    """``value`` is of type ``kind``: a class (bool and int told apart), ``frozenset[T]``,
+    ``tuple[T, ...]``, ``tuple[T, U]`` or a union (``Fraction | None``)."""
+    origin, args = get_origin(kind), get_args(kind)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin is frozenset:
+        return isinstance(value, frozenset) and all(_has_type(v, args[0]) for v in value)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_has_type(v, args[0]) for v in value)
+        return len(value) == len(args) and all(map(_has_type, value, args))
+    if origin is Union or isinstance(kind, UnionType):
+        return any(_has_type(value, a) for a in args)
+    return isinstance(kind, type) and isinstance(value, kind)
+
+
+def _plural(kind: object) -> str:
+    return _type_name(kind).removeprefix("a ").removeprefix("an ").split(" (")[0] + "s"
+
+
+def _type_name(kind: object) -> str:
+    origin, args = get_origin(kind), get_args(kind)
+    if kind is bool:
+        return "a bool (True or False)"
+    if kind is int:
+        return "an int"
+    if kind is type(None):
+        return "None"
+    if origin is frozenset:
+        return f"a frozenset of {_plural(args[0])}"
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a tuple of {_plural(args[0])}"
+        return f"a tuple ({', '.join(_type_name(a) for a in args)})"
+    if origin is Union or isinstance(kind, UnionType):
+        return " or ".join(_type_name(a) for a in args)
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return f"a {kind.__name__} ({', '.join(str(m) for m in kind)})"
+    return f"a {getattr(kind, '__name__', kind)}"
+
+
+# -- the notation's pieces -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Token:
+    """One token pattern of the notation and the field values a match reads."""
+
+    pattern: re.Pattern[str]
+    read: Callable[[re.Match[str]], Changes]
+
+
+def _fixed(text: str, **values: object) -> Token:
+    """A token without a number: ``text`` sets ``values``."""
+    return Token(re.compile(re.escape(text)), lambda _m: dict(values))
+
+
+def _whole(text: str) -> int:
+    """The number written in a token: the one place the notation reads a number, so the
+    digit cap (:mod:`analyzer.core.numbers`) applies to every rule token."""
+    return parse_whole(text, "rule token number", RuleError, minimum=None)
+
+
+def _positive(match: re.Match[str]) -> int:
+    """The count of ``CHn``/``CUTn``; 0 would silently mean "no such rule", so it is refused."""
+    count = _whole(match.group(1))
+    if count == 0:
+        raise RuleError(f"rule token {match.group(0)!r}: the count must be at least 1 (leave "
+                        "the token out for no such rule)")
+    return count
+
+
+def _ratio(num: str, den: str) -> Fraction:
+    if _whole(den) == 0:
+        raise RuleError(f"blackjack payout BJ{num}:{den} divides by zero")
+    return Fraction(_whole(num), _whole(den))
+
+
+def _int_set(text: str, token: str) -> frozenset[int]:
+    """``"9-11"`` or ``"9,10,11"`` as a set of integers."""
+    out: set[int] = set()
+    for part in text.split(","):
+        lo, dash, hi = part.partition("-")
+        if not lo.isdigit() or (dash and not hi.isdigit()):
+            raise RuleError(f"rule token {token!r}: {part!r} is not a number or range")
+        first, last = _whole(lo), _whole(hi or lo)
+        if not first <= last <= first + 21:  # every FD/FS value lies within 1..21
+            raise RuleError(f"rule token {token!r}: {part!r} is not an ascending range of "
+                            "hand totals or pair values")
+        out.update(range(first, last + 1))
+    return frozenset(out)
+
+
+def _value_set(text: str, token: str) -> frozenset[int]:
+    """Pair values written with A and T, e.g. ``"A-9"`` -> {1, ..., 9}."""
+    return _int_set(text.upper().replace("A", "1").replace("T", "10"), token)
+
+
+def format_set(values: frozenset[int], symbols: bool = False) -> str:
+    """Inverse of the ``FD``/``FS`` lists: ranges where contiguous (A and T with ``symbols``)."""
+    def sym(v: int) -> str:
+        return ("A" if v == 1 else "T" if v == 10 else str(v)) if symbols else str(v)
+
+    items = sorted(values)
+    runs: list[str] = []
+    start = prev = items[0]
+    for v in [*items[1:], None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        runs.append(sym(start) if start == prev else f"{sym(start)}-{sym(prev)}")
+        if v is not None:
+            start = prev = v
+    return ",".join(runs)
+
+
+# -- the registry's entry --------------------------------------------------------------------
+def _fine(_rules: Rules) -> str | None:
+    return None
+
+
+def _unvaried(_rules: Rules) -> Iterator[Changes]:
+    return iter(())
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """One rule: its fields, notation, words, comparison label and effect candidates."""
+
+    name: str  # the comparison's component name ("soft 17")
+    fields: tuple[Field, ...]
+    tokens: tuple[Token, ...]
+    spell: Callable[[Rules], str]  # a value as a token, the default too ("S17", "no CHBJ")
+    words: Callable[[Rules], str | None]  # the describe_rules line (None: no line)
+    always: bool = False  # the canonical spec writes the token at the default too
+    out_of_range: Callable[[Rules], str | None] = _fine  # a value the token cannot say
+    conflict: Callable[[Rules], str | None] = _fine  # other rules this one cannot go with
+    changes: Callable[[Rules], Iterable[Changes]] = _unvaried  # the effects table's tries
+    compare_after: str | None = None  # a comparison lists it after this rule (None: in order)
+    examples: tuple[str, ...] = ()  # spec fragments setting the rule away from its default
+
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+    def value(self, rules: Rules) -> tuple[object, ...]:
+        return tuple(getattr(rules, f.name) for f in self.fields)
+
+    def is_default(self, rules: Rules) -> bool:
+        return self.value(rules) == tuple(f.default for f in self.fields)
+
+    def token(self, rules: Rules) -> str | None:
+        """The rule's token in the canonical spec (None: left out at the default)."""
+        return self.spell(rules) if self.always or not self.is_default(rules) else None
+
+    def read(self, token: str) -> Changes | None:
+        """The field values an upper-case ``token`` sets, or None if it is not this rule's."""
+        for t in self.tokens:
+            match = t.pattern.fullmatch(token)
+            if match:
+                return t.read(match)
+        return None
+
+    # -- as a component of a comparison
+    def label(self, rules: Rules) -> str:
+        return self.spell(rules)
+
+    def differs(self, a: Rules, b: Rules) -> bool:
+        return self.value(a) != self.value(b)
+
+    def take(self, target: Rules) -> Changes:
+        """The field changes that give a rule set ``target``'s value of this rule."""
+        return {f.name: getattr(target, f.name) for f in self.fields}
+
+    def change(self, a: Rules, b: Rules) -> str:
+        return f"{self.label(a)} -> {self.label(b)}"
+
+
+def _switch(name: str, field_name: str, *, on: str, off: str | None = None,
+            default: bool = False, said: tuple[str | None, str | None] | None = None,
+            words: Callable[[Rules], str | None] | None = None, always: bool = False,
+            conflict: Callable[[Rules], str | None] = _fine,
+            changes: Callable[[Rules], Iterable[Changes]] = _unvaried,
+            compare_after: str | None = None, examples: tuple[str, ...] = ()) -> Rule:
+    """A yes/no rule: token ``on`` sets the field to ``not default``, ``off`` to the default.
+
+    ``said``: the words at the default and when set (None: no line); ``words`` instead
+    when the line depends on other rules.
+    """
+    spell_off = off or f"no {on}"
+    tokens = (_fixed(on, **{field_name: not default}),
+              *((_fixed(off, **{field_name: default}),) if off else ()))
+
+    def spell(r: Rules) -> str:
+        return on if getattr(r, field_name) != default else spell_off
+
+    def words_of(r: Rules) -> str | None:
+        assert said is not None
+        return said[getattr(r, field_name) != default]
+
+    return Rule(name, (Field(field_name, bool, default),), tokens, spell,
+                words if words is not None else words_of, always=always, conflict=conflict,
+                changes=changes,
+                compare_after=compare_after, examples=examples or (on,))
+
+
+def _toggle(field_name: str, when: Callable[[Rules], bool] = lambda _r: True,
+            ) -> Callable[[Rules], Iterator[Changes]]:
+    """The effects candidate of a yes/no rule: the other value, where ``when`` holds."""
+    def changes(r: Rules) -> Iterator[Changes]:
+        if when(r):
+            yield {field_name: not getattr(r, field_name)}
+    return changes
+
+
+def _choice(name: str, field_name: str, enum: type[Enum], default: Enum, *,
+            words: dict[Enum, str], always: bool) -> Rule:
+    """A rule whose tokens are the values of an enum (each tried by the effects table)."""
+    return Rule(
+        name, (Field(field_name, enum, default),),
+        tuple(_fixed(str(m.value), **{field_name: m}) for m in enum),
+        lambda r: str(getattr(r, field_name).value),
+        lambda r: words[getattr(r, field_name)], always=always,
+        changes=lambda _r: ({field_name: m} for m in enum),
+        examples=tuple(str(m.value) for m in enum if m is not default))
+
+
+def _splits(r: Rules) -> bool:
+    return r.max_hands > 1
+
+
+# -- the effects table's values ---------------------------------------------------------------
+DECKS = (1, 2, 4, 6, 8)
+PAYOUTS = (Fraction(3, 2), Fraction(6, 5), Fraction(1), Fraction(2))
+CHARLIES = (5, 6, 7)
+FREE_DOUBLES = frozenset({9, 10, 11})  # the usual free-bet doubles: hard 9-11
+FREE_SPLITS = frozenset(range(1, 10))  # the usual free-bet splits: A-9
+
+
+def _split_changes(r: Rules) -> Iterator[Changes]:
+    # The engine models a free split with one split only (SPL1).
+    return ({"max_hands": m} for m in (1, 2, 3, 4) if not r.free_splits or m == 2)
+
+
+def _charlie_changes(r: Rules) -> Iterator[Changes]:
+    # A Charlie changed keeps CHBJ; a Charlie removed takes CHBJ with it (labelled so).
+    return ({"charlie": c, "charlie_beats_bj": c != 0 and r.charlie_beats_bj}
+            for c in (*CHARLIES, 0) if c != r.charlie and (r.charlie or c))
+
+
+def _free_split_conflict(r: Rules) -> str | None:
+    if not r.free_splits:
+        return None
+    fs = "FS" + format_set(r.free_splits, symbols=True)
+    if r.max_hands < 2:
+        return f"{fs}: free splits need splitting allowed (not NSPL)"
+    if r.max_hands > 2:
+        return (f"{fs} with SPL{r.max_hands - 1}: a free split is modelled for one split only "
+                "(use SPL1)")
+    return None
+
+
+def deck_cards(r: Rules) -> int:
+    """Cards in one deck of the game: a Spanish deck has no 10s (48 cards)."""
+    return 48 if r.spanish_decks else 52
+
+
+def _cut_conflict(r: Rules) -> str | None:
+    shoe = deck_cards(r) * r.decks
+    if r.cut_card >= shoe:
+        return (f"CUT{r.cut_card} with {r.decks}D{' SP' if r.spanish_decks else ''}: the cut "
+                f"card must come before the end of the {shoe}-card shoe")
+    return None
+
+
+_DOUBLE_WORDS: dict[Enum, str] = {
+    Double.ANY: "double down on any first two cards",
+    Double.NINE_TO_ELEVEN: "double down on hard 9, 10 or 11 only",
+    Double.TEN_ELEVEN: "double down on hard 10 or 11 only"}
+_SURRENDER_WORDS: dict[Enum, str] = {
+    Surrender.NONE: "no surrender",
+    Surrender.LATE: "late surrender (after the peek), first two cards only",
+    Surrender.EARLY: "early surrender (before any dealer blackjack check)"}
+_HOLE_WORDS: dict[Enum, str] = {
+    HoleCard.PEEK: "dealer peeks for blackjack with an ace or ten up; a peeked blackjack "
+                   "takes only the original bet",
+    HoleCard.PEEK_ACE: "dealer peeks for blackjack with an ace up only; with a ten up a "
+                       "dealer blackjack shows at the end",
+    HoleCard.NO_HOLE_CARD: "no hole card (ENHC): the dealer's second card comes after the "
+                           "players"}
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("decks", (Field("decks", int, 6),),
+         (Token(re.compile(r"(\d+)D"), lambda m: {"decks": _whole(m.group(1))}),),
+         lambda r: f"{r.decks}D",
+         lambda r: f"{r.decks} deck{'s' if r.decks > 1 else ''}", always=True,
+         out_of_range=lambda r: None if 1 <= r.decks <= MAX_DECKS else (
+             f"number of decks must be a whole number 1 to {MAX_DECKS}, not {r.decks!r}"),
+         changes=lambda _r: ({"decks": d} for d in DECKS), examples=("1D", "2D", "8D")),
+    _switch("spanish decks", "spanish_decks", on="SP",
+            said=(None, "Spanish decks: 48 cards each, the four 10s removed (J, Q, K kept)"),
+            changes=_toggle("spanish_decks"), examples=("SP", "1D SP", "8D SP")),
+    _switch("soft 17", "hits_soft_17", on="H17", off="S17", always=True,
+            said=("dealer stands on soft 17", "dealer hits soft 17"),
+            changes=_toggle("hits_soft_17"), examples=("H17",)),
+    _choice("doubling", "double", Double, Double.ANY, words=_DOUBLE_WORDS, always=True),
+    _switch("double after split", "double_after_split", on="NDAS", off="DAS", default=True,
+            always=True, said=("double after split allowed", "no double after split"),
+            changes=_toggle("double_after_split", _splits), examples=("NDAS",)),
+    Rule("splits", (Field("max_hands", int, 4),),
+         (_fixed("NSPL", max_hands=1),
+          Token(re.compile(r"SPL([123])"), lambda m: {"max_hands": _whole(m.group(1)) + 1})),
+         lambda r: "NSPL" if r.max_hands == 1 else f"SPL{r.max_hands - 1}",
+         lambda r: "no splitting" if r.max_hands == 1 else (
+             f"pairs of equal value split up to {r.max_hands} hands"
+             + ("" if r.max_hands == 2 else " (resplits)")), always=True,
+         out_of_range=lambda r: None if r.max_hands in (1, 2, 3, 4) else (
+             f"max_hands must be 1 (no split) to 4, not {r.max_hands!r}"),
+         changes=_split_changes, examples=("NSPL", "SPL1", "SPL2")),
+    _switch("resplit aces", "resplit_aces", on="RSA", off="NRSA",
+            said=("aces split once", "aces may be resplit"),
+            # resplitting needs a third hand
+            changes=_toggle("resplit_aces", lambda r: _splits(r) and r.split_aces
+                            and (r.max_hands > 2 or r.resplit_aces)), examples=("RSA",)),
+    _switch("hit split aces", "hit_split_aces", on="HSA", off="NHSA",
+            said=("split aces receive one card each", "split aces may be hit"),
+            changes=_toggle("hit_split_aces", lambda r: _splits(r) and r.split_aces),
+            examples=("HSA",)),
+    _choice("surrender", "surrender", Surrender, Surrender.NONE, words=_SURRENDER_WORDS,
+            always=True),
+    Rule("blackjack payout", (Field("blackjack_pays", Fraction, Fraction(3, 2)),),
+         (Token(re.compile(r"BJ(\d+):(\d+)"),
+                lambda m: {"blackjack_pays": _ratio(m.group(1), m.group(2))}),),
+         lambda r: f"BJ{r.blackjack_pays.numerator}:{r.blackjack_pays.denominator}",
+         lambda r: (f"blackjack pays {r.blackjack_pays.numerator}:"
+                    f"{r.blackjack_pays.denominator}; A+T after a split is 21"),
+         out_of_range=lambda r: None if r.blackjack_pays >= 0 else (
+             f"blackjack payout must be a non-negative fraction, not {r.blackjack_pays!r}"),
+         changes=lambda _r: ({"blackjack_pays": p} for p in PAYOUTS),
+         examples=("BJ6:5", "BJ1:1", "BJ2:1", "BJ7:5", "BJ0:1")),
+    _choice("hole card", "hole_card", HoleCard, HoleCard.PEEK, words=_HOLE_WORDS,
+            always=False),
+    _switch("unpeeked blackjack", "unpeeked_bj_takes_all", on="OBO", default=True,
+            words=lambda r: None if r.hole_card is HoleCard.PEEK else (
+                "an unchecked dealer blackjack takes " + (
+                    "all the money the player paid (doubles, splits)"
+                    if r.unpeeked_bj_takes_all else "only the original bet")),
+            changes=_toggle("unpeeked_bj_takes_all", lambda r: r.hole_card is not HoleCard.PEEK),
+            examples=("OBO", "OBO ENHC")),
+    Rule("charlie", (Field("charlie", int, 0),),
+         (Token(re.compile(r"CH(\d+)"), lambda m: {"charlie": _positive(m)}),),
+         lambda r: f"CH{r.charlie}" if r.charlie else "no CH",
+         lambda r: None if not r.charlie else (
+             f"{r.charlie}-card Charlie wins 1:1 automatically"
+             + (", also against an unchecked dealer blackjack" if r.charlie_beats_bj else "")),
+         out_of_range=lambda r: None if not r.charlie or 3 <= r.charlie <= 12 else (
+             f"Charlie card count must be 3 to 12, not {r.charlie!r}"),
+         changes=_charlie_changes, examples=("CH3", "CH7", "CH12")),
+    # Said in the Charlie's line.  Only an unchecked dealer blackjack can meet a Charlie.
+    _switch("charlie beats blackjack", "charlie_beats_bj", on="CHBJ", words=_fine,
+            conflict=lambda r: None if r.charlie or not r.charlie_beats_bj else (
+                "CHBJ (Charlie beats a dealer blackjack) needs a Charlie rule (CHn)"),
+            changes=_toggle("charlie_beats_bj", lambda r: bool(r.charlie) and (
+                r.hole_card is not HoleCard.PEEK or r.charlie_beats_bj)),
+            examples=("CHBJ CH6", "CHBJ CH5 ENHC")),
+    _switch("21 stands", "stand_on_21", on="A21",
+            said=(None, "a hand of 21 stands automatically (no hitting a soft 21)"),
+            changes=_toggle("stand_on_21")),
+    _switch("push 22", "push_22", on="P22",
+            said=(None, "a dealer 22 pushes every live hand except blackjack and Charlie"),
+            changes=_toggle("push_22")),
+    _switch("blackjack beats blackjack", "blackjack_wins", on="BJW",
+            words=lambda r: None if not r.blackjack_wins else (
+                "a player's blackjack beats a dealer blackjack: paid "
+                f"{r.blackjack_pays.numerator}:{r.blackjack_pays.denominator} instead of pushing"),
+            changes=_toggle("blackjack_wins")),
+    _switch("player 21 wins", "player_21_wins", on="P21W",
+            said=(None, "a player's 21 that is not a blackjack (after hitting, doubling or "
+                        "splitting) always wins 1:1 on its stake, against a dealer 21 or 22 "
+                        "too; only a dealer blackjack nobody checked beats it"),
+            changes=_toggle("player_21_wins")),
+    Rule("free doubles", (Field("free_doubles", frozenset[int], frozenset()),),
+         (Token(re.compile(r"FD([\d,-]+)"),
+                lambda m: {"free_doubles": _int_set(m.group(1), m.group(0))}),),
+         lambda r: "FD" + format_set(r.free_doubles) if r.free_doubles else "no FD",
+         lambda r: None if not r.free_doubles else (
+             "free double on two-card hard " + format_set(r.free_doubles)
+             + " (the free bet wins 1:1, costs nothing otherwise)"),
+         out_of_range=lambda r: None if all(4 <= t <= 20 for t in r.free_doubles) else (
+             f"free doubles must be hard totals 4-20, not {sorted(r.free_doubles)}"),
+         changes=lambda r: [{"free_doubles": frozenset() if r.free_doubles else FREE_DOUBLES}],
+         examples=("FD9-11", "FD10,11", "FD4-20", "FD4,6-8,20")),
+    Rule("free splits", (Field("free_splits", frozenset[int], frozenset()),),
+         (Token(re.compile(r"FS([\dAT,-]+)"),
+                lambda m: {"free_splits": _value_set(m.group(1), m.group(0))}),),
+         lambda r: "FS" + format_set(r.free_splits, symbols=True) if r.free_splits else "no FS",
+         lambda r: None if not r.free_splits else (
+             "free split of pairs " + format_set(r.free_splits, symbols=True)
+             + "; the second hand carries the free bet"),
+         out_of_range=lambda r: None if all(1 <= v <= 10 for v in r.free_splits) else (
+             f"free splits must be pair values A-T, not {sorted(r.free_splits)}"),
+         conflict=_free_split_conflict,
+         changes=lambda r: [{"free_splits": frozenset() if r.free_splits else FREE_SPLITS}]
+         if r.max_hands == 2 or r.free_splits else [],
+         examples=("FSA-9 SPL1", "FS8 SPL1", "FSA,T SPL1", "FS2-4,6 SPL1")),
+    _switch("split by rank", "split_by_rank", on="SPR",
+            said=(None, "pairs split by rank only (J-K is not a pair)"),
+            changes=_toggle("split_by_rank", _splits)),
+    _switch("split aces", "split_aces", on="NSA", default=True,
+            said=(None, "aces may not be split"), changes=_toggle("split_aces", _splits)),
+    _switch("surrender vs ace", "surrender_vs_ace", on="SNA", default=True,
+            words=lambda r: "no surrender against an ace"
+            if not r.surrender_vs_ace and r.surrender is not Surrender.NONE else None,
+            changes=_toggle("surrender_vs_ace", lambda r: r.surrender is not Surrender.NONE),
+            compare_after="surrender", examples=("SNA", "SNA LS")),
+    # Not varied by the effects table: insurance is a separate bet.
+    _switch("insured hand splits", "insured_no_split", on="INSNS",
+            said=(None, "an insured hand may not be split")),
+    # Not varied by the effects table: the cut-card effect is not in a round's full-shoe EV.
+    Rule("cut card", (Field("cut_card", int, 0),),
+         (Token(re.compile(r"CUT(\d+)"), lambda m: {"cut_card": _positive(m)}),),
+         lambda r: f"CUT{r.cut_card}" if r.cut_card else "no CUT",
+         lambda r: f"reshuffle after {r.cut_card} cards (cut card)" if r.cut_card else None,
+         out_of_range=lambda r: None if r.cut_card >= 0 else (
+             f"cut card must be a whole number >= 0 of cards, not {r.cut_card!r}"),
+         conflict=_cut_conflict, examples=("CUT1", "CUT52", "CUT200")),
+)
+"""Every rule, in the order of the canonical spec and of the words."""
+
+
+
+def _in_comparison_order(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    order = [r for r in rules if r.compare_after is None]
+    for r in rules:
+        if r.compare_after is not None:
+            at = next(i for i, o in enumerate(order) if o.name == r.compare_after)
+            order.insert(at + 1, r)
+    return tuple(order)
+
+
+COMPONENTS: tuple[Rule, ...] = _in_comparison_order(RULES)
+"""Every rule in the order of a comparison (components, effects, Shapley players)."""
+BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
+FIELDS: dict[str, Field] = {f.name: f for r in RULES for f in r.fields}
+
+
+def differing(a: Rules, b: Rules) -> list[Rule]:
+    """The rules whose value differs between two rule sets, in :data:`COMPONENTS` order."""
+    return [r for r in COMPONENTS if r.differs(a, b)]
+
+
+def read_spec(spec: str) -> Changes:
+    """The field values the tokens of ``spec`` set (a :class:`RuleError` for a bad token).
+
+    Two tokens setting the same field contradict each other and are refused.
+    """
+    changes: Changes = {}
+    setter_of: dict[str, str] = {}
+    for raw in spec.split():
+        token = raw.upper()
+        found = next((c for c in (r.read(token) for r in RULES) if c is not None), None)
+        if found is None:
+            raise RuleError(f"unknown rule token {raw!r}")
+        for name, value in found.items():
+            if name in setter_of:
+                raise RuleError(f"rule token {raw!r} contradicts {setter_of[name]!r}")
+            setter_of[name] = raw
+            changes[name] = value
+    return changes
+
+
+def check(rules: Rules) -> None:
+    """Refuse a rule set with a field of the wrong type or range, or contradictory rules.
+
+    Types and ranges are notation errors (:class:`RuleError`), checked field by field
+    first; contradictions between rules (:class:`RuleConflictError`) after.
+    """
+    for name, f in FIELDS.items():
+        f.check_type(getattr(rules, name))
+    for rule in RULES:
+        problem = rule.out_of_range(rules)
+        if problem:
+            raise RuleError(problem)
+    for rule in RULES:
+        problem = rule.conflict(rules)
+        if problem:
+            raise RuleConflictError(problem)
+
+
+__all__ = ["BY_NAME", "COMPONENTS", "Changes", "Double", "FIELDS", "Field", "HoleCard",
+           "RULES", "Rule", "Surrender", "Token", "check", "deck_cards", "differing",
+           "format_set", "read_spec"]

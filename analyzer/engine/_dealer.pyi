@@ -1,0 +1,19 @@
+"""Types of the compiled dealer kernels (``_dealer.c``), documented in ``engine/kernel.py``."""
+
+import numpy as np
+import numpy.typing as npt
+
+_Int = npt.NDArray[np.int64]
+_Float = npt.NDArray[np.float64]
+
+def outcome_sums(shoes: _Int, blocks: _Int, block_of: _Int, halves: _Int, low_of: _Int,
+                 high_of: _Int, runs: _Int, mult: _Float, kmax: int, out: _Float, /) -> None: ...
+def cache_find(out: _Int, slot_keys: _Int, slot_rows: _Int, keys: _Int, n: int, rows: _Int,
+               first: _Int, /) -> int: ...
+def cache_rehash(keys: _Int, n: int, slot_keys: _Int, slot_rows: _Int, /) -> None: ...
+def sum_index(head: _Int, tail: _Int, extra: int, unique: _Int, inverse: _Int, /) -> int: ...
+def split_bounds(rows: _Float, pay: _Float, shoes: _Int, total: _Int, hard: _Int,
+                 kid_total: _Int, charlie: _Int, slack: float, stand: _Float, hit: _Float,
+                 /) -> None: ...
+def best_play(probs: _Float, stand: _Float, busted: _Float, child: _Int, bust_of: _Int,
+              order: _Int, forced: _Int, hit: _Float, cont: _Float, /) -> None: ...

@@ -1,0 +1,292 @@
+"""The dealer kernels: the C extension when it is built, else the same loops compiled by numba.
+
+Six loops of the float engine are compiled (``analyzer/engine/_dealer.c``): the dealer's
+outcome sums, the hash table of :class:`~analyzer.engine.dealer.OutcomeCache`, the
+card-set dedupe of split rounds, the post-split bounds and optimal splitting's hand
+recursion.  The C extension is optional: ``pip install`` builds it when a compiler is
+there and goes on without it otherwise; :mod:`analyzer.engine.kernel_numba` holds the
+same loops compiled by numba, which gives the same bits (the same IEEE operations in
+the same order) at the cost of numba's import and a one-time compilation.  Exact
+arithmetic uses no float kernel; the hash table holds integer keys only, so
+exact figures are the same on either path.
+
+The environment variable ``BJA_KERNEL`` chooses: ``auto`` (the default: the C
+extension if it imports), ``c`` (the C extension or an error, never silently the
+fallback) or ``python`` (the numba fallback).  ``bja --version`` names the path taken
+(:func:`describe`).  The choice is made once, at the first call of a kernel
+(:func:`name`), so importing this module loads neither numpy nor numba.
+
+Every function takes numpy arrays of the dtype and shape given, C-ordered (outputs
+writable), and refuses anything else with a ``TypeError`` (dtype) or ``ValueError``
+(dimensions, order, sizes, indices out of range): an int32 array of the right byte
+length is an error, never misread.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from analyzer.core.errors import UsageError
+
+if TYPE_CHECKING:  # numpy is not imported here: `bja --version` asks describe() without it
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+
+ENV = "BJA_KERNEL"
+CHOICES = ("auto", "c", "python")
+C_EXTENSION = "C extension"
+FALLBACK = "numba fallback"
+
+
+def requested() -> str:
+    """``BJA_KERNEL`` as given (``auto`` when unset or empty); a bad value is a usage error."""
+    value = os.environ.get(ENV, "").strip().lower() or "auto"
+    if value not in CHOICES:
+        raise UsageError(f"{ENV} must be one of {', '.join(CHOICES)}, not "
+                         f"{os.environ.get(ENV)!r}")
+    return value
+
+
+def compiled() -> ModuleType | None:
+    """The C extension module, or None when it is not built (or does not load)."""
+    try:
+        return importlib.import_module("analyzer.engine._dealer")
+    except ImportError:
+        return None
+
+
+def _select() -> tuple[ModuleType, str]:
+    want = requested()
+    if want != "python":
+        module = compiled()
+        if module is not None:
+            return module, C_EXTENSION
+        if want == "c":
+            raise UsageError(f"{ENV}=c but the C extension analyzer.engine._dealer is not "
+                             "built (reinstall with a C compiler, or unset it for the numba "
+                             "fallback)")
+    return importlib.import_module("analyzer.engine.kernel_numba"), FALLBACK
+
+
+def describe() -> str:
+    """Which kernel the engine takes here, for ``bja --version``; never raises.
+
+    Does not import the fallback (nor numba): only the small C module is tried.
+    """
+    try:
+        want = requested()
+    except UsageError as err:
+        return str(err)
+    if want == "python":
+        return f"{FALLBACK} ({ENV}=python)"
+    if compiled() is not None:
+        return C_EXTENSION
+    if want == "c":
+        return f"{ENV}=c but the C extension is not built"
+    return f"{FALLBACK}: the C extension is not built"
+
+
+_chosen: list[tuple[ModuleType, str]] = []  # the module and name selected, once
+
+
+def _module() -> ModuleType:
+    if not _chosen:
+        _chosen.append(_select())
+    return _chosen[0][0]
+
+
+def name() -> str:
+    """The path in use: :data:`C_EXTENSION` or :data:`FALLBACK` (selecting it if need be)."""
+    _module()
+    return _chosen[0][1]
+
+
+def outcome_sums(shoes: IntArray, blocks: IntArray, block_of: IntArray, halves: IntArray,
+                 low_of: IntArray, high_of: IntArray, runs: IntArray, mult: FloatArray,
+                 kmax: int, out: FloatArray) -> None:
+    """Per shoe, the summed weight of each dealer outcome (the float dealer distribution).
+
+    The factorised product of :class:`~analyzer.engine.dealer.KernelTables`, one
+    pass per shoe; the bits of a shoe's row do not depend on the other shoes.
+
+    Parameters
+    ----------
+    shoes : int64 (m, 10)
+        Cards of each value left.
+    blocks : int64 (nb, 3)
+        Distinct blocks of a composition: cards drawn of A-3 | 4-5 | 6-8 | 9-T (the
+        last with the number of cards drawn), padded with zeros.
+    block_of : int64 (nb,)
+        Which of the four blocks each is.
+    halves : int64 (nh, 2)
+        Two blocks each: the low (A-5) and high (6-T) halves.
+    low_of, high_of : int64 (c,)
+        Each composition's halves, compositions sorted by outcome.
+    runs : int64 (n_out + 1,)
+        Outcome ``o`` has compositions ``runs[o]`` to ``runs[o + 1] - 1``.
+    mult : float64 (c,)
+        Orderings of each composition.
+    kmax : int
+        The most cards the dealer draws (at most 32).
+    out : float64 (m, n_out)
+        Written: the weights summed by outcome.
+    """
+    _module().outcome_sums(shoes, blocks, block_of, halves, low_of, high_of, runs, mult, kmax,
+                       out)
+
+
+def cache_find(out: IntArray, slot_keys: IntArray, slot_rows: IntArray, keys: IntArray,
+               n: int, rows: IntArray, first: IntArray) -> int:
+    """Each shoe's row in :class:`~analyzer.engine.dealer.OutcomeCache`, new shoes entered.
+
+    A shoe is keyed by the cards out of the base shoe, counts 0..31 packed five bits
+    each, in an open-addressing table (linear probing, empty slots -1) kept at most
+    half full by the caller.
+
+    Parameters
+    ----------
+    out : int64 (m, 10)
+        Cards of each value out of the base shoe, per shoe.
+    slot_keys, slot_rows : int64 (size,)
+        The table (``size`` a power of two, at least ``2 (n + m)``), updated.
+    keys : int64 (at least n + m,)
+        The key of each row, new rows appended.
+    n : int
+        Rows already filled.
+    rows : int64 (m,)
+        Written: each shoe's row.
+    first : int64 (m,)
+        Written: for the ``added`` new rows, the index in ``out`` of the shoe each is for.
+
+    Returns
+    -------
+    int
+        ``added``, the new rows (``n`` to ``n + added - 1``, for the caller to fill);
+        -1 with nothing entered when a count is outside 0..31.
+    """
+    added: int = _module().cache_find(out, slot_keys, slot_rows, keys, n, rows, first)
+    return added
+
+
+def cache_rehash(keys: IntArray, n: int, slot_keys: IntArray, slot_rows: IntArray) -> None:
+    """Rebuild the table of :func:`cache_find` from rows ``0 .. n - 1`` of ``keys``.
+
+    Parameters
+    ----------
+    keys : int64 (at least n,)
+        The key of each row.
+    n : int
+        Rows to enter.
+    slot_keys, slot_rows : int64 (size,)
+        Written: the table, ``size`` a power of two at least ``2 n``.
+    """
+    _module().cache_rehash(keys, n, slot_keys, slot_rows)
+
+
+def sum_index(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
+              inverse: IntArray) -> int:
+    """The distinct sums ``head[a] + tail[b] + extra`` and each pair's index among them.
+
+    Parameters
+    ----------
+    head : int64 (na,)
+        Non-negative card keys.
+    tail : int64 (nb,)
+        Non-negative card keys.
+    extra : int
+        A non-negative key added to every sum.
+    unique : int64 (na nb,)
+        Written: the distinct sums in order of first appearance (``a``-major) in
+        ``unique[:n]``.
+    inverse : int64 (na nb,)
+        Written: ``inverse[a nb + b]``, the index of pair ``(a, b)``'s sum in ``unique``.
+
+    Returns
+    -------
+    int
+        ``n``, the number of distinct sums.
+    """
+    n: int = _module().sum_index(head, tail, extra, unique, inverse)
+    return n
+
+
+def split_bounds(rows: FloatArray, pay: FloatArray, shoes: IntArray, total: IntArray,
+                 hard: IntArray, kid_total: IntArray, charlie: IntArray, slack: float,
+                 stand: FloatArray, hit: FloatArray) -> None:
+    """Each split hand's stand EV and an upper bound on its hit EV, from its own row alone.
+
+    A child is bounded by ``max(pay . rows + slack / n, 1 - 2 P(its next card busts),
+    0)``, a Charlie by 1, a bust is -1 (the argument is in
+    ``SplitLevels.hit_bounds``, :mod:`analyzer.engine.postsplit`).
+
+    Parameters
+    ----------
+    rows : float64 (k, n_out)
+        Dealer outcomes in each hand's shoe.
+    pay : float64 (22, n_out)
+        The result of standing on each total against each outcome.
+    shoes : int64 (k, 10)
+        Cards left.
+    total, hard : int64 (k,)
+        Each hand's best total (0..21) and hard total.
+    kid_total : int64 (k, 10)
+        The best total after one more card of each value, -1 for a bust.
+    charlie : int64 (k,)
+        1 where one more card makes a Charlie.
+    slack : float
+        Twice the most cards the dealer draws.
+    stand, hit : float64 (k,)
+        Written: the stand EVs and the hit bounds.
+    """
+    _module().split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit)
+
+
+def best_play(probs: FloatArray, stand: FloatArray, busted: FloatArray, child: IntArray,
+              bust_of: IntArray, order: IntArray, forced: IntArray, hit: FloatArray,
+              cont: FloatArray) -> None:
+    """Optimal splitting's hand recursion: hit and best values of every node, per card set.
+
+    Nodes are visited in ``order`` (every child before its parent); the ten terms of
+    a hit are added in numpy's pairwise order for ten items, so the values have the
+    bits of the numpy loop this replaces.
+
+    Parameters
+    ----------
+    probs : float64 (n, m, 10)
+        The chance of each next card, per card set and node.
+    stand : float64 (n, m)
+        Standing's value (with what follows it).
+    busted : float64 (n, b)
+        The value of each bust listed by ``bust_of``.
+    child : int64 (m, 10)
+        The node after each card: below ``m`` a node, ``m`` a bust, more: no such card.
+    bust_of : int64 (m, 10)
+        A bust's column in ``busted`` (-1 where there is no bust).
+    order : int64 (m,)
+        The nodes in the order to visit them.
+    forced : int64 (m,)
+        1 where the hand may not hit.
+    hit, cont : float64 (n, m)
+        Written: hitting's value, and the better of hitting and standing.
+    """
+    _module().best_play(probs, stand, busted, child, bust_of, order, forced, hit, cont)
+
+
+def implementations() -> dict[str, Any]:
+    """Both paths' modules by name, the C extension only when built (for the tests)."""
+    found: dict[str, Any] = {FALLBACK: importlib.import_module("analyzer.engine.kernel_numba")}
+    module = compiled()
+    if module is not None:
+        found[C_EXTENSION] = module
+    return found
+
+
+__all__ = ["C_EXTENSION", "CHOICES", "ENV", "FALLBACK", "best_play", "cache_find",
+           "cache_rehash", "compiled", "describe", "implementations", "name", "outcome_sums",
+           "requested", "split_bounds", "sum_index"]

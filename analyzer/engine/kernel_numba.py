@@ -1,0 +1,403 @@
+"""The six dealer kernels of ``_dealer.c``, compiled by numba: the fallback with no C compiler.
+
+Why numba and not numpy: the hash table of :class:`~analyzer.engine.dealer.OutcomeCache`
+and the card-set dedupe of :mod:`~analyzer.engine.dist_splits` probe one key at a time,
+and the hand recursion of optimal splitting walks nodes in order; numpy would run those
+loops in the interpreter, or replace them with sorts and temporaries that the C was
+written to avoid, and its sums would not have the C's bits (nor one shoe's bits in
+every batch, which the shared dealer rows rely on).  numba needs
+no C compiler, is already a dependency (the simulator), and compiles the loops below
+line for line as the C does: the same IEEE double operations in the same order, with no
+fast-math and no fused multiply-adds (LLVM contracts only under fast-math flags), so the
+figures are the C extension's to the last bit.  The price is numba's import and, once
+per machine (``cache=True``), the compilation.
+
+Each function checks its arguments as the C does (dtype, dimensions, C order, sizes)
+before the compiled loop runs, with the same messages: see
+:mod:`analyzer.engine.kernel` for the arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.core.errors import InternalError
+
+KMAX_LIMIT = 32
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _njit(function: _F) -> _F:
+    """``numba.njit`` cached on disk, without the GIL, IEEE arithmetic (no fast-math)."""
+    jit: Any = numba.njit(cache=True, nogil=True, error_model="numpy", fastmath=False)
+    compiled: _F = jit(function)
+    return compiled
+
+
+# -- argument checks (the C module's, message for message) ----------------------------------
+class ArrayTypeError(InternalError, TypeError):
+    """An array of the wrong dtype (the C module raises the plain ``TypeError``): a bug."""
+
+
+class ArrayValueError(InternalError, ValueError):
+    """Arrays of the wrong shape, order or sizes (the C: ``ValueError``): a bug."""
+
+
+def _array(fn: str, name: str, a: object, kind: str, ndim: int,
+           writable: bool = False) -> npt.NDArray[Any]:
+    """``a`` as the kernel reads it: an int64 (``kind`` "i") or float64 ("f") C-ordered array."""
+    want = np.dtype(np.int64) if kind == "i" else np.dtype(np.float64)
+    if not isinstance(a, np.ndarray):
+        raise ArrayTypeError(f"{fn}: {name} must be a numpy array of {want}, "
+                             f"not {type(a).__name__}")
+    if a.dtype != want:
+        raise ArrayTypeError(f"{fn}: {name} must be {want}, not {a.dtype}")
+    if a.ndim != ndim:
+        raise ArrayValueError(f"{fn}: {name} must have {ndim} dimension(s), not {a.ndim}")
+    if not a.flags.c_contiguous:
+        raise ArrayValueError(f"{fn}: {name} must be C-contiguous")
+    if writable and not a.flags.writeable:
+        raise ArrayValueError(f"{fn}: {name} must be writable")
+    return a
+
+
+def _disagree(fn: str) -> ArrayValueError:
+    return ArrayValueError(f"{fn}: array sizes disagree")
+
+
+# -- outcome_sums ---------------------------------------------------------------------------
+@_njit
+def _outcome_sums(shoes: Any, blocks: Any, block_of: Any, halves: Any, low_of: Any,
+                  high_of: Any, runs: Any, mult: Any, kmax: int, out: Any) -> None:
+    first = (0, 3, 5, 8)
+    width = (3, 2, 3, 2)
+    m, nb, nh, n_out = shoes.shape[0], blocks.shape[0], halves.shape[0], out.shape[1]
+    blk = np.empty(nb)
+    half = np.empty(nh)
+    ff = np.empty((11, KMAX_LIMIT + 1))
+    for s in range(m):
+        total = 0
+        for i in range(11):
+            n = shoes[s, i] if i < 10 else total
+            if i < 10:
+                total += n
+            ff[i, 0] = 1.0
+            for k in range(1, kmax + 1):
+                f = n - k + 1
+                ff[i, k] = ff[i, k - 1] * float(f if f > 0 else 0)
+        for b in range(nb):
+            g = block_of[b]
+            v = 1.0
+            for j in range(width[g]):
+                v *= ff[first[g] + j, blocks[b, j]]
+            if g == 3:
+                d = ff[10, blocks[b, 2]]
+                v *= 1.0 / d if d != 0.0 else 1.0
+            blk[b] = v
+        for h in range(nh):
+            half[h] = blk[halves[h, 0]] * blk[halves[h, 1]]
+        for o in range(n_out):
+            a0 = a1 = a2 = a3 = 0.0  # four accumulators, as the C adds them
+            q, end = runs[o], runs[o + 1]
+            while q + 4 <= end:
+                a0 += mult[q] * (half[low_of[q]] * half[high_of[q]])
+                a1 += mult[q + 1] * (half[low_of[q + 1]] * half[high_of[q + 1]])
+                a2 += mult[q + 2] * (half[low_of[q + 2]] * half[high_of[q + 2]])
+                a3 += mult[q + 3] * (half[low_of[q + 3]] * half[high_of[q + 3]])
+                q += 4
+            while q < end:
+                a0 += mult[q] * (half[low_of[q]] * half[high_of[q]])
+                q += 1
+            out[s, o] = (a0 + a1) + (a2 + a3)
+
+
+def outcome_sums(shoes: object, blocks: object, block_of: object, halves: object,
+                 low_of: object, high_of: object, runs: object, mult: object, kmax: int,
+                 out: object) -> None:
+    fn = "outcome_sums"
+    s = _array(fn, "shoes", shoes, "i", 2)
+    bl = _array(fn, "blocks", blocks, "i", 2)
+    bo = _array(fn, "block_of", block_of, "i", 1)
+    hv = _array(fn, "halves", halves, "i", 2)
+    lo = _array(fn, "low_of", low_of, "i", 1)
+    hi = _array(fn, "high_of", high_of, "i", 1)
+    rn = _array(fn, "runs", runs, "i", 1)
+    mu = _array(fn, "mult", mult, "f", 1)
+    o = _array(fn, "out", out, "f", 2, writable=True)
+    m, nb, nh, c, n_out = len(s), len(bo), len(hv), len(lo), len(rn) - 1
+    if (not 0 <= kmax <= KMAX_LIMIT or n_out < 0 or s.shape[1] != 10 or bl.shape != (nb, 3)
+            or hv.shape[1] != 2 or hi.shape != (c,) or mu.shape != (c,)
+            or o.shape != (m, n_out)):
+        raise _disagree(fn)
+    # Indices in range (the C trusts its caller, dealer._kernel, here; numba must not read
+    # outside an array either way).
+    if ((nb and (bo.min() < 0 or bo.max() > 3 or bl.min() < 0 or bl.max() > kmax))
+            or (nh and (hv.min() < 0 or hv.max() >= nb))
+            or (c and (min(lo.min(), hi.min()) < 0 or max(lo.max(), hi.max()) >= nh))
+            or (n_out >= 0 and len(rn) and (rn[0] < 0 or rn[-1] > c
+                                             or (np.diff(rn) < 0).any()))):
+        raise ArrayValueError(f"{fn}: an index out of range")
+    _outcome_sums(s, bl, bo, hv, lo, hi, rn, mu, int(kmax), o)
+
+
+# -- the hash table of OutcomeCache ---------------------------------------------------------
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@_njit
+def _slot_of(key: int, bits: int) -> Any:
+    return np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(64 - bits))
+
+
+def _slot_table(slot_keys: npt.NDArray[Any], slot_rows: npt.NDArray[Any]) -> int:
+    size = len(slot_keys)
+    bits = max(size - 1, 0).bit_length()
+    if size < 2 or 1 << bits != size or slot_rows.shape != slot_keys.shape:
+        raise ArrayValueError("cache: the slot table is not a power of two")
+    return bits
+
+
+@_njit
+def _cache_find(out: Any, sk: Any, sr: Any, k: Any, n: int, r: Any, f: Any, bits: int) -> int:
+    m, size = out.shape[0], sk.shape[0]
+    for i in range(m):
+        for j in range(10):
+            if out[i, j] < 0 or out[i, j] > 31:
+                return -1  # not representable: nothing entered
+    added = 0
+    for i in range(m):
+        key = 0
+        for j in range(9, -1, -1):
+            key = (key << 5) | out[i, j]
+        at = _slot_of(key, bits)
+        while sk[at] != -1 and sk[at] != key:
+            at = (at + 1) & (size - 1)
+        if sk[at] == -1:  # new: the next row, filled by the caller
+            sk[at] = key
+            sr[at] = n + added
+            k[n + added] = key
+            f[added] = i
+            added += 1
+        r[i] = sr[at]
+    return added
+
+
+def cache_find(out: object, slot_keys: object, slot_rows: object, keys: object, n: int,
+               rows: object, first: object) -> int:
+    fn = "cache_find"
+    o = _array(fn, "out", out, "i", 2)
+    sk = _array(fn, "slot_keys", slot_keys, "i", 1, writable=True)
+    sr = _array(fn, "slot_rows", slot_rows, "i", 1, writable=True)
+    k = _array(fn, "keys", keys, "i", 1, writable=True)
+    r = _array(fn, "rows", rows, "i", 1, writable=True)
+    f = _array(fn, "first", first, "i", 1, writable=True)
+    bits = _slot_table(sk, sr)
+    m = len(o)
+    if (o.shape[1] != 10 or n < 0 or r.shape != (m,) or f.shape != (m,) or len(k) < n + m
+            or 2 * (n + m) > len(sk)):
+        raise _disagree(fn)
+    return int(_cache_find(o, sk, sr, k, int(n), r, f, bits))
+
+
+@_njit
+def _cache_rehash(k: Any, n: int, sk: Any, sr: Any, bits: int) -> None:
+    size = sk.shape[0]
+    for i in range(size):
+        sk[i] = -1
+    for i in range(n):
+        at = _slot_of(k[i], bits)
+        while sk[at] != -1:
+            at = (at + 1) & (size - 1)
+        sk[at] = k[i]
+        sr[at] = i
+
+
+def cache_rehash(keys: object, n: int, slot_keys: object, slot_rows: object) -> None:
+    fn = "cache_rehash"
+    k = _array(fn, "keys", keys, "i", 1)
+    sk = _array(fn, "slot_keys", slot_keys, "i", 1, writable=True)
+    sr = _array(fn, "slot_rows", slot_rows, "i", 1, writable=True)
+    bits = _slot_table(sk, sr)
+    if n < 0 or len(k) < n or 2 * n > len(sk):
+        raise _disagree(fn)
+    _cache_rehash(k, int(n), sk, sr, bits)
+
+
+# -- sum_index --------------------------------------------------------------------------------
+@_njit
+def _grow(u: Any, n: int, size: int) -> Any:
+    """A table of ``size`` slots (slot -> index into ``u``, -1 empty) holding ``u[:n]``."""
+    bits = 0
+    while (1 << bits) < size:
+        bits += 1
+    table = np.full(size, -1, dtype=np.int64)
+    for i in range(n):
+        at = _slot_of(u[i], bits)
+        while table[at] != -1:
+            at = (at + 1) & (size - 1)
+        table[at] = i
+    return table
+
+
+@_njit
+def _sum_index(h: Any, t: Any, extra: int, u: Any, inv: Any) -> int:
+    na, nb = h.shape[0], t.shape[0]
+    size = 1 << 12
+    bits = 12
+    table = _grow(u, 0, size)
+    n = 0
+    for i in range(na):
+        for j in range(nb):
+            key = h[i] + t[j] + extra
+            at = _slot_of(key, bits)
+            while table[at] != -1 and u[table[at]] != key:
+                at = (at + 1) & (size - 1)
+            if table[at] == -1:
+                u[n] = key
+                table[at] = n
+                n += 1
+                if 2 * n > size:
+                    size *= 2
+                    bits += 1
+                    table = _grow(u, n, size)
+                inv[i * nb + j] = n - 1
+            else:
+                inv[i * nb + j] = table[at]
+    return n
+
+
+def sum_index(head: object, tail: object, extra: int, unique: object, inverse: object) -> int:
+    fn = "sum_index"
+    h = _array(fn, "head", head, "i", 1)
+    t = _array(fn, "tail", tail, "i", 1)
+    u = _array(fn, "unique", unique, "i", 1, writable=True)
+    inv = _array(fn, "inverse", inverse, "i", 1, writable=True)
+    if u.shape != (len(h) * len(t),) or inv.shape != u.shape or extra < 0:
+        raise _disagree(fn)
+    if (len(h) and h.min() < 0) or (len(t) and t.min() < 0):
+        raise ArrayValueError(f"{fn}: a negative card key")
+    return int(_sum_index(h, t, int(extra), u, inv))
+
+
+# -- split_bounds -----------------------------------------------------------------------------
+@_njit
+def _split_bounds(r: Any, p: Any, sh: Any, t: Any, h: Any, kt: Any, ch: Any, slack: float,
+                  st: Any, ht: Any) -> None:
+    k, n_out = r.shape[0], r.shape[1]
+    above = np.zeros(12, dtype=np.int64)  # above[v]: cards of value v or more (11: none)
+    for i in range(k):
+        above[11] = 0
+        for v in range(10, 0, -1):
+            c = sh[i, v - 1] if sh[i, v - 1] > 0 else 0
+            above[v] = above[v + 1] + c
+        n = float(above[1]) if above[1] > 0 else 1.0
+        rest = float(above[1] - 1) if above[1] > 1 else 1.0
+        s = 0.0
+        for o in range(n_out):
+            s += r[i, o] * p[t[i], o]
+        total = 0.0
+        for x in range(1, 11):
+            c = sh[i, x - 1]
+            if c <= 0:
+                continue
+            kid = kt[i, x - 1]
+            if kid < 0:
+                u = -1.0
+            elif ch[i]:
+                u = 1.0
+            else:
+                stays = slack / n
+                for o in range(n_out):
+                    stays += r[i, o] * p[kid, o]
+                first = 22 - (h[i] + x)  # the kid busts on a card this or more
+                busting = 0
+                if first <= 10:
+                    busting = above[first if first >= 1 else 1] - (1 if x >= first else 0)
+                    if busting < 0:
+                        busting = 0
+                hits = 1.0 - 2.0 * float(busting) / rest
+                u = stays if stays > hits else hits
+                if u < 0.0:
+                    u = 0.0
+            total += float(c) * u
+        st[i] = s
+        ht[i] = total / n
+
+
+def split_bounds(rows: object, pay: object, shoes: object, total: object, hard: object,
+                 kid_total: object, charlie: object, slack: float, stand: object,
+                 hit: object) -> None:
+    fn = "split_bounds"
+    r = _array(fn, "rows", rows, "f", 2)
+    p = _array(fn, "pay", pay, "f", 2)
+    sh = _array(fn, "shoes", shoes, "i", 2)
+    t = _array(fn, "total", total, "i", 1)
+    h = _array(fn, "hard", hard, "i", 1)
+    kt = _array(fn, "kid_total", kid_total, "i", 2)
+    ch = _array(fn, "charlie", charlie, "i", 1)
+    st = _array(fn, "stand", stand, "f", 1, writable=True)
+    ht = _array(fn, "hit", hit, "f", 1, writable=True)
+    k, n_out = len(t), p.shape[1]
+    if (p.shape[0] != 22 or r.shape != (k, n_out) or sh.shape != (k, 10) or h.shape != (k,)
+            or kt.shape != (k, 10) or ch.shape != (k,) or st.shape != (k,)
+            or ht.shape != (k,)):
+        raise _disagree(fn)
+    if k and (t.min() < 0 or t.max() > 21 or kt.min() < -1 or kt.max() > 21):
+        raise ArrayValueError(f"{fn}: a total outside 0..21")
+    _split_bounds(r, p, sh, t, h, kt, ch, float(slack), st, ht)
+
+
+# -- best_play --------------------------------------------------------------------------------
+@_njit
+def _best_play(pr: Any, st: Any, bu: Any, ch: Any, bo: Any, od: Any, fo: Any, ht: Any,
+               co: Any) -> None:
+    n, m = st.shape[0], st.shape[1]
+    t = np.empty(10)
+    for s in range(n):
+        for k in range(m):
+            i = od[k]
+            for x in range(10):
+                c = ch[i, x]
+                if c < m:
+                    v = co[s, c]
+                elif c == m:
+                    v = bu[s, bo[i, x]]
+                else:
+                    v = 0.0
+                t[x] = pr[s, i, x] * v
+            # numpy's pairwise order for ten items, as the C adds them
+            h = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]))
+            h += t[8]
+            h += t[9]
+            sv = st[s, i]
+            ht[s, i] = h
+            co[s, i] = h if (fo[i] == 0 and h > sv) else sv
+
+
+def best_play(probs: object, stand: object, busted: object, child: object, bust_of: object,
+              order: object, forced: object, hit: object, cont: object) -> None:
+    fn = "best_play"
+    pr = _array(fn, "probs", probs, "f", 3)
+    st = _array(fn, "stand", stand, "f", 2)
+    bu = _array(fn, "busted", busted, "f", 2)
+    ch = _array(fn, "child", child, "i", 2)
+    bo = _array(fn, "bust_of", bust_of, "i", 2)
+    od = _array(fn, "order", order, "i", 1)
+    fo = _array(fn, "forced", forced, "i", 1)
+    ht = _array(fn, "hit", hit, "f", 2, writable=True)
+    co = _array(fn, "cont", cont, "f", 2, writable=True)
+    m = len(od)
+    n, b = st.shape[0], bu.shape[1]
+    if (st.shape != (n, m) or pr.shape != (n, m, 10) or bu.shape[0] != n
+            or ch.shape != (m, 10) or bo.shape != (m, 10) or fo.shape != (m,)
+            or ht.shape != (n, m) or co.shape != (n, m)):
+        raise _disagree(fn)
+    if m and (od.min() < 0 or od.max() >= m or ch.min() < 0
+              or ((ch == m) & ((bo < 0) | (bo >= b))).any()):
+        raise ArrayValueError(f"{fn}: a node or bust index out of range")
+    _best_play(pr, st, bu, ch, bo, od, fo, ht, co)

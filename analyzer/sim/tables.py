@@ -1,0 +1,228 @@
+"""Decision tables: a strategy exported once into plain arrays the compiled loop reads.
+
+The simulator asks its strategy (the engine's optimal composition-dependent
+play, a chart, anything with ``decide``/``decide_free``) every question it can
+meet *before* dealing, so the compiled loop never calls back into Python:
+
+* ``first[u, node, pair]``: the first two cards (``pair``: a split is offered,
+  i.e. two cards of the same rank, or value when tens pair by value);
+* ``split[u, p, b, resplit]``: a split hand ``p`` + ``b`` (``resplit``: ``b``
+  is the pair's rank and another split is allowed);
+* ``hit[u, node]``: a hand of three or more cards (hit or stand);
+* ``free[u, node]``: the hand carrying Free Bet's free split bet (hit or stand).
+
+Hands are nodes of the simulator's own composition graph (:class:`HandNodes`):
+``nxt[node, v - 1]`` is the hand after drawing value ``v``, ``-1`` a bust.
+The tables are the only thing taken from the engine; every rule that decides
+which options a hand has is re-coded here, deliberately apart from
+``analyzer.engine``.  An entry of ``-1`` marks a hand the shoe cannot deal.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.core.rules import Rules
+from analyzer.sim import layout as L
+from analyzer.sim.config import SimRules, SimulationError
+from analyzer.sim.layout import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+
+I8 = npt.NDArray[np.int8]
+I32 = npt.NDArray[np.int32]
+
+
+class SimStrategy(Protocol):
+    """What the simulator asks a strategy (``analyzer.engine.strategy.Strategy`` codes)."""
+
+    def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int: ...
+
+    def decide_free(self, upcard: int, comp: tuple[int, ...]) -> int: ...
+
+
+@dataclass(frozen=True)
+class HandNodes:
+    """Every hand composition with hard total <= 21 that ``limits`` (cards per value) allow."""
+
+    comps: list[tuple[int, ...]]  # node -> counts of A..T; node 0 is the empty hand
+    nxt: I32  # (m, 10): node after drawing value v (column v - 1); -1 bust, -2 impossible
+    total: I32  # (m,): best total (an ace counts 11 where that does not bust)
+    ncards: I32  # (m,)
+
+    @classmethod
+    def build(cls, limits: tuple[int, ...]) -> HandNodes:
+        comps: list[tuple[int, ...]] = [(0,) * 10]
+        index = {comps[0]: 0}
+        rows: list[list[int]] = []
+        i = 0
+        while i < len(comps):  # breadth first: children get higher numbers
+            comp = comps[i]
+            hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
+            row = []
+            for v in range(1, 11):
+                if hard + v > 21:
+                    row.append(-1)
+                elif comp[v - 1] >= limits[v - 1]:
+                    row.append(-2)
+                else:
+                    child = comp[:v - 1] + (comp[v - 1] + 1,) + comp[v:]
+                    if child not in index:
+                        index[child] = len(comps)
+                        comps.append(child)
+                    row.append(index[child])
+            rows.append(row)
+            i += 1
+        hard_totals = [sum(v * n for v, n in zip(range(1, 11), c, strict=True)) for c in comps]
+        total = [h + 10 if c[0] and h <= 11 else h for h, c in zip(hard_totals, comps, strict=True)]
+        return cls(comps=comps, nxt=np.array(rows, dtype=np.int32),
+                   total=np.array(total, dtype=np.int32),
+                   ncards=np.array([sum(c) for c in comps], dtype=np.int32))
+
+    def node(self, *values: int) -> int:
+        """The node reached by drawing ``values`` from the empty hand."""
+        n = 0
+        for v in values:
+            n = int(self.nxt[n, v - 1])
+        return n
+
+
+@dataclass(frozen=True)
+class DecisionTables:
+    """A strategy's answers for one rule set, as arrays (see the module docstring)."""
+
+    nodes: HandNodes
+    first: I8  # (11, m, 2)
+    split: I8  # (11, 11, 11, 2)
+    hit: I8  # (11, m)
+    free: I8  # (11, m)
+    seconds: float  # time spent asking the strategy
+
+    def packed(self) -> I32:
+        """One row per hand node, in the kernel's layout (see ``layout``)."""
+        n = self.nodes
+        tab = np.full((len(n.comps), L.T_WIDTH), -1, dtype=np.int32)
+        tab[:, :10] = n.nxt
+        tab[:, L.T_TOTAL] = n.total
+        tab[:, L.T_NCARDS] = n.ncards
+        tab[:, L.T_FIRST:L.T_FIRST + 20] = self.first[1:].transpose(1, 0, 2).reshape(-1, 20)
+        tab[:, L.T_HIT:L.T_HIT + 10] = self.hit[1:].T
+        tab[:, L.T_FREE:L.T_FREE + 10] = self.free[1:].T
+        return tab
+
+
+def _mask(options: int) -> frozenset[int]:
+    return frozenset(a for a in range(5) if options >> a & 1)
+
+
+class _Asker:
+    """Asks the strategy and checks that each answer is one of the options offered."""
+
+    def __init__(self, strategy: SimStrategy, limits: tuple[int, ...]) -> None:
+        self.strategy, self.limits = strategy, limits
+
+    def possible(self, u: int, comp: tuple[int, ...]) -> bool:
+        return comp[u - 1] < self.limits[u - 1]  # the upcard is one of its value's cards
+
+    def decide(self, u: int, comp: tuple[int, ...], options: int) -> int:
+        opts = _mask(options)
+        action = self.strategy.decide(u, comp, opts)
+        if action not in opts:
+            raise SimulationError(f"the strategy chose action {action} for {comp} against "
+                                  f"{u}, not one of the options {sorted(opts)}")
+        return action
+
+    def decide_free(self, u: int, comp: tuple[int, ...]) -> int:
+        action = self.strategy.decide_free(u, comp)
+        if action not in (STAND, HIT):
+            raise SimulationError(f"the strategy chose action {action} for the free hand "
+                                  f"{comp} against {u}, not hit or stand")
+        return action
+
+
+def _terminal(sr: SimRules, nodes: HandNodes, node: int) -> bool:
+    """No decision left: a Charlie, or 21 where 21 stands."""
+    return bool(nodes.ncards[node] >= sr.charlie or (sr.stand_on_21 and nodes.total[node] == 21))
+
+
+def _first_table(sr: SimRules, nodes: HandNodes, ask: _Asker) -> I8:
+    first = np.full((11, len(nodes.comps), 2), -1, dtype=np.int8)
+    hs = 1 << STAND | 1 << HIT
+    for a in range(1, 11):
+        for b in range(a, 11):
+            node = nodes.node(a, b)
+            if node < 0 or {a, b} == {1, 10}:
+                continue
+            comp = nodes.comps[node]
+            opts = hs | (1 << DOUBLE if sr.free_double[a][b] or sr.paid_double[a][b] else 0)
+            for u in range(1, 11):
+                if not ask.possible(u, comp):
+                    continue
+                surr = 1 << SURRENDER if sr.surrender_on[u] else 0
+                first[u, node, 0] = first[u, node, 1] = ask.decide(u, comp, opts | surr)
+                if a == b and sr.can_split[a]:
+                    first[u, node, 1] = ask.decide(u, comp, opts | surr | 1 << SPLIT)
+    return first
+
+
+def _split_table(sr: SimRules, nodes: HandNodes, ask: _Asker) -> I8:
+    table = np.full((11, 11, 11, 2), -1, dtype=np.int8)
+    hs = 1 << STAND | 1 << HIT
+    for p in range(1, 11):
+        if not sr.can_split[p]:
+            continue
+        one_card = p == 1 and sr.one_card_aces
+        resplit = (2 if sr.free_split[p] else sr.aces_hands if p == 1 else sr.max_hands) > 2
+        for b in range(1, 11):
+            node = nodes.node(p, b)
+            comp = nodes.comps[node]
+            dbl = 1 << DOUBLE if sr.double_after_split and sr.paid_double[p][b] else 0
+            for u in range(1, 11):
+                if not ask.possible(u, comp):
+                    continue
+                if one_card or (sr.stand_on_21 and nodes.total[node] == 21):
+                    table[u, p, b, 0] = STAND
+                else:
+                    table[u, p, b, 0] = ask.decide(u, comp, hs | dbl)
+                if b == p and resplit:
+                    opts = 1 << STAND | 1 << SPLIT | (0 if one_card else hs | dbl)
+                    table[u, p, b, 1] = ask.decide(u, comp, opts)
+    return table
+
+
+def _hit_tables(sr: SimRules, nodes: HandNodes, ask: _Asker) -> tuple[I8, I8]:
+    m = len(nodes.comps)
+    hit = np.full((11, m), -1, dtype=np.int8)
+    free = np.full((11, m), -1, dtype=np.int8)
+    both = 1 << STAND | 1 << HIT
+    for node, comp in enumerate(nodes.comps):
+        n = nodes.ncards[node]
+        if n < 2 or _terminal(sr, nodes, node):
+            continue
+        for u in range(1, 11):
+            if not ask.possible(u, comp):
+                continue
+            if n >= 3:
+                hit[u, node] = ask.decide(u, comp, both)
+            if any(sr.free_split):
+                free[u, node] = ask.decide_free(u, comp)
+    return hit, free
+
+
+def export_tables(rules: Rules, strategy: SimStrategy) -> DecisionTables:
+    """Ask ``strategy`` every decision the simulator may meet under ``rules``, once."""
+    start = time.perf_counter()
+    sr = SimRules.of(rules)
+    nodes = HandNodes.build(sr.limits)
+    ask = _Asker(strategy, sr.limits)
+    first = _first_table(sr, nodes, ask)
+    split = _split_table(sr, nodes, ask)
+    hit, free = _hit_tables(sr, nodes, ask)
+    return DecisionTables(nodes=nodes, first=first, split=split, hit=hit, free=free,
+                          seconds=time.perf_counter() - start)
+
+
+__all__ = ["DecisionTables", "HandNodes", "SimStrategy", "export_tables"]

@@ -1,0 +1,252 @@
+"""A query string as a ``bja`` command: the CLI's own parser and handlers, the same JSON.
+
+``/api/ev?rules=6D+S17&exact=1`` becomes ``bja ev --rules "6D S17" --exact --json``:
+each key an option (``no_cache`` or ``no-cache``: ``--no-cache``), a flag given as
+``1``/``true``/``on``/``yes`` or left out, a repeated key a repeated option; ``bet``
+(side bets), ``games`` (compare) and ``action``/``name`` (rules) are the positional
+arguments.  The CLI's parser checks every value (a bad one: its one line, HTTP 400)
+and the CLI's handler runs, so the answer is byte for byte what ``--json`` prints.
+Options that name a file or a process the server does not own are refused (no path
+from a request reaches the file system), and the work a request may ask for is
+capped (:class:`WorkLimit`, HTTP 422) before it starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from analyzer.api import ProgressCallback, resolve
+from analyzer.cli.main import build_parser, output_text, parse_argv
+from analyzer.core.errors import UsageError
+
+# The commands of /api/<command>: every bja command that answers with JSON and reads
+# no file (evaluate reads a chart file; build writes the repository).  certify runs
+# as a job only: its answer is a folder of files.
+COMMANDS = ("ev", "hand", "dealer", "chart", "distribution", "sidebet", "compare", "eor",
+            "counts", "indices", "edge", "simulate", "rules")
+JOB_COMMANDS = (*COMMANDS, "certify")
+POSITIONALS = {"sidebet": ("bet",), "compare": ("games",), "rules": ("action", "name")}
+# Options a request may not set: files, folders, processes, output formats and help.
+REFUSED = frozenset({"help", "version", "out", "paytable", "chart", "grid", "png", "meta",
+                     "scheduler", "backend", "progress", "quiet", "no-progress", "json", "csv",
+                     "markdown", "html", "format"})
+TRUE = frozenset({"", "1", "true", "on", "yes"})
+FALSE = frozenset({"0", "false", "off", "no"})
+
+# Work one request may ask for (the library's own caps are far above: they guard a
+# machine, these a shared server).
+MAX_ROUNDS = 10**7  # simulate --rounds, certify --rounds
+MAX_GRID_CELLS = 64  # compare: rule sets of a --vary grid
+MAX_GAMES = 8  # compare: games explained side by side
+MAX_EDGE_STATES = 1_000  # edge --states
+MAX_PROTECTION_SHOES = 100_000  # sidebet --protection --shoes (the counter's simulation)
+MAX_PLAYED_ROUNDS = 10**6  # sidebet --played (Bust It's played reading, simulated)
+MAX_EXACT_DECKS = 8  # --exact: shoes of up to 8 decks
+MAX_OPTIMAL_DECKS = 2  # --split optimal: minutes per rule set past 2 decks
+MAX_QUERY_CHARS = 8_192  # the whole query string
+
+
+class WorkLimit(UsageError):
+    """A request asks for more work than one request of the server may (HTTP 422)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A checked request: the command, its argv and the parsed arguments."""
+
+    name: str
+    argv: tuple[str, ...]
+    args: argparse.Namespace
+
+
+def _options(command: str) -> dict[str, argparse.Action]:
+    """The command's options by name without dashes (argparse's own table: one source)."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    found: dict[str, argparse.Action] = {}
+    for action in sub.choices[command]._actions:
+        for flag in action.option_strings:
+            if flag.startswith("--"):
+                found[flag[2:]] = action
+    return found
+
+
+_OPTION_CACHE: dict[str, dict[str, argparse.Action]] = {}
+
+
+def options_of(command: str) -> dict[str, argparse.Action]:
+    if command not in _OPTION_CACHE:
+        _OPTION_CACHE[command] = _options(command)
+    return _OPTION_CACHE[command]
+
+
+def to_argv(command: str, items: Sequence[tuple[str, str]]) -> list[str]:
+    """The ``bja`` argv of ``/api/<command>?items`` (``--json`` added); bad keys refused."""
+    if command not in JOB_COMMANDS:
+        raise UsageError(f"unknown command {command!r} (use {', '.join(JOB_COMMANDS)})")
+    options = options_of(command)
+    positional: list[str] = []
+    argv = [command]
+    for raw_key, value in items:
+        key = raw_key.strip().replace("_", "-")
+        if key in POSITIONALS.get(command, ()):
+            positional.append(value)
+            continue
+        if key in REFUSED:
+            raise UsageError(f"option {raw_key!r} is not available over HTTP (files, "
+                             "processes and output formats are the server's)")
+        action = options.get(key)
+        if action is None:
+            raise UsageError(f"unknown option {raw_key!r} of bja {command}")
+        if action.nargs == 0:  # a flag
+            word = value.strip().lower()
+            if word in TRUE:
+                argv.append(f"--{key}")
+            elif word not in FALSE:
+                raise UsageError(f"option {raw_key!r} is a switch: 1 or 0, not {value!r}")
+            continue
+        argv.append(f"--{key}={value}")  # "=": a value starting with "-" stays a value
+    if command == "rules" and len(positional) > 2:
+        raise UsageError("rules takes an action and at most one name")
+    if command != "certify":
+        argv.append("--json")
+    if command == "sidebet" and positional:
+        argv.append("--")  # the bet's name is a value even when it starts with "-"
+    return argv + positional
+
+
+def check(command: str, items: Sequence[tuple[str, str]], *, max_jobs: int) -> Command:
+    """The request parsed by the CLI's parser and its work checked against the limits."""
+    if sum(len(k) + len(v) + 2 for k, v in items) > MAX_QUERY_CHARS:
+        raise WorkLimit(f"the query holds more than {MAX_QUERY_CHARS:,} characters")
+    argv = to_argv(command, items)
+    args = parse_argv(argv)
+    _limits(command, args, max_jobs)
+    return Command(command, tuple(argv), args)
+
+
+def _number(value: object, what: str) -> int | None:
+    """A whole number the CLI left as text (``"1e6"``); the handler checks it again."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    text = str(value).strip().lower()
+    if len(text) > 40:
+        raise UsageError(f"{what} {text[:20]!r}... is not a number of at most 40 characters")
+    try:
+        number = float(text) if "e" in text else int(text)
+    except ValueError:
+        return None  # the handler names it
+    return None if math.isnan(number) else int(min(number, 10**30))
+
+
+def _limits(command: str, args: argparse.Namespace, max_jobs: int) -> None:
+    """Refuse work past one request's share of the server, before any of it starts."""
+    rounds = _number(getattr(args, "rounds", None), "rounds")
+    if rounds is not None and rounds > MAX_ROUNDS:
+        raise WorkLimit(f"rounds {rounds:,} is above this server's limit of {MAX_ROUNDS:,} "
+                        "rounds per request")
+    jobs = _number(getattr(args, "jobs", None), "jobs")
+    if jobs is not None and jobs > max_jobs:
+        raise WorkLimit(f"jobs {jobs} is above this server's limit of {max_jobs} processes "
+                        "per request")
+    if command == "sidebet":
+        for name, cap, what in (("shoes", MAX_PROTECTION_SHOES, "shoes"),
+                                ("played", MAX_PLAYED_ROUNDS, "played rounds")):
+            value = _number(getattr(args, name, None), name)
+            if value is not None and value > cap:
+                raise WorkLimit(f"{name} {value:,} is above this server's limit of {cap:,} "
+                                f"{what} per request")
+    states = _number(getattr(args, "states", None), "states")
+    if command == "edge" and states is not None and states > MAX_EDGE_STATES:
+        raise WorkLimit(f"states {states:,} is above this server's limit of "
+                        f"{MAX_EDGE_STATES:,} shoe states per request")
+    if command == "compare":
+        cells = 1
+        for axis in args.vary:
+            cells *= max(1, len(axis.split("|")))
+            if cells > MAX_GRID_CELLS:
+                raise WorkLimit(f"the grid has more than {MAX_GRID_CELLS} rule sets: this "
+                                f"server's limit of {MAX_GRID_CELLS} cells per request")
+        if len(args.games) > MAX_GAMES:
+            raise WorkLimit(f"{len(args.games)} games: this server's limit is {MAX_GAMES} "
+                            "games per comparison")
+    for value in getattr(args, "count", None) or ():
+        if isinstance(value, str) and (value.strip().lower().endswith(".toml")
+                                       or any(c in value for c in "/\\")):
+            raise UsageError(f"count system {value!r}: a count file is not available over "
+                             "HTTP (use a built-in system)")
+    _deck_limits(command, args)
+
+
+def _deck_limits(command: str, args: argparse.Namespace) -> None:
+    exact = bool(getattr(args, "exact", False))
+    optimal = getattr(args, "split", None) == "optimal"
+    if not (exact or optimal) or command not in ("ev", "hand", "dealer", "distribution",
+                                                   "eor", "compare"):
+        return
+    game = getattr(args, "rules", None) or getattr(args, "base", None) or ""
+    if getattr(args, "game", None):
+        game = f"{args.game} {game}".strip()
+    rules, _name = resolve(game)
+    decks = rules.decks
+    shoe = getattr(args, "shoe", None)
+    if shoe:
+        from analyzer.api.games import shoe_of
+
+        decks = math.ceil(shoe_of(rules, shoe).total / 52)
+    if exact and decks > MAX_EXACT_DECKS:
+        raise WorkLimit(f"exact mode with {decks} decks: this server's limit is "
+                        f"{MAX_EXACT_DECKS} decks in exact mode")
+    if optimal and decks > MAX_OPTIMAL_DECKS:
+        raise WorkLimit(f"split=optimal with {decks} decks: this server's limit is "
+                        f"{MAX_OPTIMAL_DECKS} decks for optimal splitting")
+
+
+def run(cmd: Command, progress: ProgressCallback | None, *, jobs: int) -> str:
+    """The command's ``--json`` output, as the CLI prints it.
+
+    Commands that fork worker processes run with ``jobs`` of them unless the request
+    says (the figures do not depend on it); a simulation keeps the CLI's default,
+    since its rounds are dealt per job.
+    """
+    args = argparse.Namespace(**vars(cmd.args))
+    args.progress_callback = progress
+    args.quiet = True
+    if hasattr(args, "jobs") and args.jobs is None and cmd.name != "simulate":
+        args.jobs = jobs if cmd.name not in ("eor", "counts", "indices", "edge") else str(jobs)
+    out = args.func(args)
+    if isinstance(out, int):  # compare: every row failed (the rows said why)
+        raise UsageError("every row of the comparison failed")
+    return output_text(out)
+
+
+def repeatable(cmd: Command) -> bool:
+    """Whether the answer is a function of the argv alone, so it may be served again: not a
+    simulation (fresh seeds, timings) nor a request that asked to bypass the memo."""
+    return cmd.name != "simulate" and "--no-cache" not in cmd.argv
+
+
+def certificate(cmd: Command, folder: str, progress: ProgressCallback | None) -> None:
+    """Write the certificate of a checked ``certify`` request into ``folder``."""
+    from pathlib import Path
+
+    from analyzer.cli.certify import certificate as write
+
+    result = write(cmd.args, Path(folder), progress)
+    if result.no_pdf is not None and not cmd.args.no_pdf:
+        raise UsageError(result.no_pdf)
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+__all__ = ["COMMANDS", "JOB_COMMANDS", "MAX_EDGE_STATES", "MAX_EXACT_DECKS", "MAX_GRID_CELLS",
+           "MAX_QUERY_CHARS", "MAX_ROUNDS", "Command", "WorkLimit",
+           "certificate", "check", "repeatable", "run", "to_argv"]

@@ -1,0 +1,35 @@
+"""The committed certificates (reports/<game>/certificate.json, written by ``bja build``)
+hold distributions that sum to 1 and whose mean is the engine's EV: to 1e-9 where every
+round was enumerated, within the stated error bound where some were approximated."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from analyzer.core.presets import PRESETS
+
+REPORTS = Path(__file__).resolve().parents[1] / "reports"
+
+
+@pytest.mark.parametrize("game", list(PRESETS))
+def test_distribution_sums_to_one_with_the_engines_ev_as_mean(game: str) -> None:
+    data = json.loads((REPORTS / game / "certificate.json").read_text(encoding="utf-8"))
+    dist = {Fraction(x): p for x, p in data["distribution"].items()}
+    assert abs(sum(dist.values()) - 1) <= 1e-9
+    mean = sum(float(x) * p for x, p in dist.items())
+    assert mean == pytest.approx(data["distribution_mean"], abs=1e-12)
+    bound = data["error_bound"]
+    # each of the k probabilities within e: the mean within k e max|x|
+    slack = bound * len(dist) * max(abs(float(x)) for x in dist)
+    assert abs(mean - data["ev"]) <= 1e-9 + slack
+    if game == "four-jacks":  # every round of four-jacks enumerated jointly
+        assert bound == 0
+
+
+def test_four_jacks_leads_with_its_rtp_as_dealt() -> None:
+    data = json.loads((REPORTS / "four-jacks" / "certificate.json").read_text(encoding="utf-8"))
+    assert data["headline"]["figure"] == "rtp_as_dealt" and data["headline"]["se"] < 5e-5

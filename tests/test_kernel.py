@@ -1,0 +1,329 @@
+"""The dealer kernels: the C extension and the numba fallback give the same bits.
+
+Each of the six kernels is run on random inputs by both paths and the outputs
+compared bit for bit (the fallback does the C's IEEE operations in the C's order);
+both refuse arrays of the wrong dtype, shape or order alike; and the command line
+gives the same figures with ``BJA_KERNEL=c`` and ``BJA_KERNEL=python``.  Without the
+C extension built, the comparisons skip and the rest runs on the fallback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from analyzer.core.errors import UsageError
+from analyzer.core.outcomes import N_OUTCOMES
+from analyzer.core.shoe import Shoe
+from analyzer.engine import dealer, kernel, kernel_numba
+from analyzer.engine.hands import hand_space, payoff_matrix
+from analyzer.engine.optimal_split import _nodes as optimal_nodes
+from analyzer.engine.postsplit import split_hand_space
+
+C = kernel.compiled()
+needs_c = pytest.mark.skipif(C is None, reason="the C extension is not built here")
+PATHS = [pytest.param(kernel_numba, id="numba"),
+         pytest.param(C, id="c", marks=needs_c)]
+
+
+def _both(call: Callable[[ModuleType], Any]) -> tuple[Any, Any]:
+    assert C is not None
+    return call(C), call(kernel_numba)
+
+
+def _same(a: Any, b: Any) -> None:
+    """Equal to the last bit (arrays: same dtype, shape and bytes)."""
+    if isinstance(a, np.ndarray):
+        assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    elif isinstance(a, tuple | list):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            _same(x, y)
+    else:
+        assert a == b
+
+
+# -- each kernel, both paths, random inputs -------------------------------------------------
+def _shoes(seed: int) -> npt.NDArray[np.int64]:
+    rng = np.random.default_rng(seed)
+    big = Shoe.decks(6).counts - rng.integers(0, 12, size=(200, 10))
+    small = rng.integers(0, 3, size=(200, 10))
+    return np.concatenate([big, small, np.zeros((1, 10), dtype=np.int64)]).astype(np.int64)
+
+
+@needs_c
+@pytest.mark.parametrize("h17", [False, True])
+def test_outcome_sums_same_bits(h17: bool) -> None:
+    shoes = _shoes(5)
+    for up in range(1, 11):
+        k = dealer._kernel(up, h17)
+
+        def run(m: ModuleType, k: dealer.KernelTables = k) -> npt.NDArray[np.float64]:
+            out = np.empty((len(shoes), len(k.runs) - 1))
+            m.outcome_sums(shoes, k.blocks, k.block_of, k.halves, k.low_of, k.high_of, k.runs,
+                           k.mult, k.kmax, out)
+            return out
+
+        _same(*_both(run))
+
+
+@needs_c
+def test_cache_find_and_rehash_same_bits() -> None:
+    """The same sequence of batches into two tables: the same rows, keys and slots."""
+    rng = np.random.default_rng(2)
+    batches = [rng.integers(0, 4, size=(n, 10)).astype(np.int64) for n in (50, 900, 300, 1)]
+    batches.insert(2, np.concatenate([batches[0][:20], batches[1][-30:]]))
+    bad = batches[0][:5].copy()
+    bad[3, 4] = 32  # a count the keys cannot hold: -1, nothing entered
+    batches.append(bad)
+
+    def run(m: ModuleType) -> list[Any]:
+        seen: list[Any] = []
+        size, n = 4096, 0
+        keys = np.zeros(size, dtype=np.int64)
+        slot_keys, slot_rows = np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64)
+        for out in batches:
+            rows, first = np.empty(len(out), dtype=np.int64), np.empty(len(out), dtype=np.int64)
+            added = m.cache_find(out, slot_keys, slot_rows, keys, n, rows, first)
+            seen += [added, slot_keys.copy(), slot_rows.copy()]
+            if added >= 0:
+                seen += [rows, first[:added].copy()]
+                n += added
+        m.cache_rehash(keys, n, slot_keys, slot_rows)
+        return [*seen, n, keys, slot_keys, slot_rows]
+
+    c, fallback = _both(run)
+    _same(c, fallback)
+    added = [x for x in c if isinstance(x, int)]
+    assert added[0] > 0 and added[-1] > 1000 and -1 in added  # entered, refilled, a refusal
+
+
+@needs_c
+@pytest.mark.parametrize(("n_head", "n_tail", "top"), [(300, 200, 40), (40, 120, 10**12),
+                                                       (0, 5, 9), (1, 1, 0)])
+def test_sum_index_same_bits(n_head: int, n_tail: int, top: int) -> None:
+    rng = np.random.default_rng(n_head * 7 + n_tail)
+    head = rng.integers(0, top + 1, n_head).astype(np.int64)
+    tail = rng.integers(0, top + 1, n_tail).astype(np.int64)
+
+    def run(m: ModuleType) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        unique = np.full(n_head * n_tail, -7, dtype=np.int64)
+        inverse = np.empty_like(unique)
+        n = m.sum_index(head, tail, 3, unique, inverse)
+        return n, unique[:n], inverse
+
+    _same(*_both(run))
+
+
+def _split_inputs(seed: int) -> tuple[Any, ...]:
+    rng = np.random.default_rng(seed)
+    k = 400
+    rows = rng.dirichlet(np.ones(N_OUTCOMES), size=k)
+    pay = payoff_matrix(False).astype(np.float64)
+    shoes = rng.integers(-1, 6, size=(k, 10)).astype(np.int64)
+    hard = rng.integers(4, 22, size=k).astype(np.int64)
+    total = np.where(hard <= 11, hard + 10 * rng.integers(0, 2, size=k), hard).astype(np.int64)
+    kid_total = np.where(hard[:, None] + np.arange(1, 11) > 21, -1,
+                         np.minimum(total[:, None] + np.arange(1, 11), 21)).astype(np.int64)
+    charlie = (rng.random(k) < 0.1).astype(np.int64)
+    return rows, pay, shoes, total, hard, kid_total, charlie
+
+
+@needs_c
+def test_split_bounds_same_bits() -> None:
+    args = _split_inputs(3)
+
+    def run(m: ModuleType) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        stand, hit = np.empty(len(args[3])), np.empty(len(args[3]))
+        m.split_bounds(*args, 18.0, stand, hit)
+        return stand, hit
+
+    _same(*_both(run))
+
+
+def _best_play_inputs(seed: int, n: int = 9) -> tuple[Any, ...]:
+    space, _ = split_hand_space(hand_space(Shoe.decks(1).remove([6]).counts), 8)
+    nd = optimal_nodes(space)
+    rng = np.random.default_rng(seed)
+    m, b = len(space.comps), len(nd.bust_node)
+    probs = rng.dirichlet(np.ones(10), size=(n, m))
+    stand = rng.uniform(-1, 1, (n, m))
+    busted = rng.uniform(-2, 0, (n, b))
+    forced = (rng.random(m) < 0.1).astype(np.int64)
+    return probs, stand, busted, space.child, nd.bust_of, nd.order, forced
+
+
+@needs_c
+def test_best_play_same_bits() -> None:
+    args = _best_play_inputs(4)
+
+    def run(m: ModuleType) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        hit, cont = np.empty(args[1].shape), np.empty(args[1].shape)
+        m.best_play(*args, hit, cont)
+        return hit, cont
+
+    _same(*_both(run))
+
+
+# -- refusals: dtype, shape, order ---------------------------------------------------------
+@pytest.mark.parametrize("impl", PATHS)
+def test_an_int32_array_of_the_right_byte_length_is_refused(impl: ModuleType) -> None:
+    """Read by byte length alone, an int32 (m, 20) would pass as int64 (m, 10) shoes."""
+    k = dealer._kernel(10, False)
+    shoes = np.full((3, 10), 24, dtype=np.int64)
+    out = np.empty((3, len(k.runs) - 1))
+    impl.outcome_sums(shoes, k.blocks, k.block_of, k.halves, k.low_of, k.high_of, k.runs,
+                      k.mult, k.kmax, out)  # the right arrays: accepted
+    as_int32 = np.full((3, 20), 24, dtype=np.int32)
+    assert as_int32.nbytes == shoes.nbytes
+    with pytest.raises(TypeError, match="shoes must be int64"):
+        impl.outcome_sums(as_int32, k.blocks, k.block_of, k.halves, k.low_of, k.high_of,
+                          k.runs, k.mult, k.kmax, out)
+    with pytest.raises(TypeError, match="mult must be float64"):
+        impl.outcome_sums(shoes, k.blocks, k.block_of, k.halves, k.low_of, k.high_of, k.runs,
+                          k.mult.view(np.int64), k.kmax, out)
+    head = np.arange(4, dtype=np.int64)
+    with pytest.raises(TypeError, match="head must be int64"):
+        impl.sum_index(head.view(np.int32), head, 0, np.empty(32, dtype=np.int64),
+                       np.empty(32, dtype=np.int64))
+    with pytest.raises(TypeError, match="head must be int64"):  # same size, float: refused
+        impl.sum_index(head.view(np.float64), head, 0, np.empty(16, dtype=np.int64),
+                       np.empty(16, dtype=np.int64))
+
+
+@pytest.mark.parametrize("impl", PATHS)
+def test_shape_order_and_writability_are_checked(impl: ModuleType) -> None:
+    k = dealer._kernel(10, False)
+    shoes = np.full((3, 10), 24, dtype=np.int64)
+    out = np.empty((3, len(k.runs) - 1))
+
+    def sums(shoes: Any = shoes, out: Any = out, block_of: Any = k.block_of) -> None:
+        impl.outcome_sums(shoes, k.blocks, block_of, k.halves, k.low_of, k.high_of, k.runs,
+                          k.mult, k.kmax, out)
+
+    with pytest.raises(ValueError, match="dimension"):
+        sums(shoes=shoes.ravel())
+    with pytest.raises(ValueError, match="sizes disagree"):
+        sums(shoes=np.full((3, 9), 24, dtype=np.int64))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        sums(shoes=np.asfortranarray(np.full((3, 10), 24, dtype=np.int64)))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        sums(out=np.empty((3, 2 * out.shape[1]))[:, ::2])
+    frozen = out.copy()
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        sums(out=frozen)
+    with pytest.raises(ValueError, match="out of range"):
+        sums(block_of=k.block_of + 4)
+    with pytest.raises(TypeError):
+        sums(shoes=[[24] * 10] * 3)  # not an array at all
+
+
+# -- the dispatch -----------------------------------------------------------------------------
+def test_bja_kernel_chooses_and_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(kernel.ENV, "python")
+    assert kernel._select() == (kernel_numba, kernel.FALLBACK)
+    assert kernel.describe() == "numba fallback (BJA_KERNEL=python)"
+    monkeypatch.setenv(kernel.ENV, "fast")
+    with pytest.raises(UsageError, match="BJA_KERNEL must be one of auto, c, python"):
+        kernel._select()
+    assert "must be one of" in kernel.describe()  # --version still answers
+    monkeypatch.setattr(kernel, "compiled", lambda: None)  # as after an install without a compiler
+    monkeypatch.setenv(kernel.ENV, "c")
+    with pytest.raises(UsageError, match="BJA_KERNEL=c but the C extension"):
+        kernel._select()
+    monkeypatch.delenv(kernel.ENV)
+    assert kernel._select() == (kernel_numba, kernel.FALLBACK)  # auto: the fallback, said
+    assert kernel.describe() == "numba fallback: the C extension is not built"
+
+
+# -- the command line, both kernels --------------------------------------------------------
+@contextlib.contextmanager
+def _kernel_path(impl: ModuleType, name: str) -> Iterator[None]:
+    """Every kernel call in this process through ``impl``, no dealer row computed before."""
+    saved = list(kernel._chosen)
+    shared = dict(dealer._SHARED)
+    kernel._chosen[:] = [(impl, name)]
+    dealer._SHARED.clear()
+    try:
+        yield
+    finally:
+        kernel._chosen[:] = saved
+        dealer._SHARED.clear()
+        dealer._SHARED.update(shared)
+
+
+def _numbers(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _numbers(item, f"{path}/{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _numbers(item, f"{path}/{i}")
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield path, float(value)
+
+
+def _cli(argv: list[str]) -> Any:
+    from analyzer.cli.main import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0
+    return json.loads(out.getvalue())
+
+
+@needs_c
+@pytest.mark.parametrize("argv", [
+    pytest.param(["ev", "--rules", "6D S17 DOA DAS SPL3 LS"], id="ev"),
+    pytest.param(["ev", "--rules", "6D S17 DOA DAS SPL3 LS", "--split", "cdp"], id="cdp"),
+    pytest.param(["hand", "--rules", "2D S17 DOA DAS SPL1 LS", "--up", "6", "--cards", "8,8",
+                  "--split", "optimal"], id="optimal"),
+    pytest.param(["distribution", "--rules", "1D S17 DOA DAS SPL1 LS"], id="distribution",
+                 marks=pytest.mark.slow),  # ~12 s for both
+])
+def test_the_cli_gives_the_same_figures_with_either_kernel(
+        argv: list[str], tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path))
+    argv = [*argv, "--json", *(["--no-cache"] if argv[0] == "ev" else []),
+            *(["--jobs", "1"] if argv[0] != "hand" else [])]
+    assert C is not None
+    with _kernel_path(C, kernel.C_EXTENSION):
+        c = dict(_numbers(_cli(argv)))
+    with _kernel_path(kernel_numba, kernel.FALLBACK):
+        fallback = dict(_numbers(_cli(argv)))
+    assert c.keys() == fallback.keys() and len(c) >= 5
+    worst = max(abs(c[k] - fallback[k]) for k in c)
+    assert worst <= 1e-12, worst
+
+
+def test_bja_kernel_python_end_to_end(tmp_path: Any) -> None:
+    """The environment variable, through a fresh process: --version says it, ev agrees."""
+    env = {**os.environ, "BJA_CACHE_DIR": str(tmp_path), kernel.ENV: "python"}
+    run = [sys.executable, "-m", "analyzer"]
+    version = subprocess.run([*run, "--version"], env=env, capture_output=True, text=True,
+                             timeout=60)
+    assert version.stdout.strip().endswith("(dealer kernel: numba fallback (BJA_KERNEL=python))")
+    code = ("import json, sys\nfrom analyzer.engine import kernel\n"
+            "from analyzer.engine.analysis import Analysis\nfrom analyzer.core.rules import "
+            "parse_spec\nev = float(Analysis(parse_spec('1D S17 DOA DAS SPL3 LS')).ev())\n"
+            "print(json.dumps([kernel.name(), 'numba' in sys.modules, ev]))")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=300)
+    name, numba_loaded, ev = json.loads(done.stdout)
+    assert (name, numba_loaded) == (kernel.FALLBACK, True), done.stderr
+    from analyzer.core.rules import parse_spec
+    from analyzer.engine.analysis import Analysis
+
+    assert abs(ev - float(Analysis(parse_spec("1D S17 DOA DAS SPL3 LS")).ev())) <= 1e-12

@@ -1,0 +1,400 @@
+"""Issue 20's helpers: numbers read length-checked, TOML depth, capped reads, safe writes.
+
+The command-line reproductions (one line, status 2) are in ``test_errors.py``;
+here each helper is pinned against an independent statement of its rule:
+Python's own ``int``/``Fraction`` for the values that are accepted, the file
+system's state for the writes.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.core.errors import (
+    ChartError,
+    GridError,
+    InternalError,
+    NotationError,
+    PayTableError,
+    SimulationError,
+    UsageError,
+)
+from analyzer.core.limits import MAX_INPUT_BYTES, MAX_TOML_DEPTH
+from analyzer.core.numbers import MAX_DIGITS, check_digits, parse_rational, parse_whole
+from analyzer.util.files import (
+    check_folder,
+    read_input,
+    replacing_folder,
+    write_atomic,
+    write_bytes_atomic,
+)
+from analyzer.util.toml import load_toml, nesting, parse_toml
+
+HUGE = "9" * 5000  # past Python's 4,300-digit limit of int(str)
+
+
+# -- numbers ----------------------------------------------------------------------------
+@given(st.integers(-10**MAX_DIGITS + 1, 10**MAX_DIGITS - 1))
+@settings(max_examples=200)
+def test_whole_numbers_read_as_python_reads_them(n: int) -> None:
+    assert parse_whole(str(n), "n", UsageError, minimum=None) == n
+    assert parse_whole(f"{n:_}", "n", UsageError, minimum=None) == n
+
+
+@given(st.fractions(max_denominator=10**6).filter(lambda q: abs(q) < 10**12))
+@settings(max_examples=200)
+def test_rationals_read_exactly(q: Fraction) -> None:
+    assert parse_rational(f"{q.numerator}/{q.denominator}", "q", UsageError) == q
+    if q.denominator in (1, 2, 4, 5, 8, 10):  # a terminating decimal: the decimal form too
+        text = f"{float(q):.6f}"
+        assert parse_rational(text, "q", UsageError) == Fraction(text)
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1e9", 10**9), ("2.5e6", 2_500_000), ("1E3", 1000), ("10_000_000", 10**7), (" 7 ", 7)])
+def test_scientific_whole_numbers(text: str, value: int) -> None:
+    assert parse_whole(text, "--rounds", UsageError, scientific=True) == value
+
+
+@pytest.mark.parametrize("text,needle", [
+    (HUGE, "5000 digits; at most 30"), ("1" + "0" * 30, "31 digits"), ("1.5", "whole number"),
+    ("1e-3", "whole number"), ("nan", "whole number"), ("٣", "whole number"), ("", "whole"),
+    ("1e999999999", "exponent beyond"), ("-1", "0 to 8"), ("9", "0 to 8")])
+def test_bad_whole_numbers_are_named_in_one_short_line(text: str, needle: str) -> None:
+    with pytest.raises(UsageError, match=needle) as err:
+        parse_whole(text, "--jobs", UsageError, maximum=8, scientific=True)
+    assert str(err.value).startswith("--jobs") and len(str(err.value)) < 120
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("text,needle", [
+    (HUGE, "at most 30"), ("1/0", "divides by zero"), ("inf", "not a number"),
+    ("1e1001", "exponent beyond"), ("1/2/3", "not a number")])
+def test_bad_rationals_are_named(text: str, needle: str) -> None:
+    with pytest.raises(PayTableError, match=needle):
+        parse_rational(text, "pay", PayTableError)
+
+
+def test_a_digit_run_check_sees_unicode_digits_as_a_d_pattern_does() -> None:
+    check_digits("BJ" + "9" * 30 + ":2 6D", "rule spec", UsageError)
+    for spec in (f"{HUGE}D", f"BJ3:{HUGE}", "CH" + "٣" * 31):
+        with pytest.raises(UsageError, match="at most 30"):
+            check_digits(spec, "rule spec", UsageError)
+
+
+def test_numbers_in_chart_labels_and_decisions_are_length_checked() -> None:
+    from analyzer.charts.model import parse_label
+    from analyzer.shoestate.decisions import DecisionError, parse_decision
+
+    with pytest.raises(ChartError, match="5000 digits"):
+        parse_label("H" + HUGE)  # was a ValueError from int()
+    with pytest.raises(ChartError, match="card-count qualifier"):
+        parse_label("H16/" + "9" * 25)  # 25 digits: read, then out of range
+    with pytest.raises(DecisionError, match="5000 digits"):
+        parse_decision(f"{HUGE}vT:S-H")
+
+
+# -- TOML -------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,depth,parts", [
+    ('a = 1\n[t]\nb = "[[[["\n', 1, 1),
+    ("a = [[1], [2, [3]]]  # [[[[[[\n", 3, 1),
+    ("x.'y.z'.\"w.v\" = {p = [1.5, {q = 2}]}", 3, 3),
+    ("s = '''\n[[[[\n'''\nt = \"\"\"\n{{{\"\"\"", 0, 1),
+])
+def test_nesting_counts_outside_strings_and_comments(text: str, depth: int, parts: int) -> None:
+    assert nesting(text) == (depth, parts)
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("a = " + "[" * 50_000, "50000 deep"),  # was a RecursionError (3,002 lines)
+    ("a = " + "{b = " * 40 + "1" + "}" * 40, "40 deep"),
+    ("a" + ".a" * 50_000 + " = 1", "50001 dotted parts"),  # was minutes in tomllib
+    ("[t" + ".t" * 100 + "]", "101 dotted parts"),
+    (f"a = {HUGE}", "not valid TOML: Exceeds the limit"),  # a ValueError from int()
+    ("a = [1, 2", "not valid TOML"),
+])
+def test_bad_toml_is_the_callers_error_in_one_line(text: str, needle: str) -> None:
+    with pytest.raises(GridError, match=needle) as err:
+        parse_toml(text, "grid file 'g.toml'", GridError)
+    assert "\n" not in str(err.value)
+
+
+def test_toml_at_the_depth_cap_is_read() -> None:
+    d = MAX_TOML_DEPTH
+    data = parse_toml("a = " + "[" * d + "]" * d, "f", GridError)
+    for _ in range(d):
+        data = data["a"] if isinstance(data, dict) else data[0]
+    with pytest.raises(GridError):
+        parse_toml("a = " + "[" * (d + 1) + "]" * (d + 1), "f", GridError)
+
+
+# -- reading ----------------------------------------------------------------------------
+def test_read_input_takes_a_regular_file_up_to_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "f.toml"
+    path.write_bytes(b"x" * MAX_INPUT_BYTES)
+    assert len(read_input(path, "grid file", GridError)) == MAX_INPUT_BYTES
+    path.write_bytes(b"x" * (MAX_INPUT_BYTES + 1))
+    with pytest.raises(GridError, match="at most 1,048,576"):
+        read_input(path, "grid file", GridError)
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(GridError, match="not UTF-8"):
+        read_input(path, "grid file", GridError)
+    with pytest.raises(GridError, match="No such file"):
+        read_input(tmp_path / "missing", "grid file", GridError)
+    with pytest.raises(GridError, match="a folder"):
+        read_input(tmp_path, "grid file", GridError)
+
+
+def test_read_input_refuses_devices_and_pipes_without_reading(tmp_path: Path) -> None:
+    with pytest.raises(ChartError, match="'/dev/zero' is a device or pipe"):
+        read_input(Path("/dev/zero"), "chart file", ChartError)
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)  # no writer: opening it for reading would wait for ever
+    with pytest.raises(ChartError, match="a device or pipe"):
+        read_input(fifo, "chart file", ChartError)
+    link = tmp_path / "zero.toml"
+    link.symlink_to("/dev/zero")  # a name that looks like a file, and is not
+    with pytest.raises(NotationError, match="a device or pipe"):
+        load_toml(link, "count file", NotationError)
+
+
+# -- writing ----------------------------------------------------------------------------
+def _kinds_of_targets(tmp_path: Path) -> dict[str, Path]:
+    """A symbolic link to a file, a dangling one, a FIFO and a folder: none is replaced."""
+    target = tmp_path / "real.txt"
+    target.write_text("keep")
+    links = {"link": tmp_path / "link.txt", "dangling": tmp_path / "dangling.txt"}
+    links["link"].symlink_to(target)
+    links["dangling"].symlink_to(tmp_path / "nowhere.txt")
+    fifo = tmp_path / "fifo.txt"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder.txt"
+    folder.mkdir()
+    return {**links, "fifo": fifo, "folder": folder}
+
+
+def test_only_a_regular_file_is_replaced(tmp_path: Path) -> None:
+    for kind, path in _kinds_of_targets(tmp_path).items():
+        before = os.lstat(path)
+        with pytest.raises(UsageError, match="cannot write") as err:
+            write_atomic(path, "new")
+        assert "\n" not in str(err.value), kind
+        after = os.lstat(path)
+        assert (stat.S_IFMT(after.st_mode), after.st_ino) == \
+            (stat.S_IFMT(before.st_mode), before.st_ino), kind
+    assert (tmp_path / "real.txt").read_text() == "keep"
+    assert not (tmp_path / "nowhere.txt").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    write_atomic(tmp_path / "real.txt", "new")  # a regular file is
+    assert (tmp_path / "real.txt").read_text() == "new"
+
+
+def test_a_device_node_is_not_replaced(tmp_path: Path) -> None:
+    node = tmp_path / "null"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # /dev/null's numbers
+    except PermissionError:
+        pytest.skip("creating a device node needs CAP_MKNOD")
+    with pytest.raises(UsageError, match="a device, pipe or socket"):
+        write_bytes_atomic(node, b"new")
+    assert stat.S_ISCHR(os.lstat(node).st_mode)
+
+
+def test_a_full_disk_stays_one_usage_error(tmp_path: Path) -> None:
+    # RLIMIT_FSIZE makes the kernel refuse the write (EFBIG) as a full disk would (ENOSPC).
+    code = ("import resource, signal, sys\nfrom pathlib import Path\n"
+            "from analyzer.core.errors import UsageError\n"
+            "from analyzer.util.files import write_atomic\n"
+            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))\n"
+            "try:\n    write_atomic(Path(sys.argv[1]), 'x' * 5000)\n"
+            "except UsageError as err:\n    print(err)\n")
+    out = tmp_path / "out.txt"
+    done = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.startswith(f"cannot write {str(out)!r}: File too large"), done
+    assert list(tmp_path.iterdir()) == []  # no partial file, no temporary file
+
+
+WRITE_SET_INTERRUPTED = """
+import os, signal, sys
+from pathlib import Path
+from analyzer.util.files import write_files
+folder = Path(sys.argv[1])
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a test runner may ignore it
+real_replace = os.replace
+def replace_then_interrupt(src, dst):
+    real_replace(src, dst)
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C right after the first file
+os.replace = replace_then_interrupt
+try:
+    write_files({folder / f"f{i}.txt": f"new {i}" for i in range(3)})
+except KeyboardInterrupt:
+    print("interrupted after the set")
+"""
+
+
+def test_write_files_commits_a_set_with_ctrl_c_held_back(tmp_path: Path) -> None:
+    """In a process of its own: a SIGINT sent to the test worker itself would reach
+    whatever else the worker runs."""
+    old = {tmp_path / f"f{i}.txt": f"old {i}" for i in range(3)}
+    for path, text in old.items():
+        path.write_text(text)
+    run = subprocess.run([sys.executable, "-c", WRITE_SET_INTERRUPTED, str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.stdout == "interrupted after the set\n", run.stderr
+    # the interrupt came after the last rename: every file is new, none old
+    assert [p.read_text() for p in old] == ["new 0", "new 1", "new 2"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f0.txt", "f1.txt", "f2.txt"]
+
+
+NAMES = ("a.md", "b.json")
+
+
+def _folder(path: Path, tag: str) -> None:
+    path.mkdir()
+    for name in NAMES:
+        (path / name).write_text(f"{tag} {name}")
+
+
+def _content(path: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in path.iterdir()}
+
+
+def test_replacing_folder_swaps_the_set_or_leaves_the_old_one(tmp_path: Path) -> None:
+    out = tmp_path / "cert"
+    _folder(out, "old")
+    with pytest.raises(KeyboardInterrupt), replacing_folder(out, NAMES) as new:
+        (new / "a.md").write_text("new a.md")
+        raise KeyboardInterrupt  # Ctrl-C after the first file of the new set
+    assert _content(out) == {"a.md": "old a.md", "b.json": "old b.json"}
+    with replacing_folder(out, NAMES) as new:
+        (new / "a.md").write_text("new a.md")  # a set without b.json: none stays
+    assert _content(out) == {"a.md": "new a.md"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cert"]  # no staging left
+    with replacing_folder(tmp_path / "fresh" / "cert", NAMES) as new:
+        (new / "b.json").write_text("{}")
+    assert _content(tmp_path / "fresh" / "cert") == {"b.json": "{}"}
+    assert stat.S_IMODE(os.stat(tmp_path / "fresh" / "cert").st_mode) == 0o755
+
+
+def test_replacing_folder_refuses_a_folder_with_other_files(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _folder(out, "old")
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(UsageError, match="holds 'notes.txt'"):
+        check_folder(out, NAMES)
+    with pytest.raises(UsageError, match="holds 'notes.txt'"), \
+            replacing_folder(out, NAMES) as _new:
+        pass
+    assert (out / "notes.txt").read_text() == "mine"
+    link = tmp_path / "link"
+    link.symlink_to(out)
+    with pytest.raises(UsageError, match="symbolic link"):
+        check_folder(link, NAMES)
+    with pytest.raises(InternalError), replacing_folder(tmp_path / "x", NAMES) as new:
+        (new / "other").write_text("")
+
+
+# -- sizes ------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec,kwargs,needle", [
+    ("8D BJ99999999999:1", {}, "200,000,000,015 bins"),
+    ("8D BJ7:5", {"jobs": 300}, "above the maximum 256"),
+    ("8D", {"rounds": 10**11, "spread": (1, 1000)}, "64-bit sums"),
+    ("100000D", {"jobs": 256}, "use fewer jobs"),
+])
+def test_simulator_sizes_are_refused_before_work(spec: str, kwargs: dict[str, Any],
+                                                 needle: str) -> None:
+    from analyzer.core.rules import parse_spec
+    from analyzer.sim.config import check_counts, check_size
+
+    args = {"rounds": 1000, "jobs": 2, "cut": 0, "spread": None} | kwargs
+    rules = parse_spec(spec)
+    with pytest.raises(SimulationError, match=needle):
+        check_counts(args["rounds"], args["jobs"], None)
+        check_size(rules, args["rounds"], args["jobs"], args["cut"], args["spread"])
+
+
+def test_simulator_sizes_accept_every_shipped_game() -> None:
+    from analyzer.core.presets import all_games
+    from analyzer.sim.config import MAX_ROUNDS, check_size
+
+    for rules in all_games().values():
+        check_size(rules, MAX_ROUNDS, 8, rules.cut_card)
+        check_size(rules, 10**9, 8, rules.cut_card, (1, 8))  # the counter of game protection
+
+
+# -- a certificate's files, as one set --------------------------------------------------
+def _fake_renders(monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    """The three renderers return text naming ``game`` (a real certificate takes minutes)."""
+    from analyzer.certificates import render
+
+    for name, ext in (("render_markdown", "md"), ("render_html", "html"),
+                      ("render_json", "json")):
+        monkeypatch.setattr(render, name, lambda _c, ext=ext: f"{game} {ext}\n")
+
+
+def _old_certificate(out: Path) -> dict[str, str]:
+    out.mkdir()
+    for ext in ("md", "html", "json", "pdf"):
+        (out / f"certificate.{ext}").write_text(f"old {ext}\n")
+    return _content(out)
+
+
+def test_an_interrupted_certificate_leaves_the_old_set_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.certificates import files
+
+    out = tmp_path / "game"
+    old = _old_certificate(out)
+    _fake_renders(monkeypatch, "new")
+
+    def interrupted(_html: Path, _chromium: str | None = None) -> bytes:
+        raise KeyboardInterrupt  # Ctrl-C while Chromium prints, after the other three
+
+    monkeypatch.setattr(files, "print_pdf", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_certificate(object(), out)  # type: ignore[arg-type]
+    assert _content(out) == old  # was: new md, html and json beside the old PDF
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
+
+
+def test_a_certificate_without_its_pdf_keeps_no_stale_pdf(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.certificates import files
+
+    out = tmp_path / "game"
+    _old_certificate(out)
+    _fake_renders(monkeypatch, "new")
+    monkeypatch.setenv("BJA_CHROMIUM", "")  # no Chromium: the PDF cannot be printed
+    written, no_pdf = files.write_certificate(object(), out)  # type: ignore[arg-type]
+    assert no_pdf is not None and no_pdf.startswith("chromium not found")
+    assert _content(out) == {f"certificate.{e}": f"new {e}\n" for e in ("md", "html", "json")}
+    assert written == [out / f"certificate.{e}" for e in ("md", "html", "json")]
+    written, no_pdf = files.write_certificate(object(), out, pdf=False)  # type: ignore[arg-type]
+    assert no_pdf is None and len(written) == 3
+
+
+def test_certify_refuses_a_folder_holding_other_files_before_the_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.certificates import model
+    from tests.fuzz_inputs import run_cli
+
+    def never(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("certify ran")
+
+    monkeypatch.setattr(model, "certify", never)
+    (tmp_path / "notes.txt").write_text("mine")
+    status, out, err = run_cli(["certify", "--game", "charlie7", "--out", str(tmp_path)])
+    assert (status, out) == (2, "") and "holds 'notes.txt'" in err and err.count("\n") == 1
+    assert (tmp_path / "notes.txt").read_text() == "mine"

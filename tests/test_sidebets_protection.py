@@ -1,0 +1,175 @@
+"""Game protection: exact effects of removal, the counts, and the simulated counter."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from analyzer.core.errors import SimulationError
+from analyzer.sidebets.bets import BETS, BetOptions, get_bet
+from analyzer.sidebets.paytable import preset, presets
+from analyzer.sidebets.protection import card_effects, protection, simulate_counter
+from analyzer.sidebets.stats import par_sheet
+from analyzer.sidebets.suitshoe import CARDS, SuitShoe, parse_suit_shoe
+
+DEPLETED = parse_suit_shoe("2decks-AS*2-KH-QH-7C*2-5D-TS-TD-2H")
+
+
+def _less(shoe: SuitShoe, card: tuple[int, int]) -> SuitShoe:
+    counts = list(shoe.counts)
+    counts[CARDS.index(card)] -= 1
+    return SuitShoe(counts)
+
+
+SLOW_COUNTS = {"21+3", "hot3", "21+3-classic", "21+3-xtreme", "lucky-lucky",
+               "match-the-dealer", "bust-it", "buster-blackjack"}
+
+
+def _check_effects(name: str, shoe: SuitShoe, every: bool) -> None:
+    """EORs sum to zero weighted by the shoe, exactly, and each is the difference of two
+    exact par sheets computed from scratch (the shoe with and without the card): every
+    card, or every 7th (13th for the dealer bets: their effects are by value) for the bets slow
+    to recount (``every`` under ``slow``)."""
+    bet = get_bet(name)
+    table = preset(bet)
+    outcomes = bet.outcomes(shoe, removals=True)
+    base, effects = card_effects(bet, outcomes, table)
+    assert set(effects) == {c for c, _ in shoe.items()}
+    assert sum((shoe.count(c) * e for c, e in effects.items()), Fraction(0)) == 0
+    stride = 1 if every or name not in SLOW_COUNTS else 13 if bet.dealer else 7
+    checked = [c for c, _ in shoe.items()][::stride]
+    for card in checked:
+        less = _less(shoe, card)
+        fresh = par_sheet(bet, bet.outcomes(less), table, "").ev
+        assert effects[card] == fresh - base, card
+
+
+@pytest.mark.parametrize("name", list(BETS))
+@pytest.mark.parametrize("shoe", [SuitShoe.decks(1), DEPLETED], ids=["1deck", "depleted"])
+def test_effects_of_removal_are_exact(name: str, shoe: SuitShoe) -> None:
+    _check_effects(name, shoe, every=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SLOW_COUNTS))
+def test_effects_of_removal_every_card(name: str) -> None:
+    _check_effects(name, DEPLETED, every=True)
+
+
+@pytest.mark.parametrize("name", ["21+3-classic", "match-the-dealer", "lucky-ladies",
+                                  "super-sevens", "buster-blackjack"])
+def test_effects_of_removal_eight_decks(name: str) -> None:
+    """The one-pass removal counts against recounts on a big shoe, every pay table."""
+    bet = get_bet(name)
+    shoe = SuitShoe.decks(8)
+    outcomes = bet.outcomes(shoe, removals=True)
+    for card in [(1, 0), (7, 2)] if bet.dealer else [(1, 0), (7, 2), (12, 1), (13, 0)]:
+        fresh = bet.outcomes(_less(shoe, card))
+        mine = outcomes.without(card)
+        for table in presets(bet):
+            assert par_sheet(bet, mine, table, "").ev == par_sheet(bet, fresh, table, "").ev
+
+
+def test_spanish_effects_of_removal_sum_to_zero() -> None:
+    bet = get_bet("match-the-dealer")
+    shoe = SuitShoe.decks(6, spanish=True)
+    _, effects = card_effects(bet, bet.outcomes(shoe, removals=True), preset(bet, "4-9"))
+    assert (10, 0) not in effects
+    assert sum((shoe.count(c) * e for c, e in effects.items()), Fraction(0)) == 0
+
+
+@pytest.mark.parametrize("name", list(BETS))
+def test_simulator_agrees_with_the_exact_return_off_the_top(name: str) -> None:
+    """The first round of every shoe, always bet, within 3 standard errors of the exact
+    return (two decks, 4,000 shoes); and the counter's win rate has a standard error."""
+    bet = get_bet(name)
+    shoe = SuitShoe.decks(2)
+    options = BetOptions()
+    pro = protection(bet, shoe, bet.outcomes(shoe, options, removals=True), preset(bet),
+                     options, shoes=4_000)
+    sim = pro.simulated
+    assert sim is not None
+    assert abs(sim.top_mean - float(pro.ev)) <= 3 * sim.top_se
+    assert sim.win_se >= 0 and 0 <= sim.positive <= 1
+    if pro.best.trigger is None:
+        assert sim.positive == 0 and sim.win_per_100 == 0
+
+
+def test_simulation_is_reproducible_and_seeded() -> None:
+    bet = get_bet("lucky-ladies")
+    shoe = SuitShoe.decks(2)
+    outcomes = bet.outcomes(shoe, removals=True)
+    a = protection(bet, shoe, outcomes, preset(bet), BetOptions(), shoes=500, seed=1)
+    b = protection(bet, shoe, outcomes, preset(bet), BetOptions(), shoes=500, seed=1)
+    c = protection(bet, shoe, outcomes, preset(bet), BetOptions(), shoes=500, seed=2)
+    assert a == b and a.simulated != c.simulated
+
+
+def test_counts_follow_the_effects() -> None:
+    """Lucky Ladies: removing tens hurts, small cards help; the best count has the 10-valued
+    cards negative, the trigger is positive, and a counter betting at it wins on average."""
+    bet = get_bet("lucky-ladies")
+    shoe = SuitShoe.decks(2)
+    pro = protection(bet, shoe, bet.outcomes(shoe, removals=True), preset(bet), BetOptions(),
+                     shoes=6_000)
+    ranks = {r: e for r, _, e in pro.rank_effects}
+    assert ranks[10] < 0 < ranks[5] and ranks[12] < ranks[13]  # queens hurt most (Q of hearts)
+    assert pro.suits_pay  # the queen of hearts
+    assert all(c.tags[9] < 0 <= c.tags[4] for c in pro.counts)
+    assert pro.best.correlation > 0.95 and pro.best.trigger is not None
+    assert pro.best.trigger > 0
+    sim = pro.simulated
+    assert sim is not None and sim.edge_when_bet is not None and sim.edge_when_bet > 0
+
+
+def test_pair_bets_have_no_linear_count() -> None:
+    """On a full shoe every rank is alike to a pair bet: its rank effects are all zero."""
+    bet = get_bet("perfect-pairs")
+    shoe = SuitShoe.decks(6)
+    pro = protection(bet, shoe, bet.outcomes(shoe, removals=True), preset(bet), BetOptions(),
+                     simulate=False)
+    assert all(e == 0 for _, _, e in pro.rank_effects)
+    assert pro.best.trigger is None and pro.simulated is None
+
+
+def test_simulator_refuses_bad_sizes() -> None:
+    bet = get_bet("hot3")
+    shoe = SuitShoe.decks(1)
+    pro = protection(bet, shoe, bet.outcomes(shoe, removals=True), preset(bet), BetOptions(),
+                     simulate=False)
+    with pytest.raises(SimulationError, match="--shoes 0"):
+        simulate_counter(bet, shoe, preset(bet), BetOptions(), pro.best, shoes=0)
+    with pytest.raises(SimulationError, match="removed"):
+        card_effects(bet, bet.outcomes(shoe), preset(bet))
+
+
+# --- Bust It's played reading (simulated) ---------------------------------------------------
+
+def test_played_reading_simulator_reproduces_the_exact_reading_when_the_player_stands() -> None:
+    """With a player who always stands, the played reading is the exact ``removed`` reading:
+    every event's share within 3 standard errors; with the strategy, the seeded run repeats."""
+    from analyzer.core.rules import Rules
+    from analyzer.sidebets.bustplayed import simulate_played
+
+    shoe = SuitShoe.decks(2)
+    exact = get_bet("bust-it").outcomes(shoe)
+    played = simulate_played(shoe.values(), Rules(decks=2), 40_000, 3, stand_only=True)
+    for event in exact.counts:
+        p = float(exact.probability(event))
+        se = (p * (1 - p) / played.rounds) ** 0.5
+        assert abs(played.probability(event) - p) <= 3 * se + 1e-12, event
+    a = simulate_played(shoe.values(), Rules(decks=2), 2_000, 5)
+    assert a == simulate_played(shoe.values(), Rules(decks=2), 2_000, 5)
+    assert sum(a.counts.values()) == 2_000
+
+
+def test_played_reading_refuses_bad_sizes() -> None:
+    from analyzer.core.errors import ShoeError
+    from analyzer.core.rules import Rules
+    from analyzer.sidebets.bustplayed import simulate_played
+
+    with pytest.raises(SimulationError, match="rounds 0"):
+        simulate_played(SuitShoe.decks(1).values(), Rules(decks=1), 0, 1)
+    with pytest.raises(ShoeError, match="40 cards"):
+        simulate_played((2,) * 9 + (8,), Rules(decks=1), 10, 1)

@@ -1,0 +1,340 @@
+"""``bja serve``'s JSON API: every command's answer is the CLI's ``--json``, byte for byte;
+hostile requests get the right 4xx and one line; the server keeps answering, also under
+50 concurrent requests of mixed rules; jobs report progress, finish and cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra (fastapi, httpx) is not installed")
+import httpx  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+from analyzer.cli.main import main as bja  # noqa: E402
+from analyzer.web.app import create_app  # noqa: E402
+
+SPEC = "1D H17 DOA NDAS SPL1 NS"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(workers=2, queue=64)) as c:
+        yield c
+
+
+def cli_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``bja ARGV --json`` prints (in-process: the same code as the console script)."""
+    capsys.readouterr()
+    status = bja([*argv, "--json"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    return out
+
+
+# (query items of /api/<command>, the same request as the CLI's argv)
+CASES: list[Any] = [
+    ("ev", [("rules", SPEC)], ["ev", "--rules", SPEC]),  # the server's jobs=1: same figures
+    pytest.param("ev", [("rules", "1D S17 LS"), ("levels", "1"), ("jobs", "1")],
+                 ["ev", "--rules", "1D S17 LS", "--levels", "--jobs", "1"],
+                 marks=pytest.mark.slow),
+    pytest.param("ev", [("game", "charlie7"), ("rules", "1D NSPL"), ("exact", "true")],
+                 ["ev", "--game", "charlie7", "--rules", "1D NSPL", "--exact"],
+                 marks=pytest.mark.slow),
+    ("hand", [("rules", SPEC), ("up", "T"), ("cards", "T,6")],
+     ["hand", "--rules", SPEC, "--up", "T", "--cards", "T,6"]),
+    ("dealer", [("rules", SPEC)], ["dealer", "--rules", SPEC]),
+    ("chart", [("rules", SPEC)], ["chart", "--rules", SPEC]),
+    ("distribution", [("rules", "1D NSPL"), ("jobs", "1")],
+     ["distribution", "--rules", "1D NSPL", "--jobs", "1"]),
+    ("sidebet", [("bet", "21+3"), ("decks", "1")], ["sidebet", "21+3", "--decks", "1"]),
+    ("sidebet", [("bet", "hot3"), ("decks", "2"), ("pays", "21-suited=50")],
+     ["sidebet", "hot3", "--decks", "2", "--pays", "21-suited=50"]),
+    ("sidebet", [("bet", "21+3"), ("decks", "1"), ("solve", "flush"), ("target_rtp", "0.95")],
+     ["sidebet", "21+3", "--decks", "1", "--solve", "flush", "--target-rtp", "0.95"]),
+    ("compare", [("base", "1D"), ("vary", "S17|H17"), ("no_chart", "1"), ("jobs", "1")],
+     ["compare", "--base", "1D", "--vary", "S17|H17", "--no-chart", "--jobs", "1"]),
+    pytest.param("eor", [("rules", "1D"), ("jobs", "1")], ["eor", "--rules", "1D", "--jobs", "1"],
+                 marks=pytest.mark.slow),
+    pytest.param("counts", [("rules", "1D"), ("count", "hi-lo"), ("jobs", "1")],
+                 ["counts", "--rules", "1D", "--count", "hi-lo", "--jobs", "1"],
+                 marks=pytest.mark.slow),
+    ("indices", [("rules", "1D"), ("decision", "16vT:stand-hit"), ("jobs", "1")],
+     ["indices", "--rules", "1D", "--decision", "16vT:stand-hit", "--jobs", "1"]),
+    ("edge", [("rules", "1D CUT20"), ("states", "2"), ("samples", "100"), ("jobs", "1")],
+     ["edge", "--rules", "1D CUT20", "--states", "2", "--samples", "100", "--jobs", "1"]),
+    ("simulate", [("rules", "1D"), ("rounds", "20000"), ("seed", "1"), ("jobs", "1")],
+     ["simulate", "--rules", "1D", "--rounds", "20000", "--seed", "1", "--jobs", "1"]),
+    ("rules", [("action", "list")], ["rules", "list"]),
+    ("rules", [("action", "show"), ("name", "free-bet")], ["rules", "show", "free-bet"]),
+]
+
+
+def _values(case: Any) -> tuple[Any, ...]:
+    return tuple(case.values) if hasattr(case, "values") else tuple(case)
+
+
+@pytest.mark.parametrize(("command", "items", "argv"), CASES,
+                         ids=[f"{_values(c)[0]}-{i}" for i, c in enumerate(CASES)])
+def test_api_is_the_cli_json(client: TestClient, capsys: pytest.CaptureFixture[str],
+                             command: str, items: list[tuple[str, str]],
+                             argv: list[str]) -> None:
+    r = client.get(f"/api/{command}?{urlencode(items)}")
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == "application/json"
+    expected = cli_json(argv, capsys)
+    if command == "simulate":  # its timings differ run to run; every figure is compared
+        assert _untimed(r.json()) == _untimed(json.loads(expected))
+    else:
+        assert r.text == expected  # byte for byte
+
+
+def _untimed(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if "second" not in k}
+
+
+def test_every_json_command_is_tested() -> None:
+    from analyzer.web.commands import COMMANDS
+
+    assert {_values(c)[0] for c in CASES} == set(COMMANDS)
+
+
+# (request, status, words of the one line)
+HOSTILE: list[tuple[str, str, int, str]] = [
+    ("GET", "/api/ev?rules=6D+X17", 400, "unknown rule token 'X17'"),
+    ("GET", "/api/ev?rules=" + "9" * 5000 + "D", 400, "has 5000 digits; at most"),
+    ("GET", "/api/ev?rules=6D&exact=maybe", 400, "switch"),
+    ("GET", "/api/ev?rules=6D&split=fastest", 400, "invalid choice"),
+    ("GET", "/api/ev?rules=6D&jobs=" + "9" * 400, 400, "--jobs"),
+    ("GET", "/api/ev?rules=6D&jobs=100000", 400, "--jobs"),
+    ("GET", "/api/ev?rules=6D&nonsense=1", 400, "unknown option 'nonsense'"),
+    ("GET", "/api/ev?help=1", 400, "not available over HTTP"),
+    ("GET", "/api/chart?rules=6D&out=/etc/passwd", 400, "not available over HTTP"),
+    ("GET", "/api/sidebet?bet=21%2B3&paytable=../../etc/passwd", 400, "not available"),
+    ("GET", "/api/counts?rules=1D&count=../../secret.toml", 400, "count file"),
+    ("GET", "/api/hand?rules=1D&up=Z&cards=T,6", 400, "'Z'"),
+    ("GET", "/api/hand?rules=1D&up=T&cards=A,A,A,A,A", 400, "bja: error:"),
+    ("GET", "/api/sidebet?bet=nope", 400, "nope"),
+    ("GET", "/api/sidebet?bet=21%2B3&decks=1000000", 400, "--decks"),
+    ("GET", "/api/sidebet?bet=21%2B3&pays=flush%3D-5", 400, "bja: error:"),
+    ("GET", "/api/simulate?rules=1D&rounds=1e12", 422, "limit of 10,000,000 rounds"),
+    ("GET", "/api/edge?rules=1D&states=5000", 422, "limit of 1,000 shoe states"),
+    ("GET", "/api/sidebet?bet=21%2B3&protection=1&shoes=5000000", 422,
+     "limit of 100,000 shoes"),
+    ("GET", "/api/sidebet?bet=bust-it&played=50000000", 422, "limit of 1,000,000 played rounds"),
+    ("GET", "/api/compare?base=1D&" + "&".join(["vary=" + "|".join(["S17", "H17"] * 50)] * 2),
+     422, "64 cells"),
+    ("GET", "/api/ev?rules=8D&shoe=A:400,T:1600&exact=1", 422, "exact mode"),
+    ("GET", "/api/ev?rules=6D&split=optimal", 422, "optimal splitting"),
+    ("GET", "/api/ev?" + "rules=6D&" * 2000, 413, "8,192"),
+    ("GET", "/api/nope", 404, "unknown command 'nope'"),
+    ("GET", "/nope/at/all", 404, "nothing here"),
+    ("GET", "/static/..%2F..%2Fpyproject.toml", 404, "nothing here"),
+    ("GET", "/static/%2e%2e/app.py", 404, "nothing here"),
+    ("GET", "/api/certify?rules=1D", 400, "runs as a job"),
+    ("GET", "/api/evaluate?chart=/etc/passwd", 404, "unknown command 'evaluate'"),
+    ("DELETE", "/api/ev", 405, "method not allowed"),
+    ("POST", "/api/jobs", 400, "which command"),
+    ("POST", "/api/jobs?command=build", 400, "unknown command 'build'"),
+    ("GET", "/api/jobs/0123456789abcdef", 404, "no job"),
+    ("DELETE", "/api/jobs/../../etc", 404, "bja: error:"),
+    ("GET", "/api/jobs/abc/files/..%2F..%2Fetc%2Fpasswd", 404, "bja: error:"),
+]
+
+
+@pytest.mark.parametrize(("method", "url", "status", "words"), HOSTILE,
+                         ids=[f"{i}-{h[2]}" for i, h in enumerate(HOSTILE)])
+def test_hostile_request(client: TestClient, method: str, url: str, status: int,
+                         words: str) -> None:
+    r = client.request(method, url)
+    assert r.status_code == status, r.text
+    assert r.text.startswith("bja: error: ") and r.text.endswith("\n")
+    assert r.text.count("\n") == 1, r.text  # one line
+    assert len(r.text) < 400
+    assert words in r.text
+    assert client.get("/api/rules?action=list").status_code == 200  # still answering
+
+
+BODIES: list[tuple[bytes, dict[str, str], int, str]] = [
+    (b"{not json", {}, 400, "malformed JSON"),
+    (b"[1, 2]", {}, 400, "expected an object"),
+    (b'{"command": "ev", "params": {"rules": {"x": 1}}}', {}, 400, "a string, a number"),
+    (b'{"command": 5}', {}, 400, "command must be a string"),
+    (b"x" * 70_000, {}, 413, "larger than 65,536 bytes"),
+    (b"{}", {"content-length": "99999999999"}, 413, "larger than"),
+    (b'{"command": "ev", "params": {"rules": "6D", "out": "/tmp/x"}}', {}, 400,
+     "not available over HTTP"),
+]
+
+
+@pytest.mark.parametrize(("body", "headers", "status", "words"), BODIES,
+                         ids=[f"body-{i}" for i in range(len(BODIES))])
+def test_hostile_bodies(client: TestClient, body: bytes, headers: dict[str, str],
+                        status: int, words: str) -> None:
+    try:
+        r = client.post("/api/jobs", content=body, headers=headers)
+    except httpx.HTTPError:  # a client refusing a lying content-length: nothing reached us
+        pytest.skip("the HTTP client refuses to send a wrong content-length")
+    assert r.status_code == status, r.text
+    assert r.text.startswith("bja: error: ") and r.text.count("\n") == 1
+    assert words in r.text
+
+
+def test_the_cli_line_is_the_api_line(client: TestClient,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A parse error is the CLI's own line, word for word."""
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        bja(["ev", "--rules", "6D", "--split", "fastest"])
+    line = capsys.readouterr().err
+    assert client.get("/api/ev?rules=6D&split=fastest").text == line
+
+
+def _wait(client: TestClient, job_id: str, timeout: float = 60) -> dict[str, object]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        state: dict[str, object] = client.get(f"/api/jobs/{job_id}").json()
+        if state["state"] not in ("queued", "running"):
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not finish")
+
+
+def test_a_job_reports_progress_and_its_json_is_the_cli_json(
+        client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    r = client.post("/api/jobs", content=json.dumps(
+        {"command": "ev", "params": {"rules": SPEC, "levels": True}}))
+    assert r.status_code == 202 and r.headers["location"] == f"/api/jobs/{r.json()['id']}"
+    state = _wait(client, r.json()["id"])
+    assert state["state"] == "done" and state["total"] and state["done"] == state["total"]
+    result = client.get(f"/api/jobs/{state['id']}/result").text
+    assert result == cli_json(["ev", "--rules", SPEC, "--levels"], capsys)
+
+
+def test_cancel_a_running_job_and_concurrent_cancels() -> None:
+    with TestClient(create_app(workers=1, queue=8)) as c:
+        slow = c.post("/api/jobs?command=distribution&rules=2D&jobs=1").json()["id"]
+        queued = c.post("/api/jobs?command=ev&rules=1D").json()["id"]
+        deadline = time.monotonic() + 30
+        while c.get(f"/api/jobs/{slow}").json()["state"] != "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        answers = [c.delete(f"/api/jobs/{job}") for job in (slow, queued, slow, queued)]
+        assert all(a.status_code == 200 for a in answers)
+        assert _wait(c, slow)["state"] == "cancelled"
+        assert _wait(c, queued)["state"] == "cancelled"
+        r = c.get(f"/api/jobs/{slow}/result")
+        assert r.status_code == 409 and r.text.count("\n") == 1
+        assert c.get("/api/rules?action=list").status_code == 200
+
+
+def test_a_full_queue_answers_503_with_retry_after() -> None:
+    with TestClient(create_app(workers=1, queue=2)) as c:
+        started = [c.post("/api/jobs?command=distribution&rules=2D&jobs=1") for _ in range(2)]
+        assert [s.status_code for s in started] == [202, 202]
+        r = c.get(f"/api/ev?rules={SPEC}")
+        assert r.status_code == 503 and r.headers["retry-after"].isdigit()
+        assert r.text.startswith("bja: error: ") and r.text.count("\n") == 1
+        for s in started:
+            c.delete(f"/api/jobs/{s.json()['id']}")
+        for s in started:
+            _wait(c, s.json()["id"])
+        assert c.get(f"/api/ev?rules={SPEC}").status_code == 200
+
+
+MIXED = [f"/api/ev?rules={d}D+{s}+DOA+{das}+SPL1+NS&jobs=1"
+         for d in (1, 2) for s in ("S17", "H17") for das in ("DAS", "NDAS")] + [
+    f"/api/sidebet?bet=21%2B3&decks={d}" for d in (1, 2, 4, 6, 8)] + [
+    f"/api/hand?rules=1D&up={u}&cards=T,6" for u in ("2", "7", "T", "A")] + [
+    "/api/rules?action=list", "/api/ev?rules=6D+X17"]
+
+
+def test_50_concurrent_mixed_requests(client: TestClient) -> None:
+    """Each answer equals the same request's answer alone (computed first, serially)."""
+    alone = {url: (r.status_code, r.text) for url in MIXED for r in [client.get(url)]}
+    urls = [MIXED[i % len(MIXED)] for i in range(50)]
+
+    async def flood() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as ac:
+            return list(await asyncio.gather(*(ac.get(u) for u in urls)))
+
+    answers = asyncio.run(flood())
+    for url, r in zip(urls, answers, strict=True):
+        assert (r.status_code, r.text) == alone[url], url
+    assert sum(r.status_code == 200 for r in answers) >= 48
+
+
+def test_identical_cold_requests_at_once_are_the_cli_figures() -> None:
+    """Two analyses of one rule set at once in one process corrupt the engine's caches
+    (wrong figures, then and after): the server computes one job at a time."""
+    spec = "3D S17 DOA NDAS SPL2 LS P22"  # in no other test: cold in this process
+    cli = subprocess.run([sys.executable, "-m", "analyzer", "ev", "--rules", spec, "--json",
+                          "--jobs", "1", "--no-cache"], capture_output=True, text=True,
+                         check=True).stdout
+    url = "/api/ev?" + urlencode({"rules": spec, "no_cache": "1"})
+
+    async def both() -> list[httpx.Response]:
+        app = create_app(workers=2, queue=8)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as ac:
+            return list(await asyncio.gather(ac.get(url), ac.get(url), ac.get(url)))
+
+    assert [r.text for r in asyncio.run(both())] == [cli] * 3
+
+
+def test_pages_and_docs_load(client: TestClient) -> None:
+    for page in ("/game", "/effects", "/sidebet", "/shoe", "/certificate", "/docs"):
+        r = client.get(page)
+        assert r.status_code == 200 and "<html" in r.text.lower(), page
+    assert client.get("/").status_code == 200  # redirected to /game
+    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/openapi.json").json()["paths"]["/api/{command}"]
+    r = client.get("/page/exceptions?rules=" + SPEC)
+    assert r.status_code == 200 and "exceptions" in r.text
+
+
+def test_serve_is_a_bja_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli.main import build_parser
+
+    args = build_parser().parse_args(["serve", "--port", "8123", "--workers", "3"])
+    assert (args.host, args.port, args.workers, args.open) == ("127.0.0.1", 8123, 3, False)
+    with pytest.raises(SystemExit) as stop:
+        bja(["serve", "--port", "70000"])
+    assert stop.value.code == 2 and "--port" in capsys.readouterr().err
+
+
+def test_the_last_answers_are_bounded_and_never_a_simulation() -> None:
+    from analyzer.web.commands import check, repeatable
+    from analyzer.web.jobs import Answers
+
+    kept = Answers(entries=3, chars=10_000)
+    for i in range(5):
+        kept.put(("ev", str(i)), "x" * 100)
+    assert [kept.get(("ev", str(i))) is not None for i in range(5)] == [False, False] + [True] * 3
+    kept.put(("big",), "x" * 5_000)  # past a quarter of the bytes: not kept
+    assert kept.get(("big",)) is None
+    assert not repeatable(check("simulate", [("rules", "1D"), ("rounds", "100"),
+                                             ("seed", "1")], max_jobs=2))
+    assert not repeatable(check("ev", [("rules", "1D"), ("no_cache", "1")], max_jobs=2))
+    assert repeatable(check("ev", [("rules", "1D")], max_jobs=2))
+
+
+def test_rules_in_words_for_the_effects_table(client: TestClient,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The labels are `bja rules show`'s lines for a named game, and any spec's."""
+    r = client.get("/page/words?rules=free-bet&rules=1D+H17")
+    assert r.status_code == 200
+    free_bet, spec = r.json()
+    assert free_bet == json.loads(cli_json(["rules", "show", "free-bet"], capsys))["rules"]
+    assert spec[:2] == ["1 deck", "dealer hits soft 17"]
+    bad = client.get("/page/words?rules=1D+X17")
+    assert bad.status_code == 400 and bad.text.count("\n") == 1
