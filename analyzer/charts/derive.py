@@ -106,13 +106,10 @@ class Deriver:
             result: Array = np.where(space.ncards == 2, np.argmax(stacked, axis=0) == HIT,
                                      v.hit > v.stand)
             return result & ~self._forced(d)
-        hits = np.zeros(m, dtype=bool)
-        both = frozenset((STAND, HIT))
-        for i, comp in enumerate(d.comps):
-            n = int(space.ncards[i])
-            if n >= 3 or i in d.options:
-                options = d.options[i] if n == 2 else both
-                hits[i] = strategy.decide(d.upcard, comp, options) == HIT
+        hits: Array = (strategy.hit_policy(d.upcard, space.comps) == HIT) & (space.ncards >= 3)
+        for i in d.options:  # the two-card hands dealt: their own options
+            if int(space.ncards[i]) == 2:
+                hits[i] = strategy.decide(d.upcard, d.comps[i], d.options[i]) == HIT
         return hits
 
     def hit_values(self, section: Section, upcard: int) -> Array:

@@ -19,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+import numpy as np
+import numpy.typing as npt
+
 from analyzer.charts.context import ChartContext
 from analyzer.charts.model import CODE_ACTIONS, UPCARDS, Chart, RowKey, Section, validate_rows
 from analyzer.core.actions import HIT, SPLIT, STAND
@@ -86,6 +89,7 @@ class ChartStrategy:
         self.free_calls = 0
         self._row_of: dict[tuple[tuple[int, ...], bool], RowKey | None] = {}
         self._codes: dict[tuple[tuple[int, ...], bool], Sequence[str]] = {}
+        self._hit_tables: dict[bytes, npt.NDArray[np.int64]] = {}
 
     def row_for(self, comp: tuple[int, ...], options: frozenset[int]) -> RowKey | None:
         """The row a hand reads (None: no decision, or a missing row with a fixed play).
@@ -116,10 +120,7 @@ class ChartStrategy:
 
     def code_for(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> str:
         """The chart code that governs this hand (after the missing-row rules)."""
-        key = (comp, SPLIT in options)
-        if key not in self._codes:
-            self._codes[key] = self._find_codes(comp, options)
-        return self._codes[key][_COLUMN[upcard]]
+        return self.code_for_row(comp, options)[_COLUMN[upcard]]
 
     def _find_codes(self, comp: tuple[int, ...], options: frozenset[int]) -> Sequence[str]:
         """The codes of the hand's row by upcard (its fixed play repeated where it has none)."""
@@ -134,6 +135,30 @@ class ChartStrategy:
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
         return resolve(self.code_for(upcard, comp, options), options, self.rules)
+
+    def hit_policy(self, upcard: int, comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """:meth:`decide` with the options stand and hit, for every row of ``comps`` at once.
+
+        An analysis played by the chart asks it of its whole hand space against
+        each upcard; the spaces recur (one per shoe size), so each is resolved once
+        for every upcard column and kept.
+        """
+        key = comps.tobytes()
+        table = self._hit_tables.get(key)
+        if table is None or table.shape[0] != len(comps):
+            both = frozenset((STAND, HIT))
+            action = {code: resolve(code, both, self.rules) for code in CODE_ACTIONS}
+            table = np.array([[action[code] for code in self.code_for_row(tuple(c), both)]
+                              for c in comps.tolist()], dtype=np.int64).reshape(-1, len(UPCARDS))
+            self._hit_tables[key] = table
+        return table[:, _COLUMN[upcard]].copy()
+
+    def code_for_row(self, comp: tuple[int, ...], options: frozenset[int]) -> Sequence[str]:
+        """The hand's codes by upcard, in the order of :data:`UPCARDS` (see :meth:`code_for`)."""
+        key = (comp, SPLIT in options)
+        if key not in self._codes:
+            self._codes[key] = self._find_codes(comp, options)
+        return self._codes[key]
 
     def decide_free(self, upcard: int, comp: tuple[int, ...]) -> int:
         """Hit or stand for the hand carrying a free bet (the free-bet-hand section)."""

@@ -70,6 +70,8 @@ def card_value(value: object, what: str = "card") -> int:
     ...
     analyzer.core.errors.CardNotationError: card must be a card value 1 (ace) to 10 (ten), not 0
     """
+    if type(value) is int and 1 <= value <= 10:
+        return value  # the common case first: the engine asks this in its inner loops
     if isinstance(value, bool) or not isinstance(value, Integral) or not 1 <= int(value) <= 10:
         raise CardNotationError(f"{what} must be a card value 1 (ace) to 10 (ten), not "
                                 f"{value!r}")

@@ -44,6 +44,9 @@ def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tu
     return c
 
 
+_VALUE_NAMES = tuple(format_value(v) for v in Value)
+
+
 class CardCounts:
     """Immutable counts of card kinds: what the value shoe and the suit-aware shoe share."""
 
@@ -84,7 +87,7 @@ class Shoe(CardCounts):
         if isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
             raise ShoeError(f"a shoe is built from ten counts (A, 2-9, T), not {counts!r}; "
                             "parse_shoe reads the VALUE:COUNT text")
-        c = checked_counts(counts, [format_value(v) for v in Value], "shoe (A, 2-9, T)")
+        c = checked_counts(counts, _VALUE_NAMES, "shoe (A, 2-9, T)")
         super().__init__(c)
         self._hash = hash(c)
 

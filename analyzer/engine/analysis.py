@@ -185,9 +185,13 @@ class Analysis:
             space = hand_space(base)
             policy = None
             if self.strategy is not None:
-                both = frozenset((STAND, HIT))
-                policy = np.array([self.strategy.decide(upcard, tuple(c), both)
-                                   for c in space.comps.tolist()], dtype=np.int64)
+                bulk = getattr(self.strategy, "hit_policy", None)
+                if bulk is not None:  # the whole space at once (frozen and chart strategies)
+                    policy = bulk(upcard, space.comps)
+                else:
+                    both = frozenset((STAND, HIT))
+                    policy = np.array([self.strategy.decide(upcard, tuple(c), both)
+                                       for c in space.comps.tolist()], dtype=np.int64)
             dealer = OutcomeCache.shared(base, upcard, hits_soft_17=self.rules.hits_soft_17,
                                          exact=self.exact)
             values = evaluate(space, base, upcard, hits_soft_17=self.rules.hits_soft_17,

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from analyzer.core.actions import HIT, STAND, SURRENDER
 from analyzer.core.cards import card_value, comp_cards, is_natural
 from analyzer.core.errors import CardNotationError, RuleConflictError, UsageError
 from analyzer.core.rules import Surrender
 from analyzer.engine.analysis import Analysis
+from analyzer.engine.hands import HandValues
 from analyzer.engine.strategy import PREFERENCE
 
 
@@ -26,12 +30,23 @@ class FrozenStrategy:
             raise RuleConflictError("a frozen strategy does not model free doubles together with "
                                 "double after split (FD with DAS)")
         self._analysis = analysis
+        self._decided: dict[tuple[int, tuple[int, ...], frozenset[int]], int] = {}
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
         upcard = card_value(upcard, "upcard")
-        if not isinstance(comp, tuple) or len(comp) != 10 or any(
-                isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in comp):
+        plain = type(comp) is tuple and len(comp) == 10 and all(
+            type(n) is int and n >= 0 for n in comp)  # the common case, then the rule
+        if not plain and (not isinstance(comp, tuple) or len(comp) != 10 or any(
+                isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in comp)):
             raise CardNotationError(f"a hand is ten counts of A..T, not {comp!r}")
+        if type(options) is not frozenset:
+            return self._decide(upcard, comp, frozenset(options))
+        key = (upcard, comp, options)
+        if key not in self._decided:  # a study plays one frozen strategy on many shoes
+            self._decided[key] = self._decide(upcard, comp, options)
+        return self._decided[key]
+
+    def _decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
         ua = self._analysis.upcard(upcard)
         values = ua.values
         node = values.space.index[comp]
@@ -54,6 +69,33 @@ class FrozenStrategy:
                     candidates[action] > candidates[best]:
                 best = action
         return best
+
+    def hit_policy(self, upcard: int, comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """:meth:`decide` with the options stand and hit, for every row of ``comps`` at once.
+
+        What an :class:`Analysis` played by this strategy asks of every hand of its
+        space (the card-counting studies ask it of many shoes): hands of three or
+        more cards compare the frozen stand and hit EVs as arrays; the two-card
+        hands go through :meth:`decide`, which checks each deal.
+        """
+        values = self._analysis.upcard(upcard).values
+        rows = comps.tolist()
+        index = values.space.index
+        try:
+            nodes = np.array([index[tuple(c)] for c in rows], dtype=np.int64)
+        except KeyError:  # a hand this analysis never met: decide() says which
+            nodes = np.array([self._node(values, upcard, tuple(c)) for c in rows],
+                             dtype=np.int64)
+        go = np.asarray(values.hit[nodes] > values.stand[nodes], dtype=bool)
+        policy = np.where(go & ~values.forced[nodes], int(HIT), int(STAND)).astype(np.int64)
+        both = frozenset((STAND, HIT))
+        for i in np.flatnonzero(comps.sum(axis=1) == 2).tolist():
+            policy[i] = self.decide(upcard, tuple(rows[i]), both)
+        return policy
+
+    def _node(self, values: HandValues, upcard: int, comp: tuple[int, ...]) -> int:
+        self.decide(upcard, comp, frozenset((STAND, HIT)))  # raises for a hand it cannot play
+        return int(values.space.index[comp])
 
     def _early_surrender_before_peek(self, upcard: int) -> bool:
         a = self._analysis

@@ -102,8 +102,26 @@ def hand_space(limits: tuple[int, ...]) -> HandSpace:
     return _hand_space(tuple(min(n, 21 // v) for v, n in enumerate(limits, start=1)))
 
 
+_CAPS = tuple(21 // v for v in range(1, 11))  # no hand of 21 or less holds more of value v
+
+
 @lru_cache(maxsize=32)
 def _hand_space(limits: tuple[int, ...]) -> HandSpace:
+    """The space of ``limits``: the hands of the uncapped space within them, in its order.
+
+    Shoes run short of one value or another (a counting study samples hundreds):
+    cutting the one full space down is cheaper than enumerating each, and gives
+    the same nodes in the same order (both sort by card count, then composition).
+    """
+    if limits == _CAPS:
+        return _full_space()
+    full = _full_space()
+    return sub_space(full, np.flatnonzero((full.comps <= np.array(limits)).all(axis=1)))
+
+
+@lru_cache(maxsize=1)
+def _full_space() -> HandSpace:
+    limits = _CAPS
     comps: list[tuple[int, ...]] = []
 
     def extend(comp: list[int], start: int, hard: int) -> None:
