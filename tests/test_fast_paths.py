@@ -16,7 +16,7 @@ import pytest
 from analyzer.charts.strategy import ChartStrategy
 from analyzer.core.actions import HIT, STAND
 from analyzer.core.cards import Value
-from analyzer.core.errors import CardNotationError
+from analyzer.core.errors import AnalyzerError, CardNotationError
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
@@ -112,3 +112,36 @@ def test_remembered_decisions_still_check_their_input() -> None:
             frozen.decide(10, bad, BOTH)  # type: ignore[arg-type]
     as_enum = tuple(Value(n) if n else 0 for n in hand)  # int subclasses pass the rule
     assert frozen.decide(10, as_enum, BOTH) == frozen.decide(10, hand, BOTH)
+
+
+@pytest.mark.parametrize(("spec", "shoe", "exact"), [
+    ("6D S17 DOA DAS SPL3 LS", None, False),
+    ("8D S17 DOA DAS SPL1 LS CH7 A21", None, False),  # charlie7: Charlie hands forced
+    ("8D S17 DOA NDAS SPL1 NS PEEKA CH6 CHBJ A21 P22 FD9-11 FSA-9", None, False),  # free-bet
+    ("2D H17 D10 NDAS SPL1 ES ENHC", None, False),
+    ("1D H17 DOA NDAS SPL1 LS", Shoe([2, 2, 2, 2, 2, 3, 2, 2, 2, 8]), True),
+])
+def test_a_lone_hand_has_the_values_it_has_among_all_hands(spec: str, shoe: Shoe | None,
+                                                           exact: bool) -> None:
+    """A hand asked alone is valued on the hands it can become: the same numbers, bit for
+    bit, as when every hand of the shoe is valued."""
+    rules = parse_spec(spec)
+    hands: list[tuple[int, ...]] = [(a, b) for a in range(1, 11) for b in range(a, 11) if a != b]
+    hands += [(2, 3, 4), (10, 2, 2), (1, 5, 1), (2, 2, 2, 2, 2)]
+    lone_seen = 0
+    for upcard in (1, 6, 10) if exact else range(1, 11):
+        whole = Analysis(rules, shoe, exact=exact)
+        whole.upcard(upcard)
+        for cards in hands:
+            alone = Analysis(rules, shoe, exact=exact)
+            try:
+                want = whole.actions(upcard, cards)
+            except AnalyzerError as err:
+                with pytest.raises(type(err)):
+                    alone.actions(upcard, cards)
+                continue
+            got = alone.actions(upcard, cards)
+            assert got == want, (upcard, cards)
+            assert all(type(got[a]) is type(want[a]) for a in want)
+            lone_seen += bool(alone._lone) and not alone._upcards
+    assert lone_seen > 0  # the lone path was taken

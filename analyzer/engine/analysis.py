@@ -46,6 +46,7 @@ from analyzer.engine.hands import (
     double_allowed,
     evaluate,
     hand_space,
+    sub_space,
 )
 from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
 from analyzer.engine.optimal_split import refusal as optimal_refusal
@@ -160,6 +161,7 @@ class Analysis:
             raise ImpossibleShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a "
                                       "round (at least 12 needed)")
         self._upcards: dict[int, UpcardAnalysis] = {}
+        self._lone: dict[tuple[int, tuple[int, ...]], HandValues] = {}  # see _lone_hand
         self._evs: dict[int, Number] = {}  # upcard EVs computed by forked processes
         self.jobs = jobs
         # A shoe that holds more cards than any round can take needs no search.
@@ -380,15 +382,20 @@ class Analysis:
             raise HandError(f"hand {shown} vs {format_value(upcard)}: {err}") from None
         if len(cards) < 2:
             raise HandError("a hand needs at least two cards")
-        ua = self.upcard(upcard)
-        if key not in ua.values.space.index:
+        rules = self.rules
+        pair = len(cards) == 2 and cards[0] == cards[1] and rules.max_hands > 1 and \
+            (cards[0] != 1 or rules.split_aces)
+        v: HandValues | None
+        if upcard in self._upcards or pair or self.strategy is not None:
+            v = self.upcard(upcard).values
+        else:
+            v = self._lone_hand(upcard, key)
+        if v is None or key not in v.space.index:
             raise HandError(f"hand {'-'.join(format_value(c) for c in cards)} is busted")
         self._check_hand(upcard, cards)
         if is_natural(key):
             return {}
-        i = ua.values.space.index[key]
-        v = ua.values
-        rules = self.rules
+        i = v.space.index[key]
         if v.forced[i]:  # a Charlie, or 21 where 21 stands: no decision left
             return {STAND: v.stand[i]}
         result: dict[int, Number] = {STAND: v.stand[i], HIT: v.hit[i]}
@@ -398,13 +405,36 @@ class Analysis:
                 result[DOUBLE] = v.free_double[i]
             elif double_allowed(rules.double, key):
                 result[DOUBLE] = v.double[i]
-            if cards[0] == cards[1] and rules.max_hands > 1 and \
-                    (cards[0] != 1 or rules.split_aces):
-                result[SPLIT] = self.split_value(ua, cards[0])
+            if pair:
+                result[SPLIT] = self.split_value(self.upcard(upcard), cards[0])
             if rules.surrender is not Surrender.NONE and \
                     (upcard != 1 or rules.surrender_vs_ace):
                 result[SURRENDER] = self.surrender_value(upcard, key)
         return result
+
+    def _lone_hand(self, upcard: int, key: tuple[int, ...]) -> HandValues | None:
+        """The values of the hands that ``key`` can become, where no other hand was asked.
+
+        A question about one hand (``bja hand``, a playing index) needs the hands it
+        can grow into, not every hand of the shoe; a node's values depend only on
+        the nodes after it, and each is computed as in :meth:`upcard` (its dealer row
+        from the same shared cache), so they are the same numbers.  None: the hand
+        is busted.
+        """
+        if (upcard, key) not in self._lone:
+            base = self.shoe.remove([upcard]).counts
+            full = hand_space(base)
+            if key not in full.index:
+                return None
+            grown = full.comps >= np.array(key, dtype=np.int64)
+            space = sub_space(full, np.flatnonzero(grown.all(axis=1)))
+            dealer = OutcomeCache.shared(base, upcard, hits_soft_17=self.rules.hits_soft_17,
+                                         exact=self.exact)
+            self._lone[(upcard, key)] = evaluate(
+                space, base, upcard, hits_soft_17=self.rules.hits_soft_17,
+                conditioned=self.conditioned(upcard), exact=self.exact,
+                play=self.play_rules(upcard), outcomes=dealer.rows(space.comps))
+        return self._lone[(upcard, key)]
 
     def hand_actions(self, upcard: int, cards: tuple[int, ...], *,
                      unconditioned: bool = False) -> dict[int, Number]:
