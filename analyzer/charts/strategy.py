@@ -143,9 +143,9 @@ class ChartStrategy:
         each upcard; the spaces recur (one per shoe size), so each is resolved once
         for every upcard column and kept.
         """
-        key = comps.tobytes()
+        key = comps.tobytes()  # (m, 10) int64 rows: equal bytes, equal spaces
         table = self._hit_tables.get(key)
-        if table is None or table.shape[0] != len(comps):
+        if table is None:
             both = frozenset((STAND, HIT))
             action = {code: resolve(code, both, self.rules) for code in CODE_ACTIONS}
             table = np.array([[action[code] for code in self.code_for_row(tuple(c), both)]
