@@ -11,12 +11,13 @@ from __future__ import annotations
 import itertools
 import random
 
+import numpy as np
 import pytest
 
 from analyzer.charts.strategy import ChartStrategy
 from analyzer.core.actions import HIT, STAND
 from analyzer.core.cards import Value
-from analyzer.core.errors import AnalyzerError, CardNotationError
+from analyzer.core.errors import AnalyzerError, CardNotationError, UsageError
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
@@ -145,3 +146,14 @@ def test_a_lone_hand_has_the_values_it_has_among_all_hands(spec: str, shoe: Shoe
             assert all(type(got[a]) is type(want[a]) for a in want)
             lone_seen += bool(alone._lone) and not alone._upcards
     assert lone_seen > 0  # the lone path was taken
+
+
+@pytest.mark.parametrize("bad", [[(0,) * 10], np.zeros((3, 9), dtype=np.int64),
+                                 np.zeros((3, 10)), "T,6"])
+def test_a_policy_of_what_is_not_a_hand_space_is_one_usage_error(bad: object) -> None:
+    spec = "1D S17 DOA NDAS SPL1 NS"
+    rules = parse_spec(spec)
+    for strategy in (FrozenStrategy(Analysis(rules)), ChartStrategy(chart(CHART, spec), rules)):
+        with pytest.raises(UsageError, match=r"^hands are an \(m, 10\) integer array") as err:
+            strategy.hit_policy(10, bad)  # type: ignore[arg-type]
+        assert "\n" not in str(err.value)

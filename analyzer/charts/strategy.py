@@ -27,6 +27,7 @@ from analyzer.charts.model import CODE_ACTIONS, UPCARDS, Chart, RowKey, Section,
 from analyzer.core.actions import HIT, SPLIT, STAND
 from analyzer.core.cards import comp_total
 from analyzer.core.rules import Rules
+from analyzer.engine.strategy import checked_comps
 
 FREE_SECTION = "free-bet-hand"
 _COLUMN = {u: i for i, u in enumerate(UPCARDS)}  # an upcard's column in a row of codes
@@ -143,6 +144,7 @@ class ChartStrategy:
         each upcard; the spaces recur (one per shoe size), so each is resolved once
         for every upcard column and kept.
         """
+        comps = checked_comps(comps).astype(np.int64, copy=False)
         key = comps.tobytes()  # (m, 10) int64 rows: equal bytes, equal spaces
         table = self._hit_tables.get(key)
         if table is None:

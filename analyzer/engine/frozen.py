@@ -10,8 +10,7 @@ from analyzer.core.cards import card_value, comp_cards, is_natural
 from analyzer.core.errors import CardNotationError, RuleConflictError, UsageError
 from analyzer.core.rules import Surrender
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.hands import HandValues
-from analyzer.engine.strategy import PREFERENCE
+from analyzer.engine.strategy import PREFERENCE, checked_comps
 
 
 class FrozenStrategy:
@@ -78,24 +77,17 @@ class FrozenStrategy:
         more cards compare the frozen stand and hit EVs as arrays; the two-card
         hands go through :meth:`decide`, which checks each deal.
         """
+        comps = checked_comps(comps)
         values = self._analysis.upcard(upcard).values
         rows = comps.tolist()
-        index = values.space.index
-        try:
-            nodes = np.array([index[tuple(c)] for c in rows], dtype=np.int64)
-        except KeyError:  # a hand this analysis never met: decide() says which
-            nodes = np.array([self._node(values, upcard, tuple(c)) for c in rows],
-                             dtype=np.int64)
+        index = values.space.index  # a hand this analysis never met: KeyError, as decide()
+        nodes = np.array([index[tuple(c)] for c in rows], dtype=np.int64)
         go = np.asarray(values.hit[nodes] > values.stand[nodes], dtype=bool)
         policy = np.where(go & ~values.forced[nodes], int(HIT), int(STAND)).astype(np.int64)
         both = frozenset((STAND, HIT))
         for i in np.flatnonzero(comps.sum(axis=1) == 2).tolist():
             policy[i] = self.decide(upcard, tuple(rows[i]), both)
         return policy
-
-    def _node(self, values: HandValues, upcard: int, comp: tuple[int, ...]) -> int:
-        self.decide(upcard, comp, frozenset((STAND, HIT)))  # raises for a hand it cannot play
-        return int(values.space.index[comp])
 
     def _early_surrender_before_peek(self, upcard: int) -> bool:
         a = self._analysis

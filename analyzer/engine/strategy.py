@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.errors import UsageError
 
 PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)  # order that breaks exact ties
 
@@ -31,3 +35,14 @@ class Strategy(Protocol):
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
         """The action for hand ``comp`` (counts of A..T) among the legal ``options``."""
         ...
+
+
+def checked_comps(comps: object) -> npt.NDArray[np.int64]:
+    """``comps`` as the rows of a hand space (an ``(m, 10)`` integer array), or a
+    :class:`UsageError`: what a strategy's ``hit_policy`` is asked about."""
+    if not isinstance(comps, np.ndarray) or comps.ndim != 2 or comps.shape[1] != 10 or \
+            comps.dtype.kind not in "iu":
+        shown = (f"an array of shape {comps.shape} and dtype {comps.dtype}"
+                 if isinstance(comps, np.ndarray) else f"{comps!r:.60}")
+        raise UsageError(f"hands are an (m, 10) integer array of counts of A..T, not {shown}")
+    return comps
