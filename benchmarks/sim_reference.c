@@ -103,12 +103,17 @@ INLINE i64 draw(i64 *st, i64 n, i64 stacked, Deal *g) {
     return c;
 }
 
-/* state * 32 + total: state 0 bust / 1 stands / 2 Charlie */
+/* a later decision from a hit-table cell: bits shift..shift+2 (0 unsplit, 3 split hand) */
+INLINE i64 later(i64 c, i64 shift) { return c < 0 ? c : (c >> shift) & 7; }
+
+/* (doubled * 4 + state) * 32 + total: state 0 bust / 1 stands / 2 Charlie / 3 given up
+   after a double (DDR: bit 6 of the cell where a paid double's card landed) */
 INLINE i64 play(i64 *st, const i32 *tab, i64 charlie, i64 a21, i64 col, i64 node, i64 act,
-                i64 n, i64 stacked, Deal *g) {
+                i64 shift, i64 rescue, i64 n, i64 stacked, Deal *g) {
     if (act < 0) st[ERR] = ERR_TABLE;
-    i64 state = 1;
+    i64 state = 1, doubled = 0;
     while (act == HIT || act == DOUBLE) {
+        if (act == DOUBLE) doubled = 1;
         i64 child = cell(tab, node, VAL[draw(st, n, stacked, g)] - 1);
         if (child < 0) {
             if (child == -2) st[ERR] = ERR_IMPOSSIBLE;
@@ -120,11 +125,32 @@ INLINE i64 play(i64 *st, const i32 *tab, i64 charlie, i64 a21, i64 col, i64 node
             state = 2;
             break;
         }
-        if (act == DOUBLE || (a21 != 0 && cell(tab, node, T_TOTAL) == 21)) break;
-        act = cell(tab, node, col);
+        if (act == DOUBLE) {
+            i64 c = cell(tab, node, col);
+            if (rescue != 0 && c >= 0 && ((c >> 6) & 1) != 0) state = 3;
+            break;
+        }
+        if (a21 != 0 && cell(tab, node, T_TOTAL) == 21) break;
+        act = later(cell(tab, node, col), shift);
         if (act < 0) st[ERR] = ERR_TABLE;
     }
-    return state * 32 + cell(tab, node, T_TOTAL);
+    return (doubled * 4 + state) * 32 + cell(tab, node, T_TOTAL);
+}
+
+/* a played paid hand into its row: a free double loses the own bet only, a hand given up
+   loses 1 */
+INLINE void record(i64 *row, i64 hand, int free_double) {
+    i64 state = (hand >> 5) & 3, stake = (hand >> 7) != 0 ? 2 : 1;
+    row[1] = hand & 31;
+    if (state == 3) {
+        row[0] = 0;
+        row[2] = 0;
+        row[3] = 1;
+    } else {
+        row[0] = state;
+        row[2] = stake;
+        row[3] = free_double ? 1 : stake;
+    }
 }
 
 static i64 split(i64 *st, const i32 *tab, const i64 *cfg, i64 u, i64 pc, i64 n, i64 stacked,
@@ -157,19 +183,15 @@ static i64 split(i64 *st, const i32 *tab, const i64 *cfg, i64 u, i64 pc, i64 n, 
             row[3] = free_hand ? 0 : 1;
         } else if (free_hand) {
             i64 hand = play(st, tab, charlie, a21, T_FREE + u - 1, node,
-                            cell(tab, node, T_FREE + u - 1), n, stacked, g);
-            row[0] = hand >> 5;
+                            cell(tab, node, T_FREE + u - 1), 0, 0, n, stacked, g);
+            row[0] = (hand >> 5) & 3;
             row[1] = hand & 31;
             row[2] = 1;
             row[3] = 0;
         } else {
             if (act < 0) act = cfg[decisions];
-            i64 stake = act == DOUBLE ? 2 : 1;
-            i64 hand = play(st, tab, charlie, a21, T_HIT + u - 1, node, act, n, stacked, g);
-            row[0] = hand >> 5;
-            row[1] = hand & 31;
-            row[2] = stake;
-            row[3] = stake;
+            record(row, play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1, n,
+                             stacked, g), 0);
         }
         nh += 1;
     }
@@ -268,13 +290,9 @@ INLINE i64 round_(i64 *st, const i32 *tab, const i64 *cfg, i64 n, i64 stacked, D
     if (act == SPLIT) {
         nh = split(st, tab, cfg, u, c1, n, stacked, g);
     } else {
-        i64 stake = act == DOUBLE ? 2 : 1;
-        i64 hand = play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node, act, n,
-                        stacked, g);
-        st[HANDS] = hand >> 5;
-        st[HANDS + 1] = hand & 31;
-        st[HANDS + 2] = stake;
-        st[HANDS + 3] = cfg[C_FREE_DOUBLE + 11 * a + b] != 0 ? 1 : stake;
+        int free_double = act == DOUBLE && cfg[C_FREE_DOUBLE + 11 * a + b] != 0;
+        record(st + HANDS, play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node, act,
+                                0, free_double ? 0 : 1, n, stacked, g), free_double);
         nh = 1;
     }
     return settle(st, cfg, u, hole, peek, nh, n, stacked, g) * ticks;

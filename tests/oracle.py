@@ -115,6 +115,18 @@ Modelling decisions not fixed by the brief (see also the function docstrings):
   ``hand_evs`` reports a free double under "double" and a free split under
   "split".
 * Doubling split aces needs ``hit_split_aces`` and ``double_after_split``.
+* ``double_any_cards`` (DAN): a hand of three or more cards (after hitting) may
+  double too, on the totals ``rules.double`` allows it on two cards, never on
+  21; a split hand only with ``double_after_split``.  Optimal unsplit play weighs
+  it at every decision; a split hand takes it where the unsplit hand of the same
+  composition would (CDZ-), or, when split hands may not double, the better of
+  standing and hitting for that unsplit hand.
+* ``double_rescue`` (DDR, peek games): once a PAID double's card is dealt and the
+  hand is not busted, the player may give it up for -1 (the original bet; the
+  double comes back).  He does so when that is strictly better than standing
+  with the doubled hand, as he believes it (the hole card unseen); on a split
+  hand where the unsplit hand of that composition would (CDZ-).  A free double
+  is not rescued.
 * Not modelled: ``split_by_rank`` (the oracle works on card values: it raises
   :class:`NotImplementedError`), free splits with ``max_hands > 2`` (likewise),
   insurance (so ``insured_no_split`` is moot) and ``cut_card`` (every round is
@@ -408,26 +420,41 @@ def _q_hit(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
 
 @cache
 def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
-    """One card, then stand, with ``bet`` (PAID_DOUBLE or FREE_DOUBLE)."""
+    """One card, then stand, with ``bet`` (PAID_DOUBLE or FREE_DOUBLE); under DDR a paid
+    double that did not bust is given up for -1 where that is better."""
     ev = Fraction(0)
     for card, p, rest in _player_draws(g, unseen):
-        ev += p * _stand_value(g, rest, _final(g.rules, _with(hand, card)), bet)
+        cards = _with(hand, card)
+        value = _stand_value(g, rest, _final(g.rules, cards), bet)
+        if _rescue_offered(g.rules, cards, bet):
+            value = max(value, Fraction(-1))
+        ev += p * value
     return ev
+
+
+def _rescue_offered(rules: Rules, doubled: Cards, bet: Bet) -> bool:
+    """DDR: a paid double's hand, its card dealt and not busted, may be given up."""
+    return rules.double_rescue and bet == PAID_DOUBLE and _total(doubled) <= 21
 
 
 @cache
 def _v_play_on(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
-    """Value of a hand after a hit: the better of standing and hitting (unless forced)."""
+    """Value of a hand after a hit: the best of standing, hitting and (DAN, paid hands)
+    doubling, unless forced to stand."""
     stand = _q_stand(g, unseen, hand, bet)
     if _forced(g.rules, hand):
         return stand
-    return max(stand, _q_hit(g, unseen, hand, bet))
+    best = max(stand, _q_hit(g, unseen, hand, bet))
+    if bet == PAID and _may_double(g.rules, hand):
+        best = max(best, _q_double(g, unseen, hand, PAID_DOUBLE))
+    return best
 
 
 def _may_double(rules: Rules, hand: Cards) -> bool:
-    """A paid double under ``rules.double`` (any two cards under 21 it allows)."""
+    """A paid double under ``rules.double`` (any two cards under 21 it allows; with
+    ``double_any_cards`` any number of cards)."""
     total = _total(hand)
-    if len(hand) != 2 or total >= 21:
+    if len(hand) < 2 or total >= 21 or (len(hand) > 2 and not rules.double_any_cards):
         return False
     if rules.double is Double.ANY:
         return True
@@ -472,6 +499,15 @@ def _cdz_action(g: _Game, hand: Cards) -> str:
 
 
 @cache
+def _cdz_rescue(g: _Game, doubled: Cards) -> bool:
+    """DDR on a split hand: give up the doubled ``doubled`` where the unsplit hand would."""
+    if not _rescue_offered(g.rules, doubled, PAID_DOUBLE):
+        return False
+    unseen = _take_all(_take(g.start, g.up), doubled)
+    return _q_stand(g, unseen, doubled, PAID_DOUBLE) < -1
+
+
+@cache
 def _free_action(g: _Game, hand: Cards) -> str:
     """Action of the free split hand holding ``hand`` (2+ cards, not forced): the better
     for the free payoff of an unsplit hand ``hand``; hit only when strictly better."""
@@ -500,7 +536,10 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     free_hand = pair in rules.free_splits and waiting == 0
 
     def finish(rest: Counts, cards: Cards, bet: Bet) -> Fraction:
-        finished = _payoffs(rules, _final(rules, cards), bet, done)
+        if bet == PAID_DOUBLE and _cdz_rescue(g, cards):  # given up: -1 whatever comes
+            finished = tuple(e - 1 for e in done[:-2]) + done[-2:]
+        else:
+            finished = _payoffs(rules, _final(rules, cards), bet, done)
         if waiting == 0:
             return _settle_table(g, hole, rest, finished)
         return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
@@ -597,10 +636,30 @@ def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
     """An unsplit hand after a hit, played card by card with the hole card fixed."""
     rules = g.rules
     unseen = shoe if hole is None else _put(shoe, hole)
-    if _forced(rules, hand) or _q_stand(g, unseen, hand, PAID) >= _q_hit(g, unseen, hand, PAID):
+    if _forced(rules, hand):
+        return _settle_table(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
+    stand, hit = _q_stand(g, unseen, hand, PAID), _q_hit(g, unseen, hand, PAID)
+    if _may_double(rules, hand) and _q_double(g, unseen, hand, PAID_DOUBLE) > max(stand, hit):
+        return _play_double(g, hole, shoe, hand, PAID_DOUBLE)
+    if stand >= hit:
         return _settle_table(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
     return sum((p * _play_on(g, hole, rest, _with(hand, card)) for card, p, rest in _draws(shoe)),
                Fraction(0))
+
+
+def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
+    """A double on an unsplit ``hand``: one card, then stand, or (DDR) give up for -1 where
+    the player believes that better."""
+    ev = Fraction(0)
+    for card, p, rest in _draws(shoe):
+        cards = _with(hand, card)
+        if _rescue_offered(g.rules, cards, bet):
+            unseen = rest if hole is None else _put(rest, hole)
+            if _q_stand(g, unseen, cards, bet) < -1:
+                ev -= p
+                continue
+        ev += p * _settle_table(g, hole, rest, _payoffs(g.rules, _final(g.rules, cards), bet))
+    return ev
 
 
 def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) -> Fraction:
@@ -614,16 +673,12 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
         return Fraction(-1) if not g.peeked and _is_natural((g.up, hole)) else -HALF
     if action == "split":
         return _split_round_start(g, hole, shoe, hand[0])
-    double = _double_bet(rules, hand)
-    ev = Fraction(0)
-    for card, p, rest in _draws(shoe):
-        cards = _with(hand, card)
-        if action == "double":
-            assert double is not None
-            ev += p * _settle_table(g, hole, rest, _payoffs(rules, _final(rules, cards), double))
-        else:
-            ev += p * _play_on(g, hole, rest, cards)
-    return ev
+    if action == "double":
+        double = _double_bet(rules, hand)
+        assert double is not None
+        return _play_double(g, hole, shoe, hand, double)
+    return sum((p * _play_on(g, hole, rest, _with(hand, card)) for card, p, rest in _draws(shoe)),
+               Fraction(0))
 
 
 @cache
@@ -723,6 +778,6 @@ def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict
 def clear_caches() -> None:
     """Forget every memoised state (they are kept across calls)."""
     for function in (_game, _draws, _dealer, _dealer_odds, _q_stand, _q_hit, _q_double,
-                     _v_play_on, _cdz_action, _free_action, _split_round, _action_values,
-                     _deal_ev):
+                     _v_play_on, _cdz_action, _cdz_rescue, _free_action, _split_round,
+                     _action_values, _deal_ev):
         function.cache_clear()

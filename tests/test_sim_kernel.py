@@ -41,11 +41,21 @@ SPECS = [
     "1D S17 DOA DAS SPL3 CH5 CHBJ ENHC",
     "1D S17 DOA DAS SPL3 CUT50",  # rounds run past the last card and reuse the discards
     "1D SP H17 DOA DAS SPL3 RSA HSA BJW P21W ENHC",  # Spanish decks, BJW, P21W
+    "2D H17 DOA DAS SPL3 LS DAN DDR",  # doubles after hitting, split hands too; rescues
+    "1D S17 D10 NDAS SPL1 NS DAN DDR FD9-11 CH6",  # a free double is not rescued
 ]
 
 
+class _Rescuer(Script):
+    """The script, giving up a double that landed on hard 12-16 (DDR)."""
+
+    def decide_rescue(self, upcard: int, comp: tuple[int, ...]) -> bool:
+        hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
+        return 12 <= hard <= 16 and not (comp[0] and hard <= 11)
+
+
 def _tables(rules: Rules) -> DecisionTables:
-    return export_tables(rules, Script(split_tens=True, surrender_16=True))
+    return export_tables(rules, _Rescuer(split_tens=True, surrender_16=True))
 
 
 def _settings(rules: Rules) -> list[tuple[int, tuple[int, int] | None, bool]]:

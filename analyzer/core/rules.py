@@ -55,6 +55,8 @@ class Rules:
     spanish_decks: bool = False  # 48-card decks: the four 10s removed, J Q K kept
     hits_soft_17: bool = False
     double: Double = Double.ANY
+    double_any_cards: bool = False  # double on any number of cards, after hitting too (DAN)
+    double_rescue: bool = False  # after the double's card, give up for the original bet (DDR)
     double_after_split: bool = True
     max_hands: int = 4
     resplit_aces: bool = False

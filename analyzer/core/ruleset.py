@@ -359,6 +359,14 @@ def _free_split_conflict(r: Rules) -> str | None:
     return None
 
 
+def _rescue_conflict(r: Rules) -> str | None:
+    if r.double_rescue and r.hole_card is not HoleCard.PEEK:
+        return (f"DDR with {r.hole_card.value}: double-down rescue is modelled where the dealer "
+                "peeks with an ace or a ten up (PEEK): what an unchecked dealer blackjack "
+                "takes from a rescued double is unsettled")
+    return None
+
+
 def deck_cards(r: Rules) -> int:
     """Cards in one deck of the game: a Spanish deck has no 10s (48 cards)."""
     return 48 if r.spanish_decks else 52
@@ -404,6 +412,16 @@ RULES: tuple[Rule, ...] = (
             said=("dealer stands on soft 17", "dealer hits soft 17"),
             changes=_toggle("hits_soft_17"), examples=("H17",)),
     _choice("doubling", "double", Double, Double.ANY, words=_DOUBLE_WORDS, always=True),
+    _switch("double any cards", "double_any_cards", on="DAN",
+            said=(None, "double down on any number of cards, after hitting too (split hands "
+                        "with DAS), on the totals the doubling rule allows; a 21 is not "
+                        "doubled"),
+            changes=_toggle("double_any_cards")),
+    _switch("double-down rescue", "double_rescue", on="DDR",
+            said=(None, "double-down rescue: after the double's card the player may give up "
+                        "the hand and lose only the original bet (a paid double, split hands "
+                        "too; a busted double is lost)"),
+            conflict=_rescue_conflict, changes=_toggle("double_rescue")),
     _switch("double after split", "double_after_split", on="NDAS", off="DAS", default=True,
             always=True, said=("double after split allowed", "no double after split"),
             changes=_toggle("double_after_split", _splits), examples=("NDAS",)),

@@ -44,14 +44,16 @@ from analyzer.engine.hands import (
     HandValues,
     PlayRules,
     double_allowed,
+    doubling_refusal,
     evaluate,
     hand_space,
+    may_double_any,
     sub_space,
 )
 from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
 from analyzer.engine.optimal_split import refusal as optimal_refusal
 from analyzer.engine.postsplit import PostSplit
-from analyzer.engine.splits import SplitPlan, policy_decision, split_ev
+from analyzer.engine.splits import SplitPlan, later_play, policy_decision, split_ev
 from analyzer.engine.strategy import Strategy
 from analyzer.util.progress import ProgressCallback, report
 
@@ -140,6 +142,13 @@ class Analysis:
         if strategy is not None and split not in ("cdz", "exact"):
             raise RuleConflictError(f"split level {split!r} is a level of optimal play; a fixed "
                                     "strategy plays its split hands its own way (use cdz)")
+        later = doubling_refusal(rules, "play by a fixed strategy (a chart, or the frozen "
+                                 "optimum a study plays)" if strategy is not None
+                                 else f"split level {split!r}")
+        if later and strategy is not None:
+            raise RuleConflictError(later)
+        if later and split != "cdz":  # the level is refused, not the rules
+            raise SplitInfeasible(later)
         if strategy is not None and not callable(getattr(strategy, "decide", None)):
             raise UsageError(f"strategy must have a decide method (a Strategy), not "
                              f"{strategy!r}")
@@ -230,7 +239,7 @@ class Analysis:
                 ua.dealer = OutcomeCache.shared(ua.shoe, ua.upcard,
                                                 hits_soft_17=self.rules.hits_soft_17,
                                                 exact=self.exact)
-            decide, hits = self._split_play(ua)
+            decide, hits, doubles = self._split_play(ua)
             space = ua.values.space
             strategy = self.strategy
             free_hits = None
@@ -251,12 +260,19 @@ class Analysis:
                 ua.splits[pair] = split_ev(ua.values, ua.shoe, ua.upcard, plan,
                                            hits_soft_17=self.rules.hits_soft_17,
                                            exact=self.exact, decide=decide, hits=hits,
-                                           free_hits=free_hits, dealer=ua.dealer)
+                                           doubles=doubles, free_hits=free_hits,
+                                           dealer=ua.dealer)
         return ua.splits[pair]
 
     def _split_play(self, ua: UpcardAnalysis) -> tuple[Callable[[int, bool], int],
+                                                        npt.NDArray[np.bool_],
                                                         npt.NDArray[np.bool_]]:
-        """How split hands are played (CDZ-): the two-card decision and the later hits."""
+        """How split hands are played (CDZ-): the two-card decision, the later hits and
+        (DAN) the later doubles.
+
+        The unsplit hand's play; where it doubles after hitting but split hands may not
+        double (NDAS), the split hand takes the better of hitting and standing.
+        """
         space = ua.values.space
         strategy = self.strategy
 
@@ -267,9 +283,10 @@ class Analysis:
             return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
                                    frozenset(options))
 
-        hits: npt.NDArray[np.bool_] = (ua.values.hits if ua.policy is None
-                                       else ua.policy == HIT)
-        return decide, hits
+        if ua.policy is not None:  # a fixed strategy: no doubling after hitting (refused)
+            return decide, ua.policy == HIT, np.zeros(len(space.comps), dtype=bool)
+        hits, doubles = later_play(ua.values, self.rules.double_after_split)
+        return decide, hits, doubles
 
     # -- shoes that run out (analyzer.engine.exhaustion) ---------------------------------
     def _round_check(self, upcard: int) -> RoundCheck:
@@ -332,11 +349,11 @@ class Analysis:
         policy: SplitPolicy | None = None
         limit = 21
         if self.split in ("cdz", "exact") and not plan.free:
-            decide, hits = self._split_play(ua)
+            decide, hits, doubles = self._split_play(ua)
             space = ua.values.space
             index = space.index
             hard = space.comps @ np.arange(1, 11)
-            drawing = hits.copy()
+            drawing = hits | doubles
             for x in range(1, 11):  # the two-card starts: their first decision
                 key = composition((p, x))
                 if key in index and not plan.one_card:
@@ -349,7 +366,7 @@ class Analysis:
                 node = index[comp]
                 if sum(comp) == 2:
                     return STAND if plan.one_card else decide(node, may_double)
-                return HIT if hits[node] else STAND
+                return HIT if hits[node] else DOUBLE if doubles[node] else STAND
 
         def may_double(comp: tuple[int, ...]) -> bool:
             return plan.double_after_split and double_allowed(plan.double, comp)
@@ -410,6 +427,8 @@ class Analysis:
             if rules.surrender is not Surrender.NONE and \
                     (upcard != 1 or rules.surrender_vs_ace):
                 result[SURRENDER] = self.surrender_value(upcard, key)
+        elif rules.double_any_cards and may_double_any(v.space, rules.double)[i]:
+            result[DOUBLE] = v.double[i]  # DAN: after hitting too
         return result
 
     def _lone_hand(self, upcard: int, key: tuple[int, ...]) -> HandValues | None:

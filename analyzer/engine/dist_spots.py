@@ -51,6 +51,7 @@ from analyzer.engine.dist_splits import PAIRS_AT_ONCE, CardKeys, sum_index
 from analyzer.engine.distribution import _Upcard
 from analyzer.engine.exhaustion import most_cards, refusal
 from analyzer.engine.frozen import FrozenStrategy
+from analyzer.engine.hands import doubling_refusal
 from analyzer.engine.strategy import Strategy
 
 IntArray = npt.NDArray[np.int64]
@@ -71,7 +72,7 @@ def spots_enumerable(rules: Rules) -> str | None:
         return "resplits: the number of a spot's hands depends on the other hands' cards"
     if rules.split_by_rank:
         return "pairs split by rank: the engine weighs ten-valued pairs by an average"
-    return None
+    return doubling_refusal(rules, "a spot's play")
 
 
 class _Finishes:

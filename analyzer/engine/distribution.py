@@ -29,7 +29,7 @@ import numpy as np
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.arith import Number
 from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
-from analyzer.core.errors import StrategyError, UsageError
+from analyzer.core.errors import RuleConflictError, StrategyError, UsageError
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
@@ -43,6 +43,7 @@ from analyzer.engine.dist_splits import (
     split_distribution,
 )
 from analyzer.engine.frozen import FrozenStrategy
+from analyzer.engine.hands import doubling_refusal
 from analyzer.engine.splits import SplitPlan, policy_decision
 from analyzer.engine.strategy import Strategy
 from analyzer.util.progress import ProgressCallback, report
@@ -264,6 +265,9 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     """
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
+    reason = doubling_refusal(rules, "the distribution of a round")
+    if reason:
+        raise RuleConflictError(reason)
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
     decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)
     total = analysis.shoe.total

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.actions import HIT, STAND, SURRENDER
+from analyzer.core.actions import DOUBLE, HIT, STAND, SURRENDER
 from analyzer.core.cards import card_value, comp_cards, is_natural
 from analyzer.core.errors import CardNotationError, RuleConflictError, UsageError
 from analyzer.core.rules import Surrender
@@ -60,8 +60,10 @@ class FrozenStrategy:
                 candidates = self._analysis.hand_actions(upcard, cards, unconditioned=True)
                 candidates[SURRENDER] = self._analysis.surrender_value(upcard, comp,
                                                                         unconditional=True)
-        else:
+        else:  # DAN: a hand reached by hitting may double where the caller offers it
             candidates = {STAND: values.stand[node], HIT: values.hit[node]}
+            if DOUBLE in options:
+                candidates[DOUBLE] = values.double[node]
         best = STAND
         for action in PREFERENCE:
             if action in candidates and action in options and \
@@ -88,6 +90,12 @@ class FrozenStrategy:
         for i in np.flatnonzero(comps.sum(axis=1) == 2).tolist():
             policy[i] = self.decide(upcard, tuple(rows[i]), both)
         return policy
+
+    def decide_rescue(self, upcard: int, comp: tuple[int, ...]) -> bool:
+        """DDR: whether a doubled hand holding ``comp`` (its card dealt) is given up: where
+        standing is worth less than -1/2 a unit, as this analysis values it."""
+        values = self._analysis.upcard(card_value(upcard, "upcard")).values
+        return bool(values.rescues[values.space.index[comp]])
 
     def _early_surrender_before_peek(self, upcard: int) -> bool:
         a = self._analysis

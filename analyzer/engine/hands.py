@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.actions import HIT
+from analyzer.core.actions import DOUBLE, HIT
 from analyzer.core.cards import blackjack_value, comp_total, soft_total
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
@@ -224,6 +224,20 @@ def payoff_matrix(push_22: bool = False, player_21_wins: bool = False,
     return pay
 
 
+def doubling_refusal(rules: Rules, what: str) -> str | None:
+    """Why ``what`` cannot be computed under DAN or DDR, if either is set.
+
+    The one list of parts that play a hand by standing and hitting after its first
+    decision and a double by standing (checked where each starts): the one-line
+    refusal beats a figure silently computed without the rule.
+    """
+    on = [t for t, v in (("DAN", rules.double_any_cards), ("DDR", rules.double_rescue)) if v]
+    if not on:
+        return None
+    return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting or "
+            "double-down rescue yet (bja ev, bja hand and bja simulate are)")
+
+
 @dataclass(frozen=True)
 class PlayRules:
     """The rules that shape how one hand is played and paid (from :class:`Rules`)."""
@@ -235,6 +249,8 @@ class PlayRules:
     player_21_wins: bool = False  # a non-natural 21 wins against all but a dealer blackjack
     bj_takes_all: bool = True  # an unchecked dealer blackjack takes the double too
     free_hand: bool = False  # also value hands carrying a free bet (win 1, else 0)
+    double_any: Double | None = None  # DAN: hands of 3+ cards double under this rule
+    rescue: bool = False  # DDR: a paid double may give up after its card, losing 1
 
 
     @classmethod
@@ -245,7 +261,8 @@ class PlayRules:
         upcard neither CHBJ nor "takes all" can apply.
         """
         unchecked = not rules.peeks_on(upcard)
-        return cls(charlie=rules.charlie,
+        return cls(charlie=rules.charlie, rescue=rules.double_rescue,
+                   double_any=rules.double if rules.double_any_cards else None,
                    charlie_beats_bj=rules.charlie_beats_bj and unchecked,
                    stand_on_21=rules.stand_on_21, push_22=rules.push_22,
                    player_21_wins=rules.player_21_wins,
@@ -266,8 +283,10 @@ class HandValues:
     stand: Array
     hit: Array
     double: Array
-    cont: Array  # value of the hand when it may only stand or hit, under the policy
+    cont: Array  # value of a hand reached by hitting (stand, hit; DAN: double), under the policy
     hits: npt.NDArray[np.bool_]  # whether that continued play hits
+    doubles: npt.NDArray[np.bool_]  # whether it doubles (DAN; never on two cards)
+    rescues: npt.NDArray[np.bool_]  # DDR: a doubled hand ending here gives up (loses 1)
     forced: npt.NDArray[np.bool_]  # hands that stop: Charlie, or 21 when 21 stands
     probs: Array  # draw probabilities per node
     outcomes: Array  # dealer outcomes per node (conditioned where the dealer peeked)
@@ -308,31 +327,88 @@ def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], play: PlayRules,
     return win, lose
 
 
+def may_double_any(space: HandSpace, rule: Double | None) -> npt.NDArray[np.bool_]:
+    """Nodes of three or more cards that DAN lets double (``rule``: the totals; None: none).
+
+    A 21 is never doubled (nothing to gain but a Charlie), as the oracle reads it.
+    """
+    if rule is None:
+        return np.zeros(len(space.comps), dtype=bool)
+    allowed = (space.ncards >= 3) & (space.total < 21)
+    if rule is not Double.ANY:  # the best total, as on two cards (A-9-... is soft)
+        low = 9 if rule is Double.NINE_TO_ELEVEN else 10
+        allowed &= (space.total >= low) & (space.total <= 11)
+    result: npt.NDArray[np.bool_] = allowed
+    return result
+
+
 def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[np.bool_],
-             bust: int, dtype: Any, policy: Array | None) -> tuple[Array, Array, Array]:
-    """Hit and continuation values, largest hands first: ``(hit, cont, hits)``."""
+             bust: int, dtype: Any, policy: Array | None, double: Array | None = None,
+             may_double: npt.NDArray[np.bool_] | None = None,
+             ) -> tuple[Array, Array, Array, Array]:
+    """Hit and continuation values, largest hands first: ``(hit, cont, hits, doubles)``.
+
+    With ``double`` and ``may_double`` (DAN) a hand reached by hitting may also double:
+    without a policy only where that beats both standing and hitting (ties: stand, then
+    hit), with one where the policy says ``DOUBLE``.
+    """
     m = len(space.comps)
     cont = np.zeros(m + 2, dtype=dtype)
     cont[m] = bust
     hit = np.zeros(m, dtype=dtype)
     hits = np.zeros(m, dtype=bool)
+    doubles = np.zeros(m, dtype=bool)
     hit_code = int(HIT)  # a plain int: numpy probes an IntEnum for array protocols each time
+    double_code = int(DOUBLE)
     for layer in space.layers:
         h = (probs[layer] * cont[space.child[layer]]).sum(axis=1)
         hit[layer] = h
         s = stand[layer]
         go = (h > s) if policy is None else (policy[layer] == hit_code)
         go = go & ~forced[layer]
+        if may_double is not None and double is not None and may_double[layer].any():
+            d = double[layer]
+            dgo = may_double[layer] & ~forced[layer] & (
+                (d > np.where(go, h, s)) if policy is None else (policy[layer] == double_code))
+            go &= ~dgo
+            doubles[layer] = dgo
+            cont[layer] = np.where(dgo, d, np.where(go, h, s))
+        else:
+            cont[layer] = np.where(go, h, s)
         hits[layer] = go
-        cont[layer] = np.where(go, h, s)
-    return hit, cont[:m], hits
+    return hit, cont[:m], hits, doubles
+
+
+def _doubled(stand: Array, outcomes: Array, conditioned: bool, play: PlayRules,
+             rescues: npt.NDArray[np.bool_] | None, dtype: Any) -> tuple[Array, Array]:
+    """What a paid double's hand is worth once its card is dealt, per node plus the bust
+    and outside indices; and where DDR gives it up.
+
+    Without DDR: twice the stand value (a bust loses 2).  With DDR the player gives
+    up for -1 where that is better than standing (``rescues`` fixes where, for a
+    policy).  Unconditioned values carry a dealer blackjack taking one unit (``q``,
+    the peek games DDR is modelled for): rescuing is then ``-1`` either way, and the
+    choice is the conditioned one, ``2 stand < -1``.
+    """
+    m = len(stand)
+    two = np.concatenate([2 * stand, np.array([-2, 0], dtype=dtype)])
+    if not play.rescue:
+        return two, np.zeros(m, dtype=bool)
+    q = 0 * stand if conditioned else outcomes[:, Outcome.BLACKJACK]
+    kept = two[:m] + q  # standing, with the blackjack's second unit given back
+    give_up = (kept < -1) if rescues is None else rescues
+    two[:m] = np.where(give_up, -1, kept) - q
+    return two, give_up
+
+
 
 
 def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_17: bool,
              conditioned: bool, exact: bool, policy: Array | None = None,
              play: PlayRules = PlayRules(), free_policy: Array | None = None,
              outcomes: Array | None = None,
-             shoes: npt.NDArray[np.int64] | None = None) -> HandValues:
+             shoes: npt.NDArray[np.int64] | None = None,
+             rescue_policy: npt.NDArray[np.bool_] | None = None) -> HandValues:
     """Stand, hit and double EVs of every node of ``space``, shoe ``base`` minus the hand.
 
     Without ``policy`` continued play is optimal (stand or hit, whichever is
@@ -344,6 +420,9 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     dealer outcomes, already computed (shared between shoes that coincide), and
     ``shoes`` each node's shoe where it is not ``base`` less the hand (the levels
     of a split evaluated together, :func:`analyzer.engine.postsplit.stacked`).
+    With a ``policy`` (which may say ``DOUBLE`` on hands of three or more cards under
+    DAN), ``rescue_policy`` says where a doubled hand gives up under DDR (None: where
+    that is better in this shoe).
     """
     if shoes is None:
         shoes = np.array(base, dtype=np.int64)[None, :] - space.comps
@@ -364,18 +443,26 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     if play.stand_on_21:
         forced |= space.total == 21
     probs = draw_probabilities(shoes, upcard, conditioned, exact)
-    hit, cont, hits = _recurse(space, probs, stand, forced, -1, dtype, policy)
-    tail = np.array([-1, 0], dtype=dtype)
-    double = 2 * (probs * np.concatenate([stand, tail])[space.child]).sum(axis=1)
+    if play.rescue:
+        after, rescues = _doubled(stand, outcomes, conditioned, play, rescue_policy, dtype)
+        double = (probs * after[space.child]).sum(axis=1)
+    else:
+        tail = np.array([-1, 0], dtype=dtype)
+        double = 2 * (probs * np.concatenate([stand, tail])[space.child]).sum(axis=1)
+        rescues = np.zeros(len(space.comps), dtype=bool)
     if not conditioned and not play.bj_takes_all:
         # A dealer blackjack takes the original bet only.
         double = double + outcomes[:, Outcome.BLACKJACK]
+    may = may_double_any(space, play.double_any) if play.double_any is not None else None
+    hit, cont, hits, doubles = _recurse(space, probs, stand, forced, -1, dtype, policy,
+                                        double, may)
     values = HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont, hits=hits,
-                        forced=forced, probs=probs, outcomes=outcomes, win=win, lose=lose)
+                        doubles=doubles, rescues=rescues, forced=forced, probs=probs,
+                        outcomes=outcomes, win=win, lose=lose)
     if play.free_hand:
         bj = outcomes[:, Outcome.BLACKJACK]
         fstand = np.where(charlie, 1 - (0 if play.charlie_beats_bj else 1) * bj, win)
-        fhit, fcont, _ = _recurse(space, probs, fstand, forced, 0, dtype, free_policy)
+        fhit, fcont, _, _ = _recurse(space, probs, fstand, forced, 0, dtype, free_policy)
         values.free_stand, values.free_hit, values.free_cont = fstand, fhit, fcont
     return values
 

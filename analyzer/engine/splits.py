@@ -28,7 +28,7 @@ dealer blackjack (peek games) takes only the original bet.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -73,6 +73,8 @@ class SplitPlan:
             hands = min(hands, 2)
         free = pair in rules.free_splits
         play = PlayRules.from_rules(rules, upcard, free_hand=free)
+        if not rules.double_after_split:  # DAN's later doubles are doubles after a split
+            play = replace(play, double_any=None)
         return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
                    double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),
                    conditioned=rules.peeks_on(upcard), bj_takes_all=play.bj_takes_all,
@@ -106,6 +108,22 @@ def best_action(values: HandValues, node: int, may_double: bool) -> int:
     return action
 
 
+def later_play(first: HandValues, may_double: bool,
+               ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per node, whether a split hand reached by hitting hits again, and whether it doubles
+    (DAN), as the unsplit hand plays (CDZ-).
+
+    Where the unsplit hand doubles after hitting but the split one may not
+    (``may_double`` False: NDAS), it takes the better of hitting and standing.
+    """
+    if not first.doubles.any():
+        return first.hits, first.doubles
+    if may_double:
+        return first.hits, first.doubles
+    hits: npt.NDArray[np.bool_] = first.hits | (first.doubles & (first.hit > first.stand))
+    return hits, np.zeros_like(first.doubles)
+
+
 @lru_cache(maxsize=128)
 def _start_key(p: int, x: int) -> tuple[int, ...]:
     return composition((p, x))
@@ -115,7 +133,9 @@ def _start_node(space: HandSpace, p: int, x: int) -> int:
     return int(space.index[_start_key(p, x)])
 
 
-Walk = tuple[dict[int, int], npt.NDArray[np.bool_]]  # first action per second card; hits
+# first action per second card; per node, whether a hand reached by hitting draws again
+# (hits, or doubles under DAN)
+Walk = tuple[dict[int, int], npt.NDArray[np.bool_]]
 
 
 def _reachable(space: HandSpace, p: int, walks: Sequence[Walk]) -> npt.NDArray[np.int64]:
@@ -159,7 +179,8 @@ def _free_hits(first: HandValues, plan: SplitPlan,
 # The per-hand values below come out of numpy arrays, object arrays of Fractions in
 # exact mode, which numpy cannot type: they are ``Any`` until split_ev's recursion.
 def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan,
-                 removed: int, decide: Decide, hits: npt.NDArray[np.bool_], *,
+                 removed: int, decide: Decide, hits: npt.NDArray[np.bool_],
+                 doubles: npt.NDArray[np.bool_], *,
                  hits_soft_17: bool, exact: bool, free_hits: npt.NDArray[np.bool_] | None,
                  dealer: OutcomeCache,
                  spaces: dict[Any, tuple[npt.NDArray[np.int64], HandSpace]],
@@ -192,14 +213,17 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
     key = (tuple(starts.items()), tuple(free_starts.items()))
     if key not in spaces:
-        walks: list[Walk] = [(starts, hits)] + ([(free_starts, free_hits)] if plan.free else [])
+        walks: list[Walk] = ([(starts, hits | doubles)]
+                             + ([(free_starts, free_hits)] if plan.free else []))
         nodes = _reachable(space, p, walks)
         spaces[key] = nodes, sub_space(space, nodes)
     nodes, sub = spaces[key]
     out = sub.comps.copy()
     out[:, p - 1] += removed + 1
+    policy = np.where(hits[nodes], HIT, np.where(doubles[nodes], DOUBLE, STAND))
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
-                    exact=exact, policy=np.where(hits[nodes], HIT, STAND), play=plan.play,
+                    exact=exact, policy=policy, play=plan.play,
+                    rescue_policy=first.rescues[nodes] if plan.play.rescue else None,
                     free_policy=np.where(free_hits[nodes], HIT, STAND) if plan.free else None,
                     outcomes=dealer.rows(out))
     total = sum(second_shoe)
@@ -224,6 +248,7 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
 def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
              hits_soft_17: bool, exact: bool, decide: Decide | None = None,
              hits: npt.NDArray[np.bool_] | None = None,
+             doubles: npt.NDArray[np.bool_] | None = None,
              free_hits: npt.NDArray[np.bool_] | None = None,
              level_values: LevelValues | None = None,
              dealer: OutcomeCache | None = None) -> Number:
@@ -232,7 +257,9 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     ``first`` are the pre-split EVs of every hand against ``upcard`` from
     ``base`` (the shoe less the upcard); they fix the CDZ- decisions.  A fixed
     strategy instead gives ``decide`` (two-card split hands) and ``hits`` (per
-    node of ``first.space``: whether a hand reached by hitting hits again), and
+    node of ``first.space``: whether a hand reached by hitting hits again; ``doubles``:
+    whether it doubles, under DAN; a doubled hand gives up under DDR where the
+    unsplit hand would, ``first.rescues``), and
     ``free_hits`` the same for a hand carrying a free bet.  ``level_values(a)``
     may supply ``(EV[X; a, 0], EV[P; a, 0], X_free)`` for a level of play that is
     not one fixed strategy (:mod:`analyzer.engine.postsplit`); None keeps ``decide``.
@@ -241,8 +268,8 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     if decide is None:
         def decide(node: int, may_double: bool) -> int:
             return policy_decision(first, node, may_double)
-    if hits is None:
-        hits = first.hits
+    if hits is None or doubles is None:
+        hits, doubles = later_play(first, plan.play.double_any is not None)
     if dealer is None:
         dealer = OutcomeCache(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
     p = plan.pair
@@ -266,7 +293,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         pp: Any
         x_free: Any
         x, pp, x_free = given if given is not None else _hand_values(
-            first, base, upcard, plan, removed, decide, hits, hits_soft_17=hits_soft_17,
+            first, base, upcard, plan, removed, decide, hits, doubles, hits_soft_17=hits_soft_17,
             exact=exact, free_hits=free_hits, dealer=dealer, spaces=spaces)
         if plan.free:  # one paid hand and one free hand
             settled: Number = (

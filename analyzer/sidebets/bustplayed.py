@@ -24,12 +24,12 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND
-from analyzer.core.errors import ImpossibleShoeError, SimulationError
+from analyzer.core.errors import ImpossibleShoeError, RuleConflictError, SimulationError
 from analyzer.core.rules import Rules
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.frozen import FrozenStrategy
-from analyzer.engine.hands import double_allowed
+from analyzer.engine.hands import double_allowed, doubling_refusal
 
 MAX_ROUNDS = 100_000_000
 
@@ -57,6 +57,9 @@ def simulate_played(values: tuple[int, ...], rules: Rules, rounds: int, seed: in
     """Deal ``rounds`` rounds off the top of the shoe ``values`` (ten counts)."""
     if not 1 <= rounds <= MAX_ROUNDS:
         raise SimulationError(f"rounds {rounds} must be 1 to {MAX_ROUNDS:,}")
+    reason = doubling_refusal(rules, "the played reading of Bust It (its own round)")
+    if reason:
+        raise RuleConflictError(reason)
     n = sum(values)
     if n < 40:
         raise ImpossibleShoeError(f"the played reading needs at least 40 cards, not {n}")

@@ -38,6 +38,10 @@ SIMULATED: dict[str, str] = {
     "spanish decks": "shoe_codes: no rank-10 cards in the shoe; limits: 12 tens a deck",
     "soft 17": "C_H17: the dealer's draw",
     "doubling": "paid_double: the two-card hands that may double",
+    "double any cards": "later_double: the totals a hand of three or more cards may double "
+                        "on (the hit table's decisions; a split hand's own bits under NDAS)",
+    "double-down rescue": "rescue: the hit table's bit 6 where a paid double's card lands; "
+                          "a hand given up loses 1",
     "double after split": "C_DAS",
     "splits": "can_split, C_MAX_HANDS",
     "resplit aces": "aces_hands: the hands a split of aces may reach",
@@ -63,6 +67,8 @@ SIMULATED: dict[str, str] = {
 NOT_SIMULATED: dict[str, str] = {
     "insured hand splits": "the simulated player never insures, so no hand is insured",
 }
+# Rules the simulator does not play yet, and why: a rule set setting one is refused.
+NOT_YET: dict[str, str] = {}
 
 
 def check_simulated(rules: Rules) -> None:
@@ -70,8 +76,9 @@ def check_simulated(rules: Rules) -> None:
     for rule in RULES:
         if (rule.name not in SIMULATED and rule.name not in NOT_SIMULATED
                 and not rule.is_default(rules)):
+            why = f": {NOT_YET[rule.name]}" if rule.name in NOT_YET else ""
             raise SimulationError(f"the simulator does not play the rule {rule.name!r} "
-                                  f"({rule.spell(rules)})")
+                                  f"({rule.spell(rules)}) yet{why}")
 
 
 def check_counts(rounds: object, jobs: object, seed: object) -> None:
@@ -120,6 +127,8 @@ class SimRules:
     peek_on: tuple[bool, ...]
     paid_double: tuple[tuple[bool, ...], ...]  # [a][b]
     free_double: tuple[tuple[bool, ...], ...]
+    later_double: tuple[bool, ...]  # by best total 0..21: a hand of 3+ cards may double (DAN)
+    rescue: bool  # a paid double may be given up once its card is dealt (DDR)
     ticks: int  # result units per initial bet: results are whole numbers of ticks
 
     @classmethod
@@ -150,6 +159,10 @@ class SimRules:
             free_split=(False, *(v in rules.free_splits for v in range(1, 11))),
             surrender_on=surrender, peek_on=peek,
             paid_double=tuple(tuple(r) for r in paid), free_double=tuple(tuple(r) for r in free),
+            later_double=tuple(rules.double_any_cards and t < 21
+                               and (rules.double is Double.ANY or t in low)
+                               for t in range(22)),
+            rescue=rules.double_rescue,
             ticks=math.lcm(2, rules.blackjack_pays.denominator))
 
     @property

@@ -222,14 +222,28 @@ def _draw(st: Any, n: Any, stacked: Any, g: Any) -> Any:
 
 
 @njit(**_INLINE)
-def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: Any, n: Any,
-          stacked: Any, g: Any) -> Any:
-    """Play a two-card hand from its first action (decisions from ``tab`` column ``col``):
-    ``(state * 32 + total, g)``, state 0 bust / 1 stands / 2 Charlie."""
+def _later(cell: Any, shift: Any) -> Any:
+    """The decision in a hit-table cell for a hand reached by hitting: bits ``shift`` to
+    ``shift + 2`` (0: an unsplit hand, 3: a split hand, which may not double under NDAS);
+    an empty cell (-1) stays -1."""
+    return cell if cell < 0 else (cell >> shift) & 7
+
+
+@njit(**_INLINE)
+def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: Any,
+          shift: Any, rescue: Any, n: Any, stacked: Any, g: Any) -> Any:
+    """Play a two-card hand from its first action (decisions from ``tab`` column ``col``,
+    see :func:`_later`): ``((doubled * 4 + state) * 32 + total, g)``, state 0 bust /
+    1 stands / 2 Charlie / 3 given up after a double (DDR: the cell's bit 6 where the
+    double's card landed, and only with ``rescue``: a paid double); ``doubled``: the hand
+    doubled after hitting or on its first action (DAN may double a hand of three cards)."""
     if act < 0:
         st[ERR] = ERR_TABLE
     state = 1
+    doubled = 0
     while act == HIT or act == DOUBLE:  # noqa: SIM109 (numba: no tuple test)
+        if act == DOUBLE:
+            doubled = 1
         c, g = _draw(st, n, stacked, g)
         child = _cell(tab, node, _value(c) - 1)
         if child < 0:
@@ -241,12 +255,31 @@ def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: A
         if _cell(tab, node, T_NCARDS) >= charlie:
             state = 2
             break
-        if act == DOUBLE or (a21 != 0 and _cell(tab, node, T_TOTAL) == 21):
+        if act == DOUBLE:
+            cell = _cell(tab, node, col)
+            if rescue != 0 and cell >= 0 and (cell >> 6) & 1 != 0:
+                state = 3
             break
-        act = _cell(tab, node, col)
+        if a21 != 0 and _cell(tab, node, T_TOTAL) == 21:
+            break
+        act = _later(_cell(tab, node, col), shift)
         if act < 0:
             st[ERR] = ERR_TABLE
-    return state * 32 + _cell(tab, node, T_TOTAL), g
+    return (doubled * 4 + state) * 32 + _cell(tab, node, T_TOTAL), g
+
+
+@njit(**_INLINE)
+def _record(st: Any, row: Any, hand: Any, free_double: Any) -> None:
+    """Put a played paid hand (:func:`_play`'s result) in ``st``'s rows: state, total,
+    what it wins and what it loses (a free double loses the own bet only; a hand
+    given up after a double loses 1 and waits for no dealer total)."""
+    state = (hand >> 5) & 3
+    stake = 2 if hand >> 7 != 0 else 1
+    if state == 3:
+        st[row], st[row + 1], st[row + 2], st[row + 3] = 0, hand & 31, 0, 1
+    else:
+        st[row], st[row + 1] = state, hand & 31
+        st[row + 2], st[row + 3] = stake, 1 if free_double else stake
 
 
 @njit(**_INNER)
@@ -279,14 +312,14 @@ def _split(st: Any, tab: Any, cfg: Any, u: Any, pc: Any, n: Any, stacked: Any, g
             st[row + 2], st[row + 3] = 1, 0 if free_hand else 1
         elif free_hand:
             hand, g = _play(st, tab, charlie, a21, T_FREE + u - 1, node,
-                            _cell(tab, node, T_FREE + u - 1), n, stacked, g)
-            st[row], st[row + 1], st[row + 2], st[row + 3] = hand >> 5, hand & 31, 1, 0
+                            _cell(tab, node, T_FREE + u - 1), 0, 0, n, stacked, g)
+            st[row], st[row + 1], st[row + 2], st[row + 3] = (hand >> 5) & 3, hand & 31, 1, 0
         else:
             if act < 0:
                 act = cfg[decisions]
-            stake = 2 if act == DOUBLE else 1
-            hand, g = _play(st, tab, charlie, a21, T_HIT + u - 1, node, act, n, stacked, g)
-            st[row], st[row + 1], st[row + 2], st[row + 3] = hand >> 5, hand & 31, stake, stake
+            hand, g = _play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1, n, stacked,
+                            g)
+            _record(st, row, hand, False)
         nh += 1
     return nh, g
 
@@ -349,6 +382,17 @@ def _settle(st: Any, cfg: Any, u: Any, hole: Any, peeked: Any, nh: Any, n: Any, 
 
 
 @njit(**_INLINE)
+def _play_one(st: Any, tab: Any, cfg: Any, u: Any, a: Any, b: Any, node: Any, act: Any,
+              n: Any, stacked: Any, g: Any) -> Any:
+    """Play the unsplit hand ``a``, ``b`` from its first action into the first row; ``g``."""
+    free_double = act == DOUBLE and cfg[_ix(C_FREE_DOUBLE + 11 * a + b)] != 0
+    hand, g = _play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node, act, 0,
+                    0 if free_double else 1, n, stacked, g)
+    _record(st, HANDS, hand, free_double)
+    return g
+
+
+@njit(**_INLINE)
 def _round(st: Any, tab: Any, cfg: Any, n: Any, stacked: Any, g: Any) -> Any:
     """One round from the shoe's current position: ``(result in ticks, g)``."""
     ticks = cfg[C_TICKS]
@@ -388,12 +432,7 @@ def _round(st: Any, tab: Any, cfg: Any, n: Any, stacked: Any, g: Any) -> Any:
     if act == SPLIT:
         nh, g = _split(st, tab, cfg, u, c1, n, stacked, g)
     else:
-        stake = 2 if act == DOUBLE else 1
-        hand, g = _play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node, act, n,
-                        stacked, g)
-        st[HANDS], st[HANDS + 1] = hand >> 5, hand & 31
-        st[HANDS + 2] = stake
-        st[HANDS + 3] = 1 if cfg[_ix(C_FREE_DOUBLE + 11 * a + b)] != 0 else stake
+        g = _play_one(st, tab, cfg, u, a, b, node, act, n, stacked, g)
         nh = 1
     x, g = _settle(st, cfg, u, hole, peek, nh, n, stacked, g)
     return x * ticks, g

@@ -24,7 +24,7 @@ import numpy as np
 from analyzer.core.rules import Rules, format_spec
 from analyzer.sim import layout as L
 from analyzer.sim.config import SimRules, SimulationError, check_counts, check_size, shoe_codes
-from analyzer.sim.kernel import _ENTRY, _INNER, _cell, _draw, _play, _split, _value, njit
+from analyzer.sim.kernel import _ENTRY, _INNER, _cell, _draw, _play_one, _split, _value, njit
 from analyzer.sim.strategies import strategy_tables
 from analyzer.sim.tables import DecisionTables, SimStrategy
 
@@ -57,12 +57,7 @@ def _start(st: Any, tab: Any, cfg: Any, u: Any, c1: Any, c2: Any, s: Any, hands:
     if act == L.SPLIT:
         nh, g = _split(st, tab, cfg, u, c1, n, stacked, g)
     else:
-        stake = 2 if act == L.DOUBLE else 1
-        hand, g = _play(st, tab, cfg[L.C_CHARLIE], cfg[L.C_A21], L.T_HIT + u - 1, node, act,
-                        n, stacked, g)
-        st[L.HANDS], st[L.HANDS + 1] = hand >> 5, hand & 31
-        st[L.HANDS + 2] = stake
-        st[L.HANDS + 3] = 1 if cfg[L.C_FREE_DOUBLE + 11 * a + b] != 0 else stake
+        g = _play_one(st, tab, cfg, u, a, b, node, act, n, stacked, g)
         nh = 1
     hands[s, 0, 0] = nh
     for h in range(nh):

@@ -8,7 +8,9 @@ meet *before* dealing, so the compiled loop never calls back into Python:
   i.e. two cards of the same rank, or value when tens pair by value);
 * ``split[u, p, b, resplit]``: a split hand ``p`` + ``b`` (``resplit``: ``b``
   is the pair's rank and another split is allowed);
-* ``hit[u, node]``: a hand of three or more cards (hit or stand);
+* ``hit[u, node]``: a hand of three or more cards: bits 0-2 the unsplit hand's action
+  (hit, stand, or double where DAN allows), bits 3-5 a split hand's (which may not
+  double without DAS), bit 6 whether a paid double landing here is given up (DDR);
 * ``free[u, node]``: the hand carrying Free Bet's free split bet (hit or stand).
 
 Hands are nodes of the simulator's own composition graph (:class:`HandNodes`):
@@ -37,7 +39,11 @@ I32 = npt.NDArray[np.int32]
 
 
 class SimStrategy(Protocol):
-    """What the simulator asks a strategy (``analyzer.engine.strategy.Strategy`` codes)."""
+    """What the simulator asks a strategy (``analyzer.engine.strategy.Strategy`` codes).
+
+    Under DDR it also asks ``decide_rescue(upcard, comp) -> bool``: whether a doubled
+    hand holding ``comp`` is given up (a strategy without it cannot play that rule).
+    """
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int: ...
 
@@ -135,6 +141,19 @@ class _Asker:
                                   f"{u}, not one of the options {sorted(opts)}")
         return action
 
+    def rescue(self, u: int, comp: tuple[int, ...]) -> bool:
+        """DDR: whether the doubled hand ``comp`` is given up (a strategy without the
+        question cannot play the rule)."""
+        ask = getattr(self.strategy, "decide_rescue", None)
+        if ask is None:
+            raise SimulationError(f"the strategy {type(self.strategy).__name__} does not say "
+                                  "when to rescue a double (decide_rescue), which DDR needs")
+        answer = ask(u, comp)
+        if not isinstance(answer, (bool, np.bool_)):
+            raise SimulationError(f"the strategy's rescue answer for {comp} against {u} is "
+                                  f"{answer!r}, not True or False")
+        return bool(answer)
+
     def decide_free(self, u: int, comp: tuple[int, ...]) -> int:
         action = self.strategy.decide_free(u, comp)
         if action not in (STAND, HIT):
@@ -206,7 +225,12 @@ def _hit_tables(sr: SimRules, nodes: HandNodes, ask: _Asker) -> tuple[I8, I8]:
             if not ask.possible(u, comp):
                 continue
             if n >= 3:
-                hit[u, node] = ask.decide(u, comp, both)
+                may = 1 << DOUBLE if sr.later_double[nodes.total[node]] else 0
+                act = ask.decide(u, comp, both | may)
+                split_act = act if not may or sr.double_after_split else ask.decide(u, comp,
+                                                                                    both)
+                rescue = sr.rescue and ask.rescue(u, comp)
+                hit[u, node] = act | split_act << 3 | int(rescue) << 6
             if any(sr.free_split):
                 free[u, node] = ask.decide_free(u, comp)
     return hit, free

@@ -1,0 +1,248 @@
+"""``DAN`` (double on any number of cards) and ``DDR`` (double-down rescue).
+
+The engine against the brute-force oracle (tests/oracle.py, its own play and
+settlement) as fractions on small shoes: the round's EV by upcard and every action of
+every two- and three-card hand, each rule alone and together, with splits (DAS and
+NDAS), a restricted doubling rule, a Charlie, surrender and H17.  Then the invariants
+a player's option must meet (never worth less than the game without it), float and
+exact agreeing, and the parts that do not play the rules yet refusing them in one
+line instead of printing a figure computed without them.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND
+from analyzer.core.cards import comp_cards, composition, hand_total
+from analyzer.core.errors import RuleConflictError
+from analyzer.core.rules import describe_rules, format_spec, parse_spec
+from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import Analysis
+from analyzer.engine.dist_spots import spot_covariance
+from analyzer.engine.distribution import round_distribution
+from analyzer.engine.frozen import FrozenStrategy
+from analyzer.engine.optimal_split import SplitInfeasible
+from analyzer.sidebets.bustplayed import simulate_played
+from analyzer.sim import simulate
+from analyzer.sim.estimate import play_stacked
+from tests import oracle
+
+SHOE = (2, 1, 1, 2, 1, 2, 1, 1, 1, 4)  # 16 cards
+SMALL = (1, 1, 1, 2, 1, 1, 1, 1, 1, 4)  # 14 cards
+TENS_SHOE = (1, 1, 1, 1, 1, 1, 1, 1, 2, 6)  # 16 cards rich in tens: splits run dry never
+NAMES = {0: "stand", 1: "hit", 2: "double", 3: "split", 4: "surrender"}
+
+
+@pytest.mark.parametrize("spec", ["DAN", "DDR", "DAN DDR", "DAN D9", "DDR PEEK"])
+def test_tokens_round_trip_and_are_said_in_words(spec: str) -> None:
+    rules = parse_spec(f"6D H17 LS {spec}")
+    assert parse_spec(format_spec(rules)) == rules
+    words = " ".join(describe_rules(rules))
+    assert ("any number of cards" in words) == rules.double_any_cards
+    assert ("double-down rescue" in words) == rules.double_rescue
+
+
+@pytest.mark.parametrize("hole", ["ENHC", "PEEKA"])
+def test_rescue_without_a_full_peek_is_refused_naming_both(hole: str) -> None:
+    with pytest.raises(RuleConflictError, match=f"DDR with {hole}"):
+        parse_spec(f"6D DDR {hole}")
+
+
+def _hands(counts: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
+    """Every hand of ``size`` cards (sorted values) the shoe holds."""
+    out: list[tuple[int, ...]] = [()]
+    for _ in range(size):
+        out = sorted({tuple(sorted((*h, v))) for h in out for v in range(1, 11)})
+    return [h for h in out if all(h.count(v) <= counts[v - 1] for v in set(h))]
+
+
+def _check(spec: str, counts: tuple[int, ...], three_cards: bool) -> None:
+    rules = parse_spec(spec)
+    analysis = Analysis(rules, Shoe(counts), exact=True)
+    assert analysis.by_upcard() == oracle.round_ev_by_upcard(rules, counts)
+    assert analysis.ev() == oracle.round_ev(rules, counts)
+    sizes = (2, 3) if three_cards else (2,)
+    doubled_after_hitting = 0
+    for up in range(1, 11):
+        if not counts[up - 1]:
+            continue
+        for size in sizes:
+            for hand in _hands(counts, size):
+                try:
+                    Shoe(counts).remove([up, *hand])
+                except Exception:
+                    continue
+                if sum(hand) > 21 or (size == 2 and set(hand) == {1, 10}):
+                    continue
+                ours = {NAMES[a]: v for a, v in analysis.actions(up, hand).items()}
+                assert ours == oracle.hand_evs(rules, counts, up, hand), (up, hand)
+                doubled_after_hitting += size == 3 and "double" in ours
+    oracle.clear_caches()
+    # the three-card hands did offer the double (DAN) or did not (without it)
+    assert (doubled_after_hitting > 0) == (three_cards and rules.double_any_cards)
+
+
+FAST = [
+    pytest.param("1D S17 DOA NDAS NSPL NS DAN", SMALL, id="DAN"),
+    pytest.param("1D S17 DOA NDAS NSPL NS DDR", SMALL, id="DDR"),
+]
+SLOW = [
+    pytest.param("1D H17 DOA NDAS NSPL LS DAN DDR", SHOE, id="both-H17-LS"),
+    pytest.param("1D S17 DOA DAS SPL1 LS DAN DDR", TENS_SHOE, id="both-DAS"),
+    pytest.param("1D S17 DOA NDAS SPL1 LS DAN DDR", TENS_SHOE, id="both-NDAS"),
+    pytest.param("1D S17 D10 DAS SPL1 NS DAN DDR", TENS_SHOE, id="both-D10"),
+    pytest.param("1D S17 D9 NDAS NSPL NS DAN", SHOE, id="DAN-D9"),
+    pytest.param("1D S17 DOA NDAS NSPL NS DAN CH5", SHOE, id="DAN-CH5"),
+    pytest.param("1D S17 DOA DAS SPL1 NS DAN DDR P21W BJW", TENS_SHOE, id="spanish-pays"),
+    pytest.param("1D H17 DOA NDAS NSPL NS DAN ENHC", SHOE, id="DAN-ENHC"),
+    pytest.param("1D S17 DOA DAS SPL3 NS DAN DDR", TENS_SHOE, id="both-resplits"),
+]
+
+
+@pytest.mark.parametrize("spec, counts", FAST)
+def test_round_and_every_hand_equal_the_oracle(spec: str, counts: tuple[int, ...]) -> None:
+    _check(spec, counts, three_cards=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec, counts", SLOW)
+def test_round_and_every_hand_equal_the_oracle_with_more_rules(
+        spec: str, counts: tuple[int, ...]) -> None:
+    _check(spec, counts, three_cards="SPL3" not in spec)
+
+
+@pytest.mark.slow
+def test_the_oracle_itself_sees_each_option_pay() -> None:
+    """Not a tautology of the engine: the oracle's own round gains from each option."""
+    base = parse_spec("1D S17 DOA NDAS NSPL NS")
+    plain = oracle.round_ev(base, SMALL)
+    dan = oracle.round_ev(base.replace(double_any_cards=True), SMALL)
+    ddr = oracle.round_ev(base.replace(double_rescue=True), SMALL)
+    oracle.clear_caches()
+    assert dan > plain and ddr > plain
+
+
+@pytest.mark.parametrize("spec", ["8D S17 D10 NDAS SPL1 NS", *(
+    pytest.param(s, marks=pytest.mark.slow)
+    for s in ("6D H17 DAS SPL3 LS", "6D SP H17 DAS SPL3 LS RSA HSA P21W BJW"))])
+def test_each_option_is_worth_something_and_both_more(spec: str) -> None:
+    base = parse_spec(spec)
+    ev = {k: Analysis(base.replace(**k_fields)).ev() for k, k_fields in (
+        ("none", {}), ("dan", {"double_any_cards": True}), ("ddr", {"double_rescue": True}),
+        ("both", {"double_any_cards": True, "double_rescue": True}))}
+    assert ev["dan"] > ev["none"] and ev["ddr"] > ev["none"]
+    assert ev["both"] > max(ev["dan"], ev["ddr"])
+
+
+def test_exact_and_float_agree() -> None:
+    rules = parse_spec("1D H17 DOA DAS SPL1 LS DAN DDR")
+    counts = TENS_SHOE
+    exact = Analysis(rules, Shoe(counts), exact=True).ev()
+    assert isinstance(exact, Fraction)
+    assert abs(float(exact) - Analysis(rules, Shoe(counts)).ev()) < 1e-13
+
+
+def test_a_three_card_hand_offers_the_double_and_rescue_raises_a_bad_one() -> None:
+    dan, both = Analysis(parse_spec("6D S17 DAN")), Analysis(parse_spec("6D S17 DAN DDR"))
+    nine = dan.actions(6, (2, 3, 4))  # hard 9 against a 6: doubling after hitting is the play
+    assert set(nine) == {0, 1, 2} and nine[DOUBLE] == max(nine.values())
+    assert both.actions(6, (2, 3, 4))[DOUBLE] == nine[DOUBLE]  # no card worth rescuing
+    assert set(Analysis(parse_spec("6D S17")).actions(6, (2, 3, 4))) == {0, 1}
+    # hard 12 against a ten: most cards leave a doubled hand worth giving up
+    assert both.actions(10, (3, 4, 5))[DOUBLE] > dan.actions(10, (3, 4, 5))[DOUBLE]
+
+
+def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
+    rules = parse_spec("6D H17 DAS SPL3 LS DAN DDR")
+    with pytest.raises(RuleConflictError, match=r"^DAN and DDR: the distribution of a round"):
+        round_distribution(rules)
+    with pytest.raises(RuleConflictError, match=r"^DAN and DDR: play by a fixed strategy"):
+        Analysis(rules, strategy=FrozenStrategy(Analysis(rules)))
+    for level in ("cdp1", "cdp", "optimal"):
+        with pytest.raises(SplitInfeasible, match=f"split level '{level}'"):
+            Analysis(rules, split=level)  # type: ignore[arg-type]
+    with pytest.raises(Exception, match="a spot's play"):
+        spot_covariance(parse_spec("6D DAS SPL1 DDR"))
+    with pytest.raises(RuleConflictError, match="^DAN and DDR: the played reading of Bust It"):
+        simulate_played(rules.full_shoe().counts, rules, 10, 1)
+
+
+# -- the simulator: its own round loop plays both rules from the frozen optimum's tables ----
+SIMULATED = [
+    pytest.param("1D H17 DOA DAS SPL3 LS DAN DDR", 16_000_000, id="1D-both",
+                 marks=pytest.mark.slow),
+    pytest.param("6D S17 D10 NDAS SPL1 NS DAN DDR FD9-11 CH6", 16_000_000, id="NDAS-FD-CH6"),
+    pytest.param("1D SP H17 DOA DAS SPL3 RSA HSA LS DAN DDR BJW P21W", 8_000_000,
+                 id="spanish", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("spec, rounds", SIMULATED)
+def test_the_simulator_agrees_with_the_exact_ev(spec: str, rounds: int) -> None:
+    rules = parse_spec(spec)
+    analysis = Analysis(rules)
+    exact = float(analysis.ev())
+    result = simulate(rules, rounds, seed=24, jobs=2, strategy=FrozenStrategy(analysis))
+    assert abs(result.z(exact)) < 3, (result.mean, result.se, exact)
+    plain = float(Analysis(rules.replace(double_any_cards=False, double_rescue=False)).ev())
+    assert abs(plain - exact) > 6 * result.se  # the rules are seen, not only played
+
+
+class _Doubler:
+    """A fixed strategy for stacked deals: split 3s, double any 9-11 where offered, else
+    hit below 17; give up a double that landed on 12-16 (under DDR)."""
+
+    def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
+        total = hand_total(comp_cards(comp))[0]
+        if SPLIT in options and comp[2] == 2:
+            return SPLIT
+        if DOUBLE in options and 9 <= total <= 11:
+            return DOUBLE
+        return HIT if total < 17 else STAND
+
+    def decide_free(self, upcard: int, comp: tuple[int, ...]) -> int:
+        return STAND
+
+    def decide_rescue(self, upcard: int, comp: tuple[int, ...]) -> bool:
+        return 12 <= hand_total(comp_cards(comp))[0] <= 16
+
+
+@pytest.mark.parametrize(("spec", "cards", "expected"), [
+    # 2, 3 against a 6 (hole 10): hit a 4, then a three-card 9 doubles under DAN: a 10 for
+    # 19, the dealer's 16 busts on a ten: +2; without DAN it hits the 10 and stands: +1
+    ("6D S17 DAN", [2, 6, 3, 10, 4, 10, 10], 2),
+    ("6D S17", [2, 6, 3, 10, 4, 10, 10], 1),
+    # 5, 6 against a ten (hole 7) doubles, draws a 3: 14 given up under DDR (-1), else
+    # it stands and loses the double (-2)
+    ("6D S17 DDR", [5, 10, 6, 7, 3], -1),
+    ("6D S17", [5, 10, 6, 7, 3], -2),
+    # both: 2, 3 against a ten hits a 4, doubles the 9, draws a 5: 14 given up
+    ("6D S17 DAN DDR", [2, 10, 3, 7, 4, 5], -1),
+    # 3, 3 split against a ten (hole 7): the first hand 3, 2 hits a 4 and doubles its
+    # three-card 9 (DAS), draws a 5: 14, given up (-1) under DDR, else lost doubled (-2);
+    # the second hand 3, 10 hits a 7: 20 beats 17 (+1)
+    ("6D S17 DAS SPL1 DAN DDR", [3, 10, 3, 7, 2, 4, 5, 10, 7], 0),
+    ("6D S17 DAS SPL1 DAN", [3, 10, 3, 7, 2, 4, 5, 10, 7], -1),
+    # without DAS the split hand may not double: 3, 2, 4 hits the 5 (14) and a 10 busts it
+    ("6D S17 NDAS SPL1 DAN DDR", [3, 10, 3, 7, 2, 4, 5, 10, 10, 7], 0),
+])
+def test_the_simulator_settles_each_rule_on_stacked_cards(spec: str, cards: list[int],
+                                                         expected: int) -> None:
+    result, used = play_stacked(parse_spec(spec), cards, _Doubler())
+    assert (result, used) == (expected, len(cards))
+
+
+def test_the_frozen_optimum_doubles_after_hitting_and_rescues_where_the_engine_does() -> None:
+    rules = parse_spec("6D S17 DAS SPL3 LS DAN DDR")
+    analysis = Analysis(rules)
+    frozen = FrozenStrategy(analysis)
+    assert frozen.decide(6, composition((2, 3, 4)), frozenset({0, 1, 2})) == DOUBLE
+    assert frozen.decide(6, composition((2, 3, 4)), frozenset({0, 1})) == HIT
+    for up, cards in ((10, (2, 3, 4, 5)), (6, (2, 3, 4, 10)), (10, (3, 4, 5, 2))):
+        stand = analysis.actions(up, cards)[STAND]
+        assert frozen.decide_rescue(up, composition(cards)) == (stand < -0.5)
+    assert frozen.decide_rescue(10, composition((2, 3, 4, 5)))  # hard 14 against a ten
+    assert not frozen.decide_rescue(6, composition((2, 3, 4, 10)))  # 19 against a 6
