@@ -123,10 +123,13 @@ Modelling decisions not fixed by the brief (see also the function docstrings):
   standing and hitting for that unsplit hand.
 * ``double_rescue`` (DDR, peek games): once a PAID double's card is dealt and the
   hand is not busted, the player may give it up for -1 (the original bet; the
-  double comes back).  He does so when that is strictly better than standing
-  with the doubled hand, as he believes it (the hole card unseen); on a split
-  hand where the unsplit hand of that composition would (CDZ-).  A free double
-  is not rescued.
+  doubles come back).  ``redoubles`` (RDn): he may instead double again (one more
+  card, the stake doubled: 4, then 8, 16) while fewer than n redoubles were made,
+  on a total the doubling rule allows (not 21, not a Charlie).  He takes the best
+  of standing, redoubling and rescuing as he believes them (the hole card unseen;
+  ties: stand, then redouble, then rescue); a doubled split hand chooses as the
+  unsplit hand of those cards and stake would (CDZ-).  A free double is neither
+  rescued nor redoubled.
 * Not modelled: ``split_by_rank`` (the oracle works on card values: it raises
   :class:`NotImplementedError`), free splits with ``max_hands > 2`` (likewise),
   insurance (so ``insured_no_split`` is moot) and ``cut_card`` (every round is
@@ -420,21 +423,49 @@ def _q_hit(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
 
 @cache
 def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
-    """One card, then stand, with ``bet`` (PAID_DOUBLE or FREE_DOUBLE); under DDR a paid
-    double that did not bust is given up for -1 where that is better."""
+    """One card, then stand, with ``bet`` (a paid double's stake, or FREE_DOUBLE); a paid
+    double that did not bust may then double again (RDn) or be given up for -1 (DDR),
+    where that is better."""
     ev = Fraction(0)
     for card, p, rest in _player_draws(g, unseen):
-        cards = _with(hand, card)
-        value = _stand_value(g, rest, _final(g.rules, cards), bet)
-        if _rescue_offered(g.rules, cards, bet):
-            value = max(value, Fraction(-1))
-        ev += p * value
+        ev += p * max(_after_double_values(g, rest, _with(hand, card), bet).values())
     return ev
+
+
+def _after_double_values(g: _Game, unseen: Counts, doubled: Cards, bet: Bet,
+                         ) -> dict[str, Fraction]:
+    """Believed value of each choice a doubled hand has once its card is dealt."""
+    values = {"stand": _stand_value(g, unseen, _final(g.rules, doubled), bet)}
+    if _redouble_offered(g.rules, doubled, bet):
+        values["redouble"] = _q_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]))
+    if _rescue_offered(g.rules, doubled, bet):
+        values["rescue"] = Fraction(-1)
+    return values
+
+
+def _after_double_choice(values: dict[str, Fraction]) -> str:
+    """The best choice; ties go stand, then redouble, then rescue."""
+    best = "stand"
+    for choice in ("redouble", "rescue"):
+        if choice in values and values[choice] > values[best]:
+            best = choice
+    return best
+
+
+def _paid_double(bet: Bet) -> bool:
+    return bet[0] == bet[1] >= 2
 
 
 def _rescue_offered(rules: Rules, doubled: Cards, bet: Bet) -> bool:
     """DDR: a paid double's hand, its card dealt and not busted, may be given up."""
-    return rules.double_rescue and bet == PAID_DOUBLE and _total(doubled) <= 21
+    return rules.double_rescue and _paid_double(bet) and _total(doubled) <= 21
+
+
+def _redouble_offered(rules: Rules, doubled: Cards, bet: Bet) -> bool:
+    """RDn: a paid double's hand may double again while fewer than n redoubles were made,
+    on a total the doubling rule allows (never 21, never a hand that must stand)."""
+    return (_paid_double(bet) and bet[0] < 2 ** (rules.redoubles + 1)
+            and not _forced(rules, doubled) and _double_total(rules, _total(doubled)))
 
 
 @cache
@@ -453,8 +484,14 @@ def _v_play_on(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
 def _may_double(rules: Rules, hand: Cards) -> bool:
     """A paid double under ``rules.double`` (any two cards under 21 it allows; with
     ``double_any_cards`` any number of cards)."""
-    total = _total(hand)
-    if len(hand) < 2 or total >= 21 or (len(hand) > 2 and not rules.double_any_cards):
+    if len(hand) < 2 or (len(hand) > 2 and not rules.double_any_cards):
+        return False
+    return _double_total(rules, _total(hand))
+
+
+def _double_total(rules: Rules, total: int) -> bool:
+    """A total the doubling rule lets double (never 21 or more)."""
+    if total >= 21:
         return False
     if rules.double is Double.ANY:
         return True
@@ -499,12 +536,13 @@ def _cdz_action(g: _Game, hand: Cards) -> str:
 
 
 @cache
-def _cdz_rescue(g: _Game, doubled: Cards) -> bool:
-    """DDR on a split hand: give up the doubled ``doubled`` where the unsplit hand would."""
-    if not _rescue_offered(g.rules, doubled, PAID_DOUBLE):
-        return False
+def _cdz_after_double(g: _Game, doubled: Cards, bet: Bet) -> str:
+    """A doubled split hand's choice once its card is dealt (stand, redouble or rescue):
+    the unsplit hand's of the same cards and stake (CDZ-)."""
+    if _total(doubled) > 21:
+        return "stand"
     unseen = _take_all(_take(g.start, g.up), doubled)
-    return _q_stand(g, unseen, doubled, PAID_DOUBLE) < -1
+    return _after_double_choice(_after_double_values(g, unseen, doubled, bet))
 
 
 @cache
@@ -535,8 +573,15 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     rules = g.rules
     free_hand = pair in rules.free_splits and waiting == 0
 
-    def finish(rest: Counts, cards: Cards, bet: Bet) -> Fraction:
-        if bet == PAID_DOUBLE and _cdz_rescue(g, cards):  # given up: -1 whatever comes
+    def doubled(rest: Counts, cards: Cards, bet: Bet) -> Fraction:
+        choice = _cdz_after_double(g, cards, bet)
+        if choice == "redouble":
+            return sum((p * doubled(after, _with(cards, card), (2 * bet[0], 2 * bet[1]))
+                        for card, p, after in _draws(rest)), Fraction(0))
+        return finish(rest, cards, bet, rescued=choice == "rescue")
+
+    def finish(rest: Counts, cards: Cards, bet: Bet, rescued: bool = False) -> Fraction:
+        if rescued:  # given up: -1 whatever comes
             finished = tuple(e - 1 for e in done[:-2]) + done[-2:]
         else:
             finished = _payoffs(rules, _final(rules, cards), bet, done)
@@ -563,7 +608,7 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     for card, p, rest in _draws(shoe):
         cards = _with(current, card)
         if action == "double":
-            ev += p * finish(rest, cards, PAID_DOUBLE)
+            ev += p * doubled(rest, cards, PAID_DOUBLE)
         else:
             ev += p * _split_round(g, hole, rest, pair, hands, waiting, cards, done)
     return ev
@@ -648,17 +693,20 @@ def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
 
 
 def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
-    """A double on an unsplit ``hand``: one card, then stand, or (DDR) give up for -1 where
-    the player believes that better."""
+    """A double on an unsplit ``hand``: one card, then stand, double again (RDn) or give up
+    for -1 (DDR), whichever the player believes best."""
     ev = Fraction(0)
     for card, p, rest in _draws(shoe):
         cards = _with(hand, card)
-        if _rescue_offered(g.rules, cards, bet):
-            unseen = rest if hole is None else _put(rest, hole)
-            if _q_stand(g, unseen, cards, bet) < -1:
-                ev -= p
-                continue
-        ev += p * _settle_table(g, hole, rest, _payoffs(g.rules, _final(g.rules, cards), bet))
+        unseen = rest if hole is None else _put(rest, hole)
+        choice = _after_double_choice(_after_double_values(g, unseen, cards, bet))
+        if choice == "rescue":
+            ev -= p
+        elif choice == "redouble":
+            ev += p * _play_double(g, hole, rest, cards, (2 * bet[0], 2 * bet[1]))
+        else:
+            ev += p * _settle_table(g, hole, rest,
+                                    _payoffs(g.rules, _final(g.rules, cards), bet))
     return ev
 
 
@@ -778,6 +826,6 @@ def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict
 def clear_caches() -> None:
     """Forget every memoised state (they are kept across calls)."""
     for function in (_game, _draws, _dealer, _dealer_odds, _q_stand, _q_hit, _q_double,
-                     _v_play_on, _cdz_action, _cdz_rescue, _free_action, _split_round,
+                     _v_play_on, _cdz_action, _cdz_after_double, _free_action, _split_round,
                      _action_values, _deal_ev):
         function.cache_clear()

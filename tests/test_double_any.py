@@ -1,9 +1,11 @@
-"""``DAN`` (double on any number of cards) and ``DDR`` (double-down rescue).
+"""``DAN`` (double on any number of cards), ``RDn`` (redouble) and ``DDR`` (double-down
+rescue).
 
 The engine against the brute-force oracle (tests/oracle.py, its own play and
 settlement) as fractions on small shoes: the round's EV by upcard and every action of
 every two- and three-card hand, each rule alone and together, with splits (DAS and
-NDAS), a restricted doubling rule, a Charlie, surrender and H17.  Then the invariants
+NDAS), a restricted doubling rule, a Charlie, surrender, H17 and an unchecked dealer
+blackjack (ENHC, PEEKA: what it takes from a redoubled hand).  Then the invariants
 a player's option must meet (never worth less than the game without it), float and
 exact agreeing, and the parts that do not play the rules yet refusing them in one
 line instead of printing a figure computed without them.
@@ -17,8 +19,8 @@ import pytest
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND
 from analyzer.core.cards import comp_cards, composition, hand_total
-from analyzer.core.errors import RuleConflictError
-from analyzer.core.rules import describe_rules, format_spec, parse_spec
+from analyzer.core.errors import AnalyzerError, RuleConflictError, SimulationError
+from analyzer.core.rules import Double, describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dist_spots import spot_covariance
@@ -36,13 +38,23 @@ TENS_SHOE = (1, 1, 1, 1, 1, 1, 1, 1, 2, 6)  # 16 cards rich in tens: splits run 
 NAMES = {0: "stand", 1: "hit", 2: "double", 3: "split", 4: "surrender"}
 
 
-@pytest.mark.parametrize("spec", ["DAN", "DDR", "DAN DDR", "DAN D9", "DDR PEEK"])
+@pytest.mark.parametrize("spec", ["DAN", "DDR", "DAN DDR", "DAN D9", "DDR PEEK", "RD1",
+                                  "RD3 DAN DDR"])
 def test_tokens_round_trip_and_are_said_in_words(spec: str) -> None:
     rules = parse_spec(f"6D H17 LS {spec}")
     assert parse_spec(format_spec(rules)) == rules
     words = " ".join(describe_rules(rules))
     assert ("any number of cards" in words) == rules.double_any_cards
     assert ("double-down rescue" in words) == rules.double_rescue
+    assert (f"up to {rules.redoubles} more time" in words) == bool(rules.redoubles)
+
+
+@pytest.mark.parametrize("spec, message", [("RD4", "1 to 3"), ("RD0", "at least 1"),
+                                           ("RD1 FD9-11", "redouble of a free double")])
+def test_redoubles_out_of_range_or_of_a_free_double_are_refused(spec: str,
+                                                                message: str) -> None:
+    with pytest.raises(AnalyzerError, match=message):
+        parse_spec(spec)
 
 
 @pytest.mark.parametrize("hole", ["ENHC", "PEEKA"])
@@ -87,9 +99,19 @@ def _check(spec: str, counts: tuple[int, ...], three_cards: bool) -> None:
 
 FAST = [
     pytest.param("1D S17 DOA NDAS NSPL NS DAN", SMALL, id="DAN"),
-    pytest.param("1D S17 DOA NDAS NSPL NS DDR", SMALL, id="DDR"),
+    pytest.param("1D S17 DOA NDAS NSPL NS RD3 DDR", SMALL, id="RD3-DDR"),
 ]
 SLOW = [
+    pytest.param("1D S17 DOA NDAS NSPL NS DDR", SMALL, id="DDR"),
+    pytest.param("1D S17 DOA NDAS NSPL NS RD1", SMALL, id="RD1"),
+    pytest.param("1D H17 DOA NDAS NSPL LS DAN RD2 DDR", SHOE, id="all-H17-LS"),
+    pytest.param("1D S17 DOA DAS SPL1 LS DAN RD2 DDR", TENS_SHOE, id="all-DAS"),
+    pytest.param("1D S17 DOA NDAS SPL1 LS RD1", TENS_SHOE, id="RD1-NDAS"),
+    pytest.param("1D S17 D10 DAS SPL1 LS RD2 DDR", TENS_SHOE, id="RD2-DDR-D10"),
+    pytest.param("1D H17 DOA NDAS NSPL NS RD2 ENHC", SHOE, id="RD2-ENHC"),
+    pytest.param("1D H17 DOA NDAS NSPL NS RD2 ENHC OBO DAN", SHOE, id="RD2-ENHC-OBO"),
+    pytest.param("1D S17 DOA DAS SPL1 NS RD2 PEEKA", TENS_SHOE, id="RD2-PEEKA-splits"),
+    pytest.param("1D S17 DOA NDAS NSPL NS RD3 CH5 DAN", SHOE, id="RD3-CH5"),
     pytest.param("1D H17 DOA NDAS NSPL LS DAN DDR", SHOE, id="both-H17-LS"),
     pytest.param("1D S17 DOA DAS SPL1 LS DAN DDR", TENS_SHOE, id="both-DAS"),
     pytest.param("1D S17 DOA NDAS SPL1 LS DAN DDR", TENS_SHOE, id="both-NDAS"),
@@ -132,9 +154,13 @@ def test_each_option_is_worth_something_and_both_more(spec: str) -> None:
     base = parse_spec(spec)
     ev = {k: Analysis(base.replace(**k_fields)).ev() for k, k_fields in (
         ("none", {}), ("dan", {"double_any_cards": True}), ("ddr", {"double_rescue": True}),
-        ("both", {"double_any_cards": True, "double_rescue": True}))}
+        ("both", {"double_any_cards": True, "double_rescue": True}),
+        *((f"rd{n}", {"redoubles": n}) for n in (1, 2, 3)))}
     assert ev["dan"] > ev["none"] and ev["ddr"] > ev["none"]
     assert ev["both"] > max(ev["dan"], ev["ddr"])
+    assert ev["none"] <= ev["rd1"] <= ev["rd2"] <= ev["rd3"]  # more options, never less
+    # a redouble needs a doubled hand on a total the rule doubles: never 10-11 under D10
+    assert (ev["rd1"] > ev["none"]) == (base.double is Double.ANY)
 
 
 def test_exact_and_float_agree() -> None:
@@ -168,6 +194,10 @@ def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
         spot_covariance(parse_spec("6D DAS SPL1 DDR"))
     with pytest.raises(RuleConflictError, match="^DAN and DDR: the played reading of Bust It"):
         simulate_played(rules.full_shoe().counts, rules, 10, 1)
+    with pytest.raises(RuleConflictError, match="^RD2: the distribution"):
+        round_distribution(parse_spec("6D RD2"))
+    with pytest.raises(SimulationError, match="'redoubles' .RD2. yet: "):
+        simulate(parse_spec("6D RD2"), rounds=1000, seed=1)
 
 
 # -- the simulator: its own round loop plays both rules from the frozen optimum's tables ----

@@ -138,6 +138,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[object]] = {
     "spanish_decks": st.booleans(),
     "hits_soft_17": st.booleans(), "double": st.sampled_from(Double),
     "double_any_cards": st.booleans(), "double_rescue": st.booleans(),
+    "redoubles": st.integers(0, 3),
     "double_after_split": st.booleans(), "max_hands": st.integers(1, 4),
     "resplit_aces": st.booleans(), "hit_split_aces": st.booleans(),
     "surrender": st.sampled_from(Surrender),
@@ -163,6 +164,8 @@ def random_rules(draw: st.DrawFn) -> Rules:
         fields["charlie_beats_bj"] = False
     if fields["hole_card"] is not HoleCard.PEEK:
         fields["double_rescue"] = False
+    if fields["free_doubles"]:
+        fields["redoubles"] = 0
     deck = 48 if fields["spanish_decks"] else 52
     fields["cut_card"] = min(fields["cut_card"], deck * fields["decks"] - 1)  # type: ignore
     return Rules(**fields)  # type: ignore[arg-type]

@@ -56,6 +56,7 @@ class Rules:
     hits_soft_17: bool = False
     double: Double = Double.ANY
     double_any_cards: bool = False  # double on any number of cards, after hitting too (DAN)
+    redoubles: int = 0  # after a paid double's card, double again up to this many times (RDn)
     double_rescue: bool = False  # after the double's card, give up for the original bet (DDR)
     double_after_split: bool = True
     max_hands: int = 4

@@ -417,6 +417,21 @@ RULES: tuple[Rule, ...] = (
                         "with DAS), on the totals the doubling rule allows; a 21 is not "
                         "doubled"),
             changes=_toggle("double_any_cards")),
+    Rule("redoubles", (Field("redoubles", int, 0),),
+         (Token(re.compile(r"RD(\d+)"), lambda m: {"redoubles": _positive(m)}),),
+         lambda r: f"RD{r.redoubles}" if r.redoubles else "no RD",
+         lambda r: None if not r.redoubles else (
+             f"redouble: after a paid double's card the hand may double again, up to "
+             f"{r.redoubles} more time{'s' if r.redoubles > 1 else ''} (stakes 4"
+             + ("" if r.redoubles == 1 else ", 8" if r.redoubles == 2 else ", 8, 16")
+             + "), on the totals the doubling rule allows; a 21 is not redoubled"),
+         out_of_range=lambda r: None if 0 <= r.redoubles <= 3 else (
+             f"redoubles must be 1 to 3 (RD1-RD3), not {r.redoubles!r}"),
+         conflict=lambda r: None if not (r.redoubles and r.free_doubles) else (
+             f"RD{r.redoubles} with free doubles (FD): a redouble of a free double is not "
+             "modelled"),
+         changes=lambda r: [{"redoubles": 0 if r.redoubles else 3}],
+         examples=("RD1", "RD3", "RD2 DAN")),
     _switch("double-down rescue", "double_rescue", on="DDR",
             said=(None, "double-down rescue: after the double's card the player may give up "
                         "the hand and lose only the original bet (a paid double, split hands "

@@ -47,7 +47,7 @@ from analyzer.engine.hands import (
     doubling_refusal,
     evaluate,
     hand_space,
-    may_double_any,
+    later_doubles,
     sub_space,
 )
 from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
@@ -427,7 +427,7 @@ class Analysis:
             if rules.surrender is not Surrender.NONE and \
                     (upcard != 1 or rules.surrender_vs_ace):
                 result[SURRENDER] = self.surrender_value(upcard, key)
-        elif rules.double_any_cards and may_double_any(v.space, rules.double)[i]:
+        elif rules.double_any_cards and later_doubles(v.space, rules.double)[i]:
             result[DOUBLE] = v.double[i]  # DAN: after hitting too
         return result
 

@@ -95,7 +95,7 @@ class FrozenStrategy:
         """DDR: whether a doubled hand holding ``comp`` (its card dealt) is given up: where
         standing is worth less than -1/2 a unit, as this analysis values it."""
         values = self._analysis.upcard(card_value(upcard, "upcard")).values
-        return bool(values.rescues[values.space.index[comp]])
+        return bool(values.rescues[0, values.space.index[comp]])
 
     def _early_surrender_before_peek(self, upcard: int) -> bool:
         a = self._analysis

@@ -231,11 +231,14 @@ def doubling_refusal(rules: Rules, what: str) -> str | None:
     decision and a double by standing (checked where each starts): the one-line
     refusal beats a figure silently computed without the rule.
     """
-    on = [t for t, v in (("DAN", rules.double_any_cards), ("DDR", rules.double_rescue)) if v]
+    on = [t for t, v in (("DAN", rules.double_any_cards), (f"RD{rules.redoubles}",
+                                                           rules.redoubles),
+                         ("DDR", rules.double_rescue)) if v]
     if not on:
         return None
-    return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting or "
-            "double-down rescue yet (bja ev, bja hand and bja simulate are)")
+    return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting, "
+            "redoubling or double-down rescue yet (bja ev and bja hand are; bja simulate "
+            "plays DAN and DDR)")
 
 
 @dataclass(frozen=True)
@@ -251,6 +254,8 @@ class PlayRules:
     free_hand: bool = False  # also value hands carrying a free bet (win 1, else 0)
     double_any: Double | None = None  # DAN: hands of 3+ cards double under this rule
     rescue: bool = False  # DDR: a paid double may give up after its card, losing 1
+    redoubles: int = 0  # RDn: a paid double may double again after its card, n times
+    double: Double = Double.ANY  # the totals a redouble needs (as the doubling rule)
 
 
     @classmethod
@@ -262,6 +267,7 @@ class PlayRules:
         """
         unchecked = not rules.peeks_on(upcard)
         return cls(charlie=rules.charlie, rescue=rules.double_rescue,
+                   redoubles=rules.redoubles, double=rules.double,
                    double_any=rules.double if rules.double_any_cards else None,
                    charlie_beats_bj=rules.charlie_beats_bj and unchecked,
                    stand_on_21=rules.stand_on_21, push_22=rules.push_22,
@@ -286,7 +292,10 @@ class HandValues:
     cont: Array  # value of a hand reached by hitting (stand, hit; DAN: double), under the policy
     hits: npt.NDArray[np.bool_]  # whether that continued play hits
     doubles: npt.NDArray[np.bool_]  # whether it doubles (DAN; never on two cards)
-    rescues: npt.NDArray[np.bool_]  # DDR: a doubled hand ending here gives up (loses 1)
+    # per stake level (row l - 1: stake 2**l, its card just dealt) and node: a doubled hand
+    # given up here (DDR: loses 1), doubled again (RDn)
+    rescues: npt.NDArray[np.bool_]
+    redoubles: npt.NDArray[np.bool_]
     forced: npt.NDArray[np.bool_]  # hands that stop: Charlie, or 21 when 21 stands
     probs: Array  # draw probabilities per node
     outcomes: Array  # dealer outcomes per node (conditioned where the dealer peeked)
@@ -327,8 +336,9 @@ def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], play: PlayRules,
     return win, lose
 
 
-def may_double_any(space: HandSpace, rule: Double | None) -> npt.NDArray[np.bool_]:
-    """Nodes of three or more cards that DAN lets double (``rule``: the totals; None: none).
+def later_doubles(space: HandSpace, rule: Double | None) -> npt.NDArray[np.bool_]:
+    """Nodes of three or more cards that may double, by DAN or as a redouble (``rule``: the
+    totals the doubling rule allows; None: none).
 
     A 21 is never doubled (nothing to gain but a Charlie), as the oracle reads it.
     """
@@ -379,28 +389,50 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
     return hit, cont[:m], hits, doubles
 
 
-def _doubled(stand: Array, outcomes: Array, conditioned: bool, play: PlayRules,
-             rescues: npt.NDArray[np.bool_] | None, dtype: Any) -> tuple[Array, Array]:
-    """What a paid double's hand is worth once its card is dealt, per node plus the bust
-    and outside indices; and where DDR gives it up.
+def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], probs: Array,
+             outcomes: Array, conditioned: bool, play: PlayRules,
+             rescue_policy: npt.NDArray[np.bool_] | None,
+             redouble_policy: npt.NDArray[np.bool_] | None,
+             dtype: Any) -> tuple[Array, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """What a paid double's hand is worth once its card is dealt (per node, then the bust
+    and outside indices), and per stake level where it is given up (DDR) or doubled
+    again (RDn): ``(after, rescues, redoubles)``.
 
-    Without DDR: twice the stand value (a bust loses 2).  With DDR the player gives
-    up for -1 where that is better than standing (``rescues`` fixes where, for a
-    policy).  Unconditioned values carry a dealer blackjack taking one unit (``q``,
-    the peek games DDR is modelled for): rescuing is then ``-1`` either way, and the
-    choice is the conditioned one, ``2 stand < -1``.
+    Level ``l`` (1 to ``play.redoubles + 1``) is a hand at stake ``2**l`` its card just
+    dealt: it stands (``2**l`` times the stand value), doubles again while levels remain
+    (one more card, stake ``2**(l + 1)``: computed from the level above, so the levels
+    run from the highest down) or gives up for -1, the original bet (DDR); without a
+    policy the best of these (ties: stand, then redouble, then rescue), with one where
+    ``rescue_policy[l - 1]`` and ``redouble_policy[l - 1]`` say.  A bust loses the
+    stake.  Where a dealer blackjack takes only the original bet and the values are
+    unconditioned (the split hands of a peek game), each option carries it once,
+    ``-q``: a stake ``S`` stands for ``S stand + (S - 1) q``, a rescue is -1 either
+    way, and comparing them compares the conditioned values.
     """
     m = len(stand)
-    two = np.concatenate([2 * stand, np.array([-2, 0], dtype=dtype)])
-    if not play.rescue:
-        return two, np.zeros(m, dtype=bool)
-    q = 0 * stand if conditioned else outcomes[:, Outcome.BLACKJACK]
-    kept = two[:m] + q  # standing, with the blackjack's second unit given back
-    give_up = (kept < -1) if rescues is None else rescues
-    two[:m] = np.where(give_up, -1, kept) - q
-    return two, give_up
-
-
+    adj = outcomes[:, Outcome.BLACKJACK] if not conditioned and not play.bj_takes_all \
+        else 0 * stand
+    levels = play.redoubles + 1
+    rescues = np.zeros((levels, m), dtype=bool)
+    redoubles = np.zeros((levels, m), dtype=bool)
+    may = later_doubles(space, play.double) & ~forced if play.redoubles else None
+    after = np.zeros(0, dtype=dtype)
+    for level in range(levels, 0, -1):
+        stake = 2 ** level
+        vals = stake * stand + (stake - 1) * adj
+        if may is not None and level < levels:
+            again = (probs * after[space.child]).sum(axis=1) + adj
+            go = may & ((again > vals) if redouble_policy is None
+                        else redouble_policy[level - 1])
+            vals = np.where(go, again, vals)
+            redoubles[level - 1] = go
+        if play.rescue:
+            give = (vals < -1) if rescue_policy is None else rescue_policy[level - 1]
+            vals = np.where(give, -1, vals)
+            rescues[level - 1] = give
+            redoubles[level - 1] &= ~give
+        after = np.concatenate([vals - adj, np.array([-stake, 0], dtype=dtype)])
+    return after, rescues, redoubles
 
 
 def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_17: bool,
@@ -408,7 +440,8 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
              play: PlayRules = PlayRules(), free_policy: Array | None = None,
              outcomes: Array | None = None,
              shoes: npt.NDArray[np.int64] | None = None,
-             rescue_policy: npt.NDArray[np.bool_] | None = None) -> HandValues:
+             rescue_policy: npt.NDArray[np.bool_] | None = None,
+             redouble_policy: npt.NDArray[np.bool_] | None = None) -> HandValues:
     """Stand, hit and double EVs of every node of ``space``, shoe ``base`` minus the hand.
 
     Without ``policy`` continued play is optimal (stand or hit, whichever is
@@ -421,8 +454,9 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     ``shoes`` each node's shoe where it is not ``base`` less the hand (the levels
     of a split evaluated together, :func:`analyzer.engine.postsplit.stacked`).
     With a ``policy`` (which may say ``DOUBLE`` on hands of three or more cards under
-    DAN), ``rescue_policy`` says where a doubled hand gives up under DDR (None: where
-    that is better in this shoe).
+    DAN), ``rescue_policy`` and ``redouble_policy`` say where a doubled hand gives up
+    (DDR) and doubles again (RDn), per stake level (None: where that is better in this
+    shoe).
     """
     if shoes is None:
         shoes = np.array(base, dtype=np.int64)[None, :] - space.comps
@@ -443,21 +477,23 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     if play.stand_on_21:
         forced |= space.total == 21
     probs = draw_probabilities(shoes, upcard, conditioned, exact)
-    if play.rescue:
-        after, rescues = _doubled(stand, outcomes, conditioned, play, rescue_policy, dtype)
+    if play.rescue or play.redoubles:
+        after, rescues, redoubles = _doubled(space, stand, forced, probs, outcomes, conditioned,
+                                             play, rescue_policy, redouble_policy, dtype)
         double = (probs * after[space.child]).sum(axis=1)
     else:
         tail = np.array([-1, 0], dtype=dtype)
         double = 2 * (probs * np.concatenate([stand, tail])[space.child]).sum(axis=1)
-        rescues = np.zeros(len(space.comps), dtype=bool)
+        rescues = redoubles = np.zeros((1, len(space.comps)), dtype=bool)
     if not conditioned and not play.bj_takes_all:
         # A dealer blackjack takes the original bet only.
         double = double + outcomes[:, Outcome.BLACKJACK]
-    may = may_double_any(space, play.double_any) if play.double_any is not None else None
+    may = later_doubles(space, play.double_any) if play.double_any is not None else None
     hit, cont, hits, doubles = _recurse(space, probs, stand, forced, -1, dtype, policy,
                                         double, may)
     values = HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont, hits=hits,
-                        doubles=doubles, rescues=rescues, forced=forced, probs=probs,
+                        doubles=doubles, rescues=rescues, redoubles=redoubles,
+                        forced=forced, probs=probs,
                         outcomes=outcomes, win=win, lose=lose)
     if play.free_hand:
         bj = outcomes[:, Outcome.BLACKJACK]

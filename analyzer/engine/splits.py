@@ -223,7 +223,8 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
     policy = np.where(hits[nodes], HIT, np.where(doubles[nodes], DOUBLE, STAND))
     vals = evaluate(sub, tuple(shoe), upcard, hits_soft_17=hits_soft_17, conditioned=False,
                     exact=exact, policy=policy, play=plan.play,
-                    rescue_policy=first.rescues[nodes] if plan.play.rescue else None,
+                    rescue_policy=first.rescues[:, nodes] if plan.play.rescue else None,
+                    redouble_policy=first.redoubles[:, nodes] if plan.play.redoubles else None,
                     free_policy=np.where(free_hits[nodes], HIT, STAND) if plan.free else None,
                     outcomes=dealer.rows(out))
     total = sum(second_shoe)
