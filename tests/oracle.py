@@ -130,6 +130,11 @@ Modelling decisions not fixed by the brief (see also the function docstrings):
   ties: stand, then redouble, then rescue); a doubled split hand chooses as the
   unsplit hand of those cards and stake would (CDZ-).  A free double is neither
   rescued nor redoubled.
+* ``bonus_5``, ``bonus_6``, ``bonus_7`` (B5C, B6C, B7C): a winning hand of 21 holding
+  exactly five, exactly six, or seven or more cards is paid that much per unit of
+  its stake instead of 1 (a push stays a push; with P21W it always wins); not on a
+  doubled hand under ``bonus_not_doubled`` (BND), not on a split hand under
+  ``bonus_not_split`` (BNS).  Decisions weigh the bonus like any payoff.
 * Not modelled: ``split_by_rank`` (the oracle works on card values: it raises
   :class:`NotImplementedError`), free splits with ``max_hands > 2`` (likewise),
   insurance (so ``insured_no_split`` is moot) and ``cut_card`` (every round is
@@ -409,7 +414,18 @@ def _stand_value(g: _Game, unseen: Counts, final: int, bet: Bet) -> Fraction:
 
 @cache
 def _q_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
-    return _stand_value(g, unseen, _final(g.rules, hand), bet)
+    return _stand_value(g, unseen, _final(g.rules, hand), _paid(g.rules, hand, bet, False))
+
+
+def _paid(rules: Rules, cards: Cards, bet: Bet, split: bool) -> Bet:
+    """``bet`` with a 21 of five or more cards paid its bonus when it wins (B5C: exactly 5,
+    B6C: 6, B7C: 7 or more), unless the hand is doubled under BND or split under BNS."""
+    n = len(cards)
+    if n < 5 or _total(cards) != 21 or bet[0] != bet[1] or (split and rules.bonus_not_split) \
+            or (bet[0] >= 2 and rules.bonus_not_doubled):
+        return bet
+    pay = rules.bonus_5 if n == 5 else rules.bonus_6 if n == 6 else rules.bonus_7
+    return (bet[0] * pay, bet[1])  # type: ignore[return-value]  # a Fraction win
 
 
 @cache
@@ -435,7 +451,8 @@ def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
 def _after_double_values(g: _Game, unseen: Counts, doubled: Cards, bet: Bet,
                          ) -> dict[str, Fraction]:
     """Believed value of each choice a doubled hand has once its card is dealt."""
-    values = {"stand": _stand_value(g, unseen, _final(g.rules, doubled), bet)}
+    values = {"stand": _stand_value(g, unseen, _final(g.rules, doubled),
+                                    _paid(g.rules, doubled, bet, False))}
     if _redouble_offered(g.rules, doubled, bet):
         values["redouble"] = _q_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]))
     if _rescue_offered(g.rules, doubled, bet):
@@ -584,7 +601,7 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
         if rescued:  # given up: -1 whatever comes
             finished = tuple(e - 1 for e in done[:-2]) + done[-2:]
         else:
-            finished = _payoffs(rules, _final(rules, cards), bet, done)
+            finished = _payoffs(rules, _final(rules, cards), _paid(rules, cards, bet, True), done)
         if waiting == 0:
             return _settle_table(g, hole, rest, finished)
         return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
@@ -682,14 +699,20 @@ def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
     rules = g.rules
     unseen = shoe if hole is None else _put(shoe, hole)
     if _forced(rules, hand):
-        return _settle_table(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
+        return _settle_hand(g, hole, shoe, hand, PAID)
     stand, hit = _q_stand(g, unseen, hand, PAID), _q_hit(g, unseen, hand, PAID)
     if _may_double(rules, hand) and _q_double(g, unseen, hand, PAID_DOUBLE) > max(stand, hit):
         return _play_double(g, hole, shoe, hand, PAID_DOUBLE)
     if stand >= hit:
-        return _settle_table(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
+        return _settle_hand(g, hole, shoe, hand, PAID)
     return sum((p * _play_on(g, hole, rest, _with(hand, card)) for card, p, rest in _draws(shoe)),
                Fraction(0))
+
+
+def _settle_hand(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
+    """An unsplit finished ``hand`` carrying ``bet`` against the dealer's play from ``shoe``."""
+    return _settle_table(g, hole, shoe, _payoffs(g.rules, _final(g.rules, hand),
+                                                 _paid(g.rules, hand, bet, False)))
 
 
 def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
@@ -705,8 +728,7 @@ def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet
         elif choice == "redouble":
             ev += p * _play_double(g, hole, rest, cards, (2 * bet[0], 2 * bet[1]))
         else:
-            ev += p * _settle_table(g, hole, rest,
-                                    _payoffs(g.rules, _final(g.rules, cards), bet))
+            ev += p * _settle_hand(g, hole, rest, cards, bet)
     return ev
 
 
@@ -714,7 +736,7 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
     """Play ``action`` on the two-card ``hand``, card by card with the hole card fixed."""
     rules = g.rules
     if action == "stand":
-        return _settle_table(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
+        return _settle_hand(g, hole, shoe, hand, PAID)
     if action == "surrender":  # late; early surrender is settled before the peek
         if hole is None:
             return _surrender_value(g, shoe)

@@ -35,6 +35,7 @@ from tests import oracle
 SHOE = (2, 1, 1, 2, 1, 2, 1, 1, 1, 4)  # 16 cards
 SMALL = (1, 1, 1, 2, 1, 1, 1, 1, 1, 4)  # 14 cards
 TENS_SHOE = (1, 1, 1, 1, 1, 1, 1, 1, 2, 6)  # 16 cards rich in tens: splits run dry never
+MIX = (2, 2, 1, 1, 1, 1, 1, 1, 1, 5)  # 16 cards: small pairs to split, tens to bust on
 NAMES = {0: "stand", 1: "hit", 2: "double", 3: "split", 4: "surrender"}
 
 
@@ -112,6 +113,10 @@ SLOW = [
     pytest.param("1D H17 DOA NDAS NSPL NS RD2 ENHC OBO DAN", SHOE, id="RD2-ENHC-OBO"),
     pytest.param("1D S17 DOA DAS SPL1 NS RD2 PEEKA", TENS_SHOE, id="RD2-PEEKA-splits"),
     pytest.param("1D S17 DOA NDAS NSPL NS RD3 CH5 DAN", SHOE, id="RD3-CH5"),
+    # small cards: split hands double, redouble and bust or are rescued (this case found
+    # the split hands' reach missing the nodes only a redouble reaches)
+    pytest.param("1D S17 DOA DAS SPL1 NS RD2 DDR", MIX, id="RD2-DDR-splits-small-cards"),
+    pytest.param("1D S17 DOA DAS SPL1 NS RD2 ENHC OBO DAN", MIX, id="RD2-ENHC-OBO-splits"),
     pytest.param("1D H17 DOA NDAS NSPL LS DAN DDR", SHOE, id="both-H17-LS"),
     pytest.param("1D S17 DOA DAS SPL1 LS DAN DDR", TENS_SHOE, id="both-DAS"),
     pytest.param("1D S17 DOA NDAS SPL1 LS DAN DDR", TENS_SHOE, id="both-NDAS"),

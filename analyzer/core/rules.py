@@ -72,6 +72,11 @@ class Rules:
     push_22: bool = False  # dealer 22 pushes every live hand but blackjack and Charlie
     blackjack_wins: bool = False  # a player blackjack beats a dealer blackjack (BJW)
     player_21_wins: bool = False  # a player's non-natural 21 always wins 1:1 (P21W)
+    bonus_5: Fraction = Fraction(1)  # what a winning 21 of exactly five cards pays (B5C)
+    bonus_6: Fraction = Fraction(1)  # ... of exactly six cards (B6C)
+    bonus_7: Fraction = Fraction(1)  # ... of seven or more cards (B7C)
+    bonus_not_doubled: bool = False  # no 21 bonus on a doubled hand (BND)
+    bonus_not_split: bool = False  # no 21 bonus on a split hand (BNS)
     free_doubles: frozenset[int] = frozenset()  # two-card hard totals doubled for free
     free_splits: frozenset[int] = frozenset()  # pair values split for free
     split_by_rank: bool = False  # ten-valued cards split only when of the same rank

@@ -367,6 +367,68 @@ def _rescue_conflict(r: Rules) -> str | None:
     return None
 
 
+SPANISH_21_BONUS = (Fraction(3, 2), Fraction(2), Fraction(3))  # 5, 6, 7+ cards: the effects' try
+
+
+def _bonuses(r: Rules) -> tuple[tuple[int, Fraction], ...]:
+    return ((5, r.bonus_5), (6, r.bonus_6), (7, r.bonus_7))
+
+
+def _bonus_rule(cards: int, usual: Fraction) -> Rule:
+    """``B5C=3:2``: what a winning 21 of ``cards`` cards (7: seven or more) pays; the
+    effects table tries ``usual`` (Spanish 21's) where it pays 1:1."""
+    name = f"bonus_{cards}"
+    counted = f"{cards} or more" if cards == 7 else f"{cards}"
+    said = f"{cards} or more" if cards == 7 else f"exactly {cards}"
+
+    def read(m: re.Match[str]) -> Changes:
+        return {name: _ratio(m.group(1), m.group(2))}
+
+    def spell(r: Rules) -> str:
+        pays = getattr(r, name)
+        return f"B{cards}C={pays.numerator}:{pays.denominator}" if pays != 1 else \
+            f"no B{cards}C"
+
+    def words(r: Rules) -> str | None:
+        pays = getattr(r, name)
+        return None if pays == 1 else (
+            f"a winning 21 of {said} cards pays {pays.numerator}:{pays.denominator} "
+            "instead of 1:1, on the hand's stake")
+
+    def out_of_range(r: Rules) -> str | None:
+        pays = getattr(r, name)
+        return None if pays >= 1 else (
+            f"a 21 bonus must pay at least 1:1, not {spell(r)}")
+
+    return Rule(f"21 bonus {counted} cards", (Field(name, Fraction, Fraction(1)),),
+                (Token(re.compile(rf"B{cards}C=(\d+):(\d+)"), read),), spell, words,
+                out_of_range=out_of_range, conflict=_bonus_conflict,
+                changes=lambda r: [{name: Fraction(1) if getattr(r, name) != 1 else usual}],
+                examples=tuple(dict.fromkeys(
+                    (f"B{cards}C=3:2", f"B{cards}C={usual.numerator}:{usual.denominator}"))))
+
+
+def _has_bonus(r: Rules) -> bool:
+    return any(p != 1 for _n, p in _bonuses(r))
+
+
+def _bonus_conflict(r: Rules) -> str | None:
+    if not _has_bonus(r):
+        return None
+    if r.charlie:
+        return (f"21 bonuses by card count with CH{r.charlie}: a Charlie and a bonus on the "
+                "same hand are not modelled")
+    if r.free_doubles or r.free_splits:
+        return "21 bonuses by card count with free doubles or splits (FD, FS) are not modelled"
+    return None
+
+
+def _bonus_condition(r: Rules, token: str, on: bool) -> str | None:
+    if on and not _has_bonus(r):
+        return f"{token} (a condition of the 21 bonuses) needs a bonus (B5C, B6C or B7C)"
+    return None
+
+
 def deck_cards(r: Rules) -> int:
     """Cards in one deck of the game: a Spanish deck has no 10s (48 cards)."""
     return 48 if r.spanish_decks else 52
@@ -512,6 +574,17 @@ RULES: tuple[Rule, ...] = (
                         "splitting) always wins 1:1 on its stake, against a dealer 21 or 22 "
                         "too; only a dealer blackjack nobody checked beats it"),
             changes=_toggle("player_21_wins")),
+    *(_bonus_rule(n, pays) for n, pays in zip((5, 6, 7), SPANISH_21_BONUS, strict=True)),
+    _switch("bonus not on doubles", "bonus_not_doubled", on="BND",
+            said=(None, "the 21 bonuses are not paid on a doubled hand (it is paid 1:1)"),
+            conflict=lambda r: _bonus_condition(r, "BND", r.bonus_not_doubled),
+            changes=_toggle("bonus_not_doubled", _has_bonus),
+            examples=("BND B5C=3:2",)),
+    _switch("bonus not on splits", "bonus_not_split", on="BNS",
+            said=(None, "the 21 bonuses are not paid on a split hand"),
+            conflict=lambda r: _bonus_condition(r, "BNS", r.bonus_not_split),
+            changes=_toggle("bonus_not_split", lambda r: _has_bonus(r) and _splits(r)),
+            examples=("BNS B5C=3:2",)),
     Rule("free doubles", (Field("free_doubles", frozenset[int], frozenset()),),
          (Token(re.compile(r"FD([\d,-]+)"),
                 lambda m: {"free_doubles": _int_set(m.group(1), m.group(0))}),),

@@ -144,7 +144,7 @@ class Analysis:
                                     "strategy plays its split hands its own way (use cdz)")
         later = doubling_refusal(rules, "play by a fixed strategy (a chart, or the frozen "
                                  "optimum a study plays)" if strategy is not None
-                                 else f"split level {split!r}")
+                                 else f"split level {split!r}", payouts=strategy is None)
         if later and strategy is not None:
             raise RuleConflictError(later)
         if later and split != "cdz":  # the level is refused, not the rules
@@ -348,7 +348,9 @@ class Analysis:
         rest[p - 1] -= 2
         policy: SplitPolicy | None = None
         limit = 21
-        if self.split in ("cdz", "exact") and not plan.free:
+        # A redoubled hand draws again after its double's card: every legal play is
+        # searched for it (a double draws as a hit).
+        if self.split in ("cdz", "exact") and not plan.free and not self.rules.redoubles:
             decide, hits, doubles = self._split_play(ua)
             space = ua.values.space
             index = space.index

@@ -224,21 +224,43 @@ def payoff_matrix(push_22: bool = False, player_21_wins: bool = False,
     return pay
 
 
-def doubling_refusal(rules: Rules, what: str) -> str | None:
-    """Why ``what`` cannot be computed under DAN or DDR, if either is set.
+def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | None:
+    """Why ``what`` cannot be computed under DAN, RDn, DDR or (``payouts``) the 21 bonuses
+    by card count, if any is set.
 
     The one list of parts that play a hand by standing and hitting after its first
-    decision and a double by standing (checked where each starts): the one-line
-    refusal beats a figure silently computed without the rule.
+    decision, a double by standing, and pay a 21 1:1 (checked where each starts): the
+    one-line refusal beats a figure silently computed without the rule.  A fixed
+    strategy is refused the doubling rules only (its stand values carry the bonuses).
     """
     on = [t for t, v in (("DAN", rules.double_any_cards), (f"RD{rules.redoubles}",
                                                            rules.redoubles),
-                         ("DDR", rules.double_rescue)) if v]
+                         ("DDR", rules.double_rescue),
+                         ("21 bonuses", payouts and card_bonus(rules) is not None)) if v]
     if not on:
         return None
     return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting, "
-            "redoubling or double-down rescue yet (bja ev and bja hand are; bja simulate "
-            "plays DAN and DDR)")
+            "redoubling, double-down rescue or 21 bonuses by card count yet (bja ev and "
+            "bja hand are; bja simulate plays DAN and DDR)")
+
+
+Bonus = tuple[Fraction, Fraction, Fraction]  # what a winning 21 of 5, 6, 7+ cards pays
+
+
+def card_bonus(rules: Rules) -> Bonus | None:
+    """The 21 bonuses by card count (B5C, B6C, B7C), or None where every 21 pays 1:1."""
+    bonus = (rules.bonus_5, rules.bonus_6, rules.bonus_7)
+    return None if all(p == 1 for p in bonus) else bonus
+
+
+def _with_bonus(space: HandSpace, stand: Array, win: Array, lose: Array, bonus: Bonus,
+                exact: bool) -> Array:
+    """Stand values with a winning 21 of five or more cards paid its bonus."""
+    paid = stand.copy()
+    for node in np.flatnonzero((space.total == 21) & (space.ncards >= 5)).tolist():
+        pay = bonus[min(int(space.ncards[node]), 7) - 5]
+        paid[node] = (pay if exact else float(pay)) * win[node] - lose[node]
+    return paid
 
 
 @dataclass(frozen=True)
@@ -256,6 +278,8 @@ class PlayRules:
     rescue: bool = False  # DDR: a paid double may give up after its card, losing 1
     redoubles: int = 0  # RDn: a paid double may double again after its card, n times
     double: Double = Double.ANY  # the totals a redouble needs (as the doubling rule)
+    bonus: Bonus | None = None  # B5C/B6C/B7C: what a winning 21 of 5, 6, 7+ cards pays
+    bonus_doubled: bool = True  # ... on a doubled hand too (not under BND)
 
 
     @classmethod
@@ -268,6 +292,7 @@ class PlayRules:
         unchecked = not rules.peeks_on(upcard)
         return cls(charlie=rules.charlie, rescue=rules.double_rescue,
                    redoubles=rules.redoubles, double=rules.double,
+                   bonus=card_bonus(rules), bonus_doubled=not rules.bonus_not_doubled,
                    double_any=rules.double if rules.double_any_cards else None,
                    charlie_beats_bj=rules.charlie_beats_bj and unchecked,
                    stand_on_21=rules.stand_on_21, push_22=rules.push_22,
@@ -405,9 +430,13 @@ def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], prob
     policy the best of these (ties: stand, then redouble, then rescue), with one where
     ``rescue_policy[l - 1]`` and ``redouble_policy[l - 1]`` say.  A bust loses the
     stake.  Where a dealer blackjack takes only the original bet and the values are
-    unconditioned (the split hands of a peek game), each option carries it once,
+    unconditioned (the split hands of a peek game, OBO), each option carries it once,
     ``-q``: a stake ``S`` stands for ``S stand + (S - 1) q``, a rescue is -1 either
-    way, and comparing them compares the conditioned values.
+    way, and comparing them compares the conditioned values.  Summed over the card,
+    a bust has no node and so no ``q`` of its own: each child is entered less
+    ``(S - 1) q`` of its own, the bust as ``-S``, and the parent adds ``(S - 1) q``
+    of its own (the children's ``q`` average to the parent's), which puts the bust's
+    ``(S - 1) q`` back.
     """
     m = len(stand)
     adj = outcomes[:, Outcome.BLACKJACK] if not conditioned and not play.bj_takes_all \
@@ -421,7 +450,7 @@ def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], prob
         stake = 2 ** level
         vals = stake * stand + (stake - 1) * adj
         if may is not None and level < levels:
-            again = (probs * after[space.child]).sum(axis=1) + adj
+            again = (probs * after[space.child]).sum(axis=1) + (2 * stake - 1) * adj
             go = may & ((again > vals) if redouble_policy is None
                         else redouble_policy[level - 1])
             vals = np.where(go, again, vals)
@@ -431,7 +460,7 @@ def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], prob
             vals = np.where(give, -1, vals)
             rescues[level - 1] = give
             redoubles[level - 1] &= ~give
-        after = np.concatenate([vals - adj, np.array([-stake, 0], dtype=dtype)])
+        after = np.concatenate([vals - (stake - 1) * adj, np.array([-stake, 0], dtype=dtype)])
     return after, rescues, redoubles
 
 
@@ -466,6 +495,9 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
         outcomes = condition_outcomes(outcomes, exact)
     win, lose = _win_lose(outcomes, space.total, play, exact)
     stand = win - lose
+    plain = stand  # a 21 paid 1:1 (a doubled hand under BND)
+    if play.bonus is not None:
+        stand = _with_bonus(space, stand, win, lose, play.bonus, exact)
     dtype = object if exact else np.float64
     forced = np.zeros(len(space.comps), dtype=bool)
     charlie = np.zeros(len(space.comps), dtype=bool)
@@ -477,13 +509,16 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     if play.stand_on_21:
         forced |= space.total == 21
     probs = draw_probabilities(shoes, upcard, conditioned, exact)
+    # what a doubled hand stands for, per unit of its stake (no Charlie goes with a bonus)
+    doubled = plain if play.bonus is not None and not play.bonus_doubled else stand
     if play.rescue or play.redoubles:
-        after, rescues, redoubles = _doubled(space, stand, forced, probs, outcomes, conditioned,
-                                             play, rescue_policy, redouble_policy, dtype)
+        after, rescues, redoubles = _doubled(space, doubled, forced, probs, outcomes,
+                                             conditioned, play, rescue_policy, redouble_policy,
+                                             dtype)
         double = (probs * after[space.child]).sum(axis=1)
     else:
         tail = np.array([-1, 0], dtype=dtype)
-        double = 2 * (probs * np.concatenate([stand, tail])[space.child]).sum(axis=1)
+        double = 2 * (probs * np.concatenate([doubled, tail])[space.child]).sum(axis=1)
         rescues = redoubles = np.zeros((1, len(space.comps)), dtype=bool)
     if not conditioned and not play.bj_takes_all:
         # A dealer blackjack takes the original bet only.

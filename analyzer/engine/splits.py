@@ -75,6 +75,8 @@ class SplitPlan:
         play = PlayRules.from_rules(rules, upcard, free_hand=free)
         if not rules.double_after_split:  # DAN's later doubles are doubles after a split
             play = replace(play, double_any=None)
+        if rules.bonus_not_split:  # BNS: a split hand's 21 pays 1:1
+            play = replace(play, bonus=None)
         return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
                    double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),
                    conditioned=rules.peeks_on(upcard), bj_takes_all=play.bj_takes_all,
@@ -213,7 +215,10 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
     key = (tuple(starts.items()), tuple(free_starts.items()))
     if key not in spaces:
-        walks: list[Walk] = ([(starts, hits | doubles)]
+        # a hand drawing again: hitting, doubling (DAN) or redoubling a double (RDn)
+        later = hits | doubles | (first.redoubles.any(axis=0) if plan.play.redoubles
+                                  else False)
+        walks: list[Walk] = ([(starts, later)]
                              + ([(free_starts, free_hits)] if plan.free else []))
         nodes = _reachable(space, p, walks)
         spaces[key] = nodes, sub_space(space, nodes)

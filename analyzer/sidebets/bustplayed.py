@@ -57,7 +57,8 @@ def simulate_played(values: tuple[int, ...], rules: Rules, rounds: int, seed: in
     """Deal ``rounds`` rounds off the top of the shoe ``values`` (ten counts)."""
     if not 1 <= rounds <= MAX_ROUNDS:
         raise SimulationError(f"rounds {rounds} must be 1 to {MAX_ROUNDS:,}")
-    reason = doubling_refusal(rules, "the played reading of Bust It (its own round)")
+    reason = doubling_refusal(rules, "the played reading of Bust It (its own round)",
+                              payouts=False)
     if reason:
         raise RuleConflictError(reason)
     n = sum(values)

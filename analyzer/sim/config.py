@@ -70,6 +70,10 @@ NOT_SIMULATED: dict[str, str] = {
 # Rules the simulator does not play yet, and why: a rule set setting one is refused.
 NOT_YET: dict[str, str] = {
     "redoubles": "the round loop doubles a hand once; its tables hold no redouble decision",
+    **{f"21 bonus {n} cards": "a hand's row holds whole units of its stake, not a 3:2 bonus"
+       for n in ("5", "6", "7 or more")},
+    "bonus not on doubles": "a condition of the 21 bonuses, which are not simulated yet",
+    "bonus not on splits": "a condition of the 21 bonuses, which are not simulated yet",
 }
 
 
