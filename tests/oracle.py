@@ -122,8 +122,9 @@ Modelling decisions not fixed by the brief (see also the function docstrings):
   composition would (CDZ-), or, when split hands may not double, the better of
   standing and hitting for that unsplit hand.
 * ``double_rescue`` (DDR, peek games): once a PAID double's card is dealt and the
-  hand is not busted, the player may give it up for -1 (the original bet; the
-  doubles come back).  ``redoubles`` (RDn): he may instead double again (one more
+  hand is not busted, the player may give it up and lose half its stake: the
+  original bet after one double (the double comes back), half the redoubled stake
+  after redoubles.  ``redoubles`` (RDn): he may instead double again (one more
   card, the stake doubled: 4, then 8, 16) while fewer than n redoubles were made,
   on a total the doubling rule allows (not 21, not a Charlie).  He takes the best
   of standing, redoubling and rescuing as he believes them (the hole card unseen;
@@ -440,8 +441,8 @@ def _q_hit(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
 @cache
 def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
     """One card, then stand, with ``bet`` (a paid double's stake, or FREE_DOUBLE); a paid
-    double that did not bust may then double again (RDn) or be given up for -1 (DDR),
-    where that is better."""
+    double that did not bust may then double again (RDn) or be given up for half the stake
+    (DDR), where that is better."""
     ev = Fraction(0)
     for card, p, rest in _player_draws(g, unseen):
         ev += p * max(_after_double_values(g, rest, _with(hand, card), bet).values())
@@ -456,7 +457,7 @@ def _after_double_values(g: _Game, unseen: Counts, doubled: Cards, bet: Bet,
     if _redouble_offered(g.rules, doubled, bet):
         values["redouble"] = _q_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]))
     if _rescue_offered(g.rules, doubled, bet):
-        values["rescue"] = Fraction(-1)
+        values["rescue"] = Fraction(-bet[0], 2)  # half the stake: the original bet, doubled once
     return values
 
 
@@ -598,8 +599,8 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
         return finish(rest, cards, bet, rescued=choice == "rescue")
 
     def finish(rest: Counts, cards: Cards, bet: Bet, rescued: bool = False) -> Fraction:
-        if rescued:  # given up: -1 whatever comes
-            finished = tuple(e - 1 for e in done[:-2]) + done[-2:]
+        if rescued:  # given up: half the stake whatever comes
+            finished = tuple(e - bet[0] // 2 for e in done[:-2]) + done[-2:]
         else:
             finished = _payoffs(rules, _final(rules, cards), _paid(rules, cards, bet, True), done)
         if waiting == 0:
@@ -717,14 +718,14 @@ def _settle_hand(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet
 
 def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
     """A double on an unsplit ``hand``: one card, then stand, double again (RDn) or give up
-    for -1 (DDR), whichever the player believes best."""
+    for half the stake (DDR), whichever the player believes best."""
     ev = Fraction(0)
     for card, p, rest in _draws(shoe):
         cards = _with(hand, card)
         unseen = rest if hole is None else _put(rest, hole)
         choice = _after_double_choice(_after_double_values(g, unseen, cards, bet))
         if choice == "rescue":
-            ev -= p
+            ev -= p * Fraction(bet[0], 2)
         elif choice == "redouble":
             ev += p * _play_double(g, hole, rest, cards, (2 * bet[0], 2 * bet[1]))
         else:

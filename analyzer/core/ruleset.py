@@ -496,8 +496,9 @@ RULES: tuple[Rule, ...] = (
          examples=("RD1", "RD3", "RD2 DAN")),
     _switch("double-down rescue", "double_rescue", on="DDR",
             said=(None, "double-down rescue: after the double's card the player may give up "
-                        "the hand and lose only the original bet (a paid double, split hands "
-                        "too; a busted double is lost)"),
+                        "the hand and lose half its stake: the original bet, or half the "
+                        "redoubled stake after redoubles (a paid double, split hands too; a "
+                        "busted double is lost)"),
             conflict=_rescue_conflict, changes=_toggle("double_rescue")),
     _switch("double after split", "double_after_split", on="NDAS", off="DAS", default=True,
             always=True, said=("double after split allowed", "no double after split"),

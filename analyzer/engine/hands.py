@@ -318,7 +318,7 @@ class HandValues:
     hits: npt.NDArray[np.bool_]  # whether that continued play hits
     doubles: npt.NDArray[np.bool_]  # whether it doubles (DAN; never on two cards)
     # per stake level (row l - 1: stake 2**l, its card just dealt) and node: a doubled hand
-    # given up here (DDR: loses 1), doubled again (RDn)
+    # given up here (DDR: loses half the stake), doubled again (RDn)
     rescues: npt.NDArray[np.bool_]
     redoubles: npt.NDArray[np.bool_]
     forced: npt.NDArray[np.bool_]  # hands that stop: Charlie, or 21 when 21 stands
@@ -426,14 +426,16 @@ def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], prob
     Level ``l`` (1 to ``play.redoubles + 1``) is a hand at stake ``2**l`` its card just
     dealt: it stands (``2**l`` times the stand value), doubles again while levels remain
     (one more card, stake ``2**(l + 1)``: computed from the level above, so the levels
-    run from the highest down) or gives up for -1, the original bet (DDR); without a
-    policy the best of these (ties: stand, then redouble, then rescue), with one where
+    run from the highest down) or gives up half the stake (DDR: the original bet after one
+    double); without a policy the best of these (ties: stand, then redouble, then
+    rescue), with one where
     ``rescue_policy[l - 1]`` and ``redouble_policy[l - 1]`` say.  A bust loses the
     stake.  Where a dealer blackjack takes only the original bet and the values are
     unconditioned (the split hands of a peek game, OBO), each option carries it once,
-    ``-q``: a stake ``S`` stands for ``S stand + (S - 1) q``, a rescue is -1 either
-    way, and comparing them compares the conditioned values.  Summed over the card,
-    a bust has no node and so no ``q`` of its own: each child is entered less
+    ``-q``: a stake ``S`` stands for ``S stand + (S - 1) q``, a rescue for
+    ``-S/2 + (S/2 - 1) q``, and comparing them compares the conditioned values.
+    Summed over the card, a bust has no node and so no ``q`` of its own: each child is
+    entered less
     ``(S - 1) q`` of its own, the bust as ``-S``, and the parent adds ``(S - 1) q``
     of its own (the children's ``q`` average to the parent's), which puts the bust's
     ``(S - 1) q`` back.
@@ -456,8 +458,10 @@ def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], prob
             vals = np.where(go, again, vals)
             redoubles[level - 1] = go
         if play.rescue:
-            give = (vals < -1) if rescue_policy is None else rescue_policy[level - 1]
-            vals = np.where(give, -1, vals)
+            # half the stake (the original bet after one double), carrying the blackjack once
+            rescue = -(stake // 2) + (stake // 2 - 1) * adj
+            give = (vals < rescue) if rescue_policy is None else rescue_policy[level - 1]
+            vals = np.where(give, rescue, vals)
             rescues[level - 1] = give
             redoubles[level - 1] &= ~give
         after = np.concatenate([vals - (stake - 1) * adj, np.array([-stake, 0], dtype=dtype)])

@@ -41,7 +41,8 @@ SIMULATED: dict[str, str] = {
     "double any cards": "later_double: the totals a hand of three or more cards may double "
                         "on (the hit table's decisions; a split hand's own bits under NDAS)",
     "double-down rescue": "rescue: the hit table's bit 6 where a paid double's card lands; "
-                          "a hand given up loses 1",
+                          "a hand given up loses 1 (half its stake: the simulator doubles "
+                          "once)",
     "double after split": "C_DAS",
     "splits": "can_split, C_MAX_HANDS",
     "resplit aces": "aces_hands: the hands a split of aces may reach",
