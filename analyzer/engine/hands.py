@@ -275,7 +275,7 @@ class PlayRules:
     bj_takes_all: bool = True  # an unchecked dealer blackjack takes the double too
     free_hand: bool = False  # also value hands carrying a free bet (win 1, else 0)
     double_any: Double | None = None  # DAN: hands of 3+ cards double under this rule
-    rescue: bool = False  # DDR: a paid double may give up after its card, losing 1
+    rescue: bool = False  # DDR: a paid double may give up after its card, for half its stake
     redoubles: int = 0  # RDn: a paid double may double again after its card, n times
     double: Double = Double.ANY  # the totals a redouble needs (as the doubling rule)
     bonus: Bonus | None = None  # B5C/B6C/B7C: what a winning 21 of 5, 6, 7+ cards pays
@@ -426,19 +426,17 @@ def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], prob
     Level ``l`` (1 to ``play.redoubles + 1``) is a hand at stake ``2**l`` its card just
     dealt: it stands (``2**l`` times the stand value), doubles again while levels remain
     (one more card, stake ``2**(l + 1)``: computed from the level above, so the levels
-    run from the highest down) or gives up half the stake (DDR: the original bet after one
-    double); without a policy the best of these (ties: stand, then redouble, then
-    rescue), with one where
-    ``rescue_policy[l - 1]`` and ``redouble_policy[l - 1]`` say.  A bust loses the
-    stake.  Where a dealer blackjack takes only the original bet and the values are
-    unconditioned (the split hands of a peek game, OBO), each option carries it once,
-    ``-q``: a stake ``S`` stands for ``S stand + (S - 1) q``, a rescue for
+    run from the highest down) or gives up half the stake (DDR: the original bet after
+    one double); without a policy the best of these (ties: stand, then redouble, then
+    rescue), with one where ``rescue_policy[l - 1]`` and ``redouble_policy[l - 1]`` say.
+    A bust loses the stake.  Where a dealer blackjack takes only the original bet and
+    the values are unconditioned (the split hands of a peek game, OBO), each option
+    carries it once, ``-q``: a stake ``S`` stands for ``S stand + (S - 1) q``, a rescue for
     ``-S/2 + (S/2 - 1) q``, and comparing them compares the conditioned values.
     Summed over the card, a bust has no node and so no ``q`` of its own: each child is
-    entered less
-    ``(S - 1) q`` of its own, the bust as ``-S``, and the parent adds ``(S - 1) q``
-    of its own (the children's ``q`` average to the parent's), which puts the bust's
-    ``(S - 1) q`` back.
+    entered less ``(S - 1) q`` of its own, the bust as ``-S``, and the parent adds
+    ``(S - 1) q`` of its own (the children's ``q`` average to the parent's), which puts
+    the bust's ``(S - 1) q`` back.
     """
     m = len(stand)
     adj = outcomes[:, Outcome.BLACKJACK] if not conditioned and not play.bj_takes_all \
