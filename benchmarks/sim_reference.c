@@ -106,14 +106,15 @@ INLINE i64 draw(i64 *st, i64 n, i64 stacked, Deal *g) {
 /* a later decision from a hit-table cell: bits shift..shift+2 (0 unsplit, 3 split hand) */
 INLINE i64 later(i64 c, i64 shift) { return c < 0 ? c : (c >> shift) & 7; }
 
-/* (doubled * 4 + state) * 32 + total: state 0 bust / 1 stands / 2 Charlie / 3 given up
-   after a double (DDR: bit 6 of the cell where a paid double's card landed) */
+/* level << 12 | state << 10 | cards << 5 | total: state 0 bust / 1 stands / 2 Charlie /
+   3 given up after a double (DDR: the cell's bit 5 + level where a paid double's card
+   landed); level the doublings, again where the cell's bit 9 + level is set (RDn) */
 INLINE i64 play(i64 *st, const i32 *tab, i64 charlie, i64 a21, i64 col, i64 node, i64 act,
                 i64 shift, i64 rescue, i64 n, i64 stacked, Deal *g) {
     if (act < 0) st[ERR] = ERR_TABLE;
-    i64 state = 1, doubled = 0;
+    i64 state = 1, level = 0;
     while (act == HIT || act == DOUBLE) {
-        if (act == DOUBLE) doubled = 1;
+        if (act == DOUBLE) level += 1;
         i64 child = cell(tab, node, VAL[draw(st, n, stacked, g)] - 1);
         if (child < 0) {
             if (child == -2) st[ERR] = ERR_IMPOSSIBLE;
@@ -127,30 +128,43 @@ INLINE i64 play(i64 *st, const i32 *tab, i64 charlie, i64 a21, i64 col, i64 node
         }
         if (act == DOUBLE) {
             i64 c = cell(tab, node, col);
-            if (rescue != 0 && c >= 0 && ((c >> 6) & 1) != 0) state = 3;
-            break;
+            if (c >= 0 && rescue != 0 && ((c >> (5 + level)) & 1) != 0) {
+                state = 3;
+                break;
+            }
+            if (c < 0 || ((c >> (9 + level)) & 1) == 0) break;
+            continue;
         }
         if (a21 != 0 && cell(tab, node, T_TOTAL) == 21) break;
         act = later(cell(tab, node, col), shift);
         if (act < 0) st[ERR] = ERR_TABLE;
     }
-    return (doubled * 4 + state) * 32 + cell(tab, node, T_TOTAL);
+    return level << 12 | state << 10 | (i64)cell(tab, node, T_NCARDS) << 5
+           | cell(tab, node, T_TOTAL);
 }
 
-/* a played paid hand into its row: a free double loses the own bet only, a hand given up
-   loses 1 */
-INLINE void record(i64 *row, i64 hand, int free_double) {
-    i64 state = (hand >> 5) & 3, stake = (hand >> 7) != 0 ? 2 : 1;
-    row[1] = hand & 31;
+/* a played paid hand into its row, in ticks: a free double loses the own bet only, a hand
+   given up loses half its stake, a standing 21 of five or more cards wins its bonus (not
+   doubled under BND, not split under BNS) */
+INLINE void record(i64 *row, const i64 *cfg, i64 hand, int free_double, int split_) {
+    i64 ticks = cfg[C_TICKS];
+    i64 total = hand & 31, cards = (hand >> 5) & 31, state = (hand >> 10) & 3,
+        level = hand >> 12;
+    i64 stake = (i64)1 << level;
+    row[1] = total;
     if (state == 3) {
         row[0] = 0;
         row[2] = 0;
-        row[3] = 1;
-    } else {
-        row[0] = state;
-        row[2] = stake;
-        row[3] = free_double ? 1 : stake;
+        row[3] = (stake >> 1) * ticks;
+        return;
     }
+    i64 win = ticks;
+    if (total == 21 && cards >= 5 && !(level > 0 && cfg[C_BND] != 0)
+        && !(split_ && cfg[C_BNS] != 0))
+        win = cfg[C_BONUS5 + (cards < 7 ? cards : 7) - 5];
+    row[0] = state;
+    row[2] = stake * win;
+    row[3] = free_double ? ticks : stake * ticks;
 }
 
 static i64 split(i64 *st, const i32 *tab, const i64 *cfg, i64 u, i64 pc, i64 n, i64 stacked,
@@ -159,7 +173,7 @@ static i64 split(i64 *st, const i32 *tab, const i64 *cfg, i64 u, i64 pc, i64 n, 
     int free_ = cfg[C_FREE_SPLIT + p] != 0;
     i64 limit = free_ ? 2 : (p == 1 ? cfg[C_ACES_HANDS] : cfg[C_MAX_HANDS]);
     int one_card = p == 1 && cfg[C_ONE_CARD] != 0;
-    i64 a21 = cfg[C_A21], charlie = cfg[C_CHARLIE];
+    i64 a21 = cfg[C_A21], charlie = cfg[C_CHARLIE], ticks = cfg[C_TICKS];
     i64 firsts = 2, nh = 0;
     while (nh < firsts) {
         i64 c = draw(st, n, stacked, g);
@@ -179,19 +193,19 @@ static i64 split(i64 *st, const i32 *tab, const i64 *cfg, i64 u, i64 pc, i64 n, 
         if (one_card || (a21 != 0 && cell(tab, node, T_TOTAL) == 21)) {
             row[0] = 1;
             row[1] = cell(tab, node, T_TOTAL);
-            row[2] = 1;
-            row[3] = free_hand ? 0 : 1;
+            row[2] = ticks;
+            row[3] = free_hand ? 0 : ticks;
         } else if (free_hand) {
             i64 hand = play(st, tab, charlie, a21, T_FREE + u - 1, node,
                             cell(tab, node, T_FREE + u - 1), 0, 0, n, stacked, g);
-            row[0] = (hand >> 5) & 3;
+            row[0] = (hand >> 10) & 3;
             row[1] = hand & 31;
-            row[2] = 1;
+            row[2] = ticks;
             row[3] = 0;
         } else {
             if (act < 0) act = cfg[decisions];
-            record(row, play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1, n,
-                             stacked, g), 0);
+            record(row, cfg, play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1, n,
+                                  stacked, g), 0, 1);
         }
         nh += 1;
     }
@@ -229,7 +243,7 @@ INLINE i64 settle(i64 *st, const i64 *cfg, i64 u, i64 hole, i64 peeked, i64 nh, 
             else
                 lost += st[HANDS + 4 * h + 3];
         }
-        return gain - (takes_all ? lost : (lost < 1 ? lost : 1));
+        return gain - (takes_all ? lost : (lost < cfg[C_TICKS] ? lost : cfg[C_TICKS]));
     }
     i64 d = 0;
     if (live) d = dealer(st, cfg[C_H17] != 0 ? 1 : 0, u, hv, n, stacked, g);
@@ -291,11 +305,12 @@ INLINE i64 round_(i64 *st, const i32 *tab, const i64 *cfg, i64 n, i64 stacked, D
         nh = split(st, tab, cfg, u, c1, n, stacked, g);
     } else {
         int free_double = act == DOUBLE && cfg[C_FREE_DOUBLE + 11 * a + b] != 0;
-        record(st + HANDS, play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node, act,
-                                0, free_double ? 0 : 1, n, stacked, g), free_double);
+        record(st + HANDS, cfg, play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node,
+                                     act, 0, free_double ? 0 : 1, n, stacked, g),
+               free_double, 0);
         nh = 1;
     }
-    return settle(st, cfg, u, hole, peek, nh, n, stacked, g) * ticks;
+    return settle(st, cfg, u, hole, peek, nh, n, stacked, g);
 }
 
 static void add_shoe(i64 *shoe_acc, i64 s, i64 m) {

@@ -19,7 +19,7 @@ import pytest
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND
 from analyzer.core.cards import comp_cards, composition, hand_total
-from analyzer.core.errors import AnalyzerError, RuleConflictError, SimulationError
+from analyzer.core.errors import AnalyzerError, RuleConflictError
 from analyzer.core.rules import Double, describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
@@ -201,12 +201,20 @@ def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
         simulate_played(rules.full_shoe().counts, rules, 10, 1)
     with pytest.raises(RuleConflictError, match="^RD2: the distribution"):
         round_distribution(parse_spec("6D RD2"))
-    with pytest.raises(SimulationError, match="'redoubles' .RD2. yet: "):
-        simulate(parse_spec("6D RD2"), rounds=1000, seed=1)
 
 
-# -- the simulator: its own round loop plays both rules from the frozen optimum's tables ----
+# -- the simulator: its own round loop plays the rules from the frozen optimum's tables ----
 SIMULATED = [
+    pytest.param("2D H17 DOA DAS SPL3 LS DAN DDR RD2 B5C=5:1 B6C=10:1 B7C=20:1 BND",
+                 8_000_000, id="RD2-bonus"),
+    pytest.param("2D S17 DOA DAS SPL3 ENHC OBO RD2", 16_000_000, id="RD2-OBO",
+                 marks=pytest.mark.slow),
+    pytest.param("2D H17 DOA DAS SPL3 ENHC RD1 B5C=10:1 B6C=20:1 B7C=50:1", 16_000_000,
+                 id="RD1-ENHC-bonus", marks=pytest.mark.slow),
+    pytest.param("2D S17 D10 NDAS SPL1 RD3 DAN DDR B5C=5:1 B6C=5:1 B7C=5:1 BNS", 16_000_000,
+                 id="RD3-NDAS-BNS", marks=pytest.mark.slow),
+    pytest.param("1D SP H17 DOA DAS SPL3 RSA HSA LS P21W BJW DAN DDR BND RD2 B5C=3:2 B6C=2:1 "
+                 "B7C=3:1", 16_000_000, id="spanish-RD2", marks=pytest.mark.slow),
     pytest.param("1D H17 DOA DAS SPL3 LS DAN DDR", 16_000_000, id="1D-both",
                  marks=pytest.mark.slow),
     pytest.param("6D S17 D10 NDAS SPL1 NS DAN DDR FD9-11 CH6", 16_000_000, id="NDAS-FD-CH6"),
@@ -222,8 +230,11 @@ def test_the_simulator_agrees_with_the_exact_ev(spec: str, rounds: int) -> None:
     exact = float(analysis.ev())
     result = simulate(rules, rounds, seed=24, jobs=2, strategy=FrozenStrategy(analysis))
     assert abs(result.z(exact)) < 3, (result.mean, result.se, exact)
-    plain = float(Analysis(rules.replace(double_any_cards=False, double_rescue=False)).ev())
-    assert abs(plain - exact) > 6 * result.se  # the rules are seen, not only played
+    # the rules move the EV well beyond the simulation's error: they are seen, not only played
+    plain = rules.replace(double_any_cards=False, double_rescue=False, redoubles=0,
+                          bonus_5=Fraction(1), bonus_6=Fraction(1), bonus_7=Fraction(1),
+                          bonus_not_doubled=False, bonus_not_split=False)
+    assert abs(float(Analysis(plain).ev()) - exact) > 6 * result.se
 
 
 class _Doubler:
@@ -241,8 +252,11 @@ class _Doubler:
     def decide_free(self, upcard: int, comp: tuple[int, ...]) -> int:
         return STAND
 
-    def decide_rescue(self, upcard: int, comp: tuple[int, ...]) -> bool:
+    def decide_rescue(self, upcard: int, comp: tuple[int, ...], level: int = 1) -> bool:
         return 12 <= hand_total(comp_cards(comp))[0] <= 16
+
+    def decide_redouble(self, upcard: int, comp: tuple[int, ...], level: int) -> bool:
+        return 9 <= hand_total(comp_cards(comp))[0] <= 11
 
 
 @pytest.mark.parametrize(("spec", "cards", "expected"), [
@@ -263,9 +277,26 @@ class _Doubler:
     ("6D S17 DAS SPL1 DAN", [3, 10, 3, 7, 2, 4, 5, 10, 7], -1),
     # without DAS the split hand may not double: 3, 2, 4 hits the 5 (14) and a 10 busts it
     ("6D S17 NDAS SPL1 DAN DDR", [3, 10, 3, 7, 2, 4, 5, 10, 10, 7], 0),
+    # 4, 5 against a 6 (hole 10) doubles, draws a 2: 11 doubles again under RD1 (stake 4),
+    # draws a 10: 21; the dealer's 16 busts on a ten: +4; without RD1 the 11 stands: +2
+    ("6D S17 RD1", [4, 6, 5, 10, 2, 10, 10], 4),
+    ("6D S17", [4, 6, 5, 10, 2, 10], 2),
+    # against a ten (hole 7): the redoubled 11 draws a 3: 14 at stake 4, given up for 2
+    ("6D S17 RD1 DDR", [4, 10, 5, 7, 2, 3], -2),
+    # 2, 3 against a ten (hole 7) hits 2, 4, 10: a five-card 21 beats 17 and pays 3:2
+    ("6D S17 B5C=3:2", [2, 10, 3, 7, 2, 4, 10], Fraction(3, 2)),
+    ("6D S17", [2, 10, 3, 7, 2, 4, 10], 1),
+    # 3, 2 hits 2, 3 and doubles the four-card 10 (DAN), draws an ace: a doubled five-card
+    # 21, paid 3:2 on its stake of 2 (3), or 1:1 under BND (2)
+    ("6D S17 DAN B5C=3:2", [3, 10, 2, 7, 2, 3, 1], 3),
+    ("6D S17 DAN B5C=3:2 BND", [3, 10, 2, 7, 2, 3, 1], 2),
+    # 3, 3 split against a ten (hole 7): 3, 2 hits 2, 3, 1 to a five-card 21 (3:2, or 1:1
+    # under BNS), 3, 10 hits a 7 to 20: +1
+    ("6D S17 DAS SPL1 B5C=3:2", [3, 10, 3, 7, 2, 2, 3, 1, 10, 7], Fraction(5, 2)),
+    ("6D S17 DAS SPL1 B5C=3:2 BNS", [3, 10, 3, 7, 2, 2, 3, 1, 10, 7], 2),
 ])
 def test_the_simulator_settles_each_rule_on_stacked_cards(spec: str, cards: list[int],
-                                                         expected: int) -> None:
+                                                         expected: Fraction) -> None:
     result, used = play_stacked(parse_spec(spec), cards, _Doubler())
     assert (result, used) == (expected, len(cards))
 

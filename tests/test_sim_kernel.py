@@ -43,13 +43,21 @@ SPECS = [
     "1D SP H17 DOA DAS SPL3 RSA HSA BJW P21W ENHC",  # Spanish decks, BJW, P21W
     "2D H17 DOA DAS SPL3 LS DAN DDR",  # doubles after hitting, split hands too; rescues
     "1D S17 D10 NDAS SPL1 NS DAN DDR FD9-11 CH6",  # a free double is not rescued
+    # redoubles, rescues at every stake, 21 bonuses (not on doubled hands)
+    "2D H17 DOA DAS SPL3 LS DAN DDR RD3 B5C=3:2 B6C=2:1 B7C=5:1 BND",
+    "1D S17 D10 NDAS SPL3 RD2 B5C=7:4 B6C=2:1 B7C=3:1 BNS ENHC OBO",  # ticks of 1/4 bet
 ]
 
 
 class _Rescuer(Script):
-    """The script, giving up a double that landed on hard 12-16 (DDR)."""
+    """The script, giving up a double that landed on hard 12-16 (DDR) and doubling again on
+    9-11 (RDn)."""
 
-    def decide_rescue(self, upcard: int, comp: tuple[int, ...]) -> bool:
+    def decide_redouble(self, upcard: int, comp: tuple[int, ...], level: int) -> bool:
+        hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
+        return 9 <= hard <= 11 and not comp[0]
+
+    def decide_rescue(self, upcard: int, comp: tuple[int, ...], level: int = 1) -> bool:
         hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
         return 12 <= hard <= 16 and not (comp[0] and hard <= 11)
 

@@ -91,11 +91,25 @@ class FrozenStrategy:
             policy[i] = self.decide(upcard, tuple(rows[i]), both)
         return policy
 
-    def decide_rescue(self, upcard: int, comp: tuple[int, ...]) -> bool:
-        """DDR: whether a doubled hand holding ``comp`` (its card dealt) is given up: where
-        standing is worth less than -1/2 a unit, as this analysis values it."""
+    def decide_rescue(self, upcard: int, comp: tuple[int, ...], level: int = 1) -> bool:
+        """DDR: whether a doubled hand holding ``comp`` (its card dealt) at stake
+        ``2**level`` is given up, as this analysis plays it: where standing (or doubling
+        again) is worth less than half the stake."""
+        return self._doubled(upcard, comp, level, rescue=True)
+
+    def decide_redouble(self, upcard: int, comp: tuple[int, ...], level: int) -> bool:
+        """RDn: whether a doubled hand holding ``comp`` (its card dealt) at stake
+        ``2**level`` doubles again, as this analysis plays it."""
+        return self._doubled(upcard, comp, level, rescue=False)
+
+    def _doubled(self, upcard: int, comp: tuple[int, ...], level: int, *, rescue: bool) -> bool:
         values = self._analysis.upcard(card_value(upcard, "upcard")).values
-        return bool(values.rescues[0, values.space.index[comp]])
+        table = values.rescues if rescue else values.redoubles
+        if isinstance(level, bool) or not isinstance(level, int) \
+                or not 1 <= level <= len(table):
+            raise UsageError(f"stake level must be 1 to {len(table)} under these rules, "
+                             f"not {level!r}")
+        return bool(table[level - 1, values.space.index[comp]])
 
     def _early_surrender_before_peek(self, upcard: int) -> bool:
         a = self._analysis

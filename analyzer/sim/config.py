@@ -29,8 +29,7 @@ from analyzer.util.pool import every_core as default_jobs  # every core, as else
 # points), a hundredth of the finest figure a certificate quotes; past that a typing
 # slip (1e99) would run for ever.  Counters are int64, far from overflowing there.
 MAX_ROUNDS = 10**11
-MAX_LOSS = 8  # four hands, each doubled: no round loses more than 8 initial bets
-MAX_WIN = 8
+HANDS_MAX = 4  # the simulator's rows hold four hands (SPL3)
 
 # Each rule of the registry, by name, and where the simulator plays it (SimRules, the kernel).
 SIMULATED: dict[str, str] = {
@@ -40,9 +39,15 @@ SIMULATED: dict[str, str] = {
     "doubling": "paid_double: the two-card hands that may double",
     "double any cards": "later_double: the totals a hand of three or more cards may double "
                         "on (the hit table's decisions; a split hand's own bits under NDAS)",
-    "double-down rescue": "rescue: the hit table's bit 6 where a paid double's card lands; "
-                          "a hand given up loses 1 (half its stake: the simulator doubles "
-                          "once)",
+    "double-down rescue": "rescue: the hit table's bits 6-9 (stake levels 1-4) where a paid "
+                          "double's card lands; a hand given up loses half its stake",
+    "redoubles": "redouble_on: the totals a doubled hand may double again on; the hit "
+                 "table's bits 10-12 (stake levels 1-3); _play doubles the stake each time",
+    **{f"21 bonus {n} cards": "C_BONUS5..C_BONUS7: what a standing 21 of five, six, seven or "
+                              "more cards wins, in ticks per unit of its stake (_record)"
+       for n in ("5", "6", "7 or more")},
+    "bonus not on doubles": "C_BND: a doubled hand's 21 wins ticks per unit of stake (_record)",
+    "bonus not on splits": "C_BNS: a split hand's 21 wins ticks per unit of stake (_record)",
     "double after split": "C_DAS",
     "splits": "can_split, C_MAX_HANDS",
     "resplit aces": "aces_hands: the hands a split of aces may reach",
@@ -69,13 +74,7 @@ NOT_SIMULATED: dict[str, str] = {
     "insured hand splits": "the simulated player never insures, so no hand is insured",
 }
 # Rules the simulator does not play yet, and why: a rule set setting one is refused.
-NOT_YET: dict[str, str] = {
-    "redoubles": "the round loop doubles a hand once; its tables hold no redouble decision",
-    **{f"21 bonus {n} cards": "a hand's row holds whole units of its stake, not a 3:2 bonus"
-       for n in ("5", "6", "7 or more")},
-    "bonus not on doubles": "a condition of the 21 bonuses, which are not simulated yet",
-    "bonus not on splits": "a condition of the 21 bonuses, which are not simulated yet",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def check_simulated(rules: Rules) -> None:
@@ -136,6 +135,9 @@ class SimRules:
     free_double: tuple[tuple[bool, ...], ...]
     later_double: tuple[bool, ...]  # by best total 0..21: a hand of 3+ cards may double (DAN)
     rescue: bool  # a paid double may be given up once its card is dealt (DDR)
+    redoubles: int  # times a paid double may double again after its card (RDn)
+    redouble_on: tuple[bool, ...]  # by best total 0..21: a doubled hand may double again
+    bonus: tuple[Fraction, Fraction, Fraction]  # what a 21 of 5, 6, 7+ cards pays per stake
     ticks: int  # result units per initial bet: results are whole numbers of ticks
 
     @classmethod
@@ -148,6 +150,7 @@ class SimRules:
         surrender = (False, *(rules.surrender is not Surrender.NONE
                               and (u != 1 or rules.surrender_vs_ace) for u in range(1, 11)))
         low = (9, 10, 11) if rules.double is Double.NINE_TO_ELEVEN else (10, 11)
+        bonus = (rules.bonus_5, rules.bonus_6, rules.bonus_7)
         paid = [[False] * 11 for _ in range(11)]
         free = [[False] * 11 for _ in range(11)]
         for a in range(1, 11):
@@ -169,18 +172,37 @@ class SimRules:
             later_double=tuple(rules.double_any_cards and t < 21
                                and (rules.double is Double.ANY or t in low)
                                for t in range(22)),
-            rescue=rules.double_rescue,
-            ticks=math.lcm(2, rules.blackjack_pays.denominator))
+            rescue=rules.double_rescue, redoubles=rules.redoubles,
+            redouble_on=tuple(bool(rules.redoubles) and t < 21
+                              and (rules.double is Double.ANY or t in low) for t in range(22)),
+            bonus=bonus,
+            ticks=math.lcm(2, rules.blackjack_pays.denominator,
+                           *(b.denominator for b in bonus)))
+
+    @property
+    def stake(self) -> int:
+        """The largest stake of one hand, in initial bets: doubled, then redoubled."""
+        return 1 << (1 + self.redoubles)
+
+    @property
+    def most_lost(self) -> int:
+        """The largest loss of a round, in initial bets: every hand at the largest stake."""
+        return HANDS_MAX * self.stake
+
+    @property
+    def most_won(self) -> Fraction:
+        """The largest win of a round, in initial bets: every hand at the largest stake,
+        paid the largest 21 bonus; or a blackjack."""
+        return max(self.most_lost * max(Fraction(1), *self.bonus), self.rules.blackjack_pays)
 
     @property
     def low(self) -> int:
         """The smallest result, in ticks (the histogram's first bin)."""
-        return -MAX_LOSS * self.ticks
+        return -self.most_lost * self.ticks
 
     @property
     def bins(self) -> int:
-        high = max(Fraction(MAX_WIN), self.rules.blackjack_pays) * self.ticks
-        return int(high) - self.low + 1
+        return int(self.most_won * self.ticks) - self.low + 1
 
     def cfg(self, cut: int, spread: tuple[int, int] | None,
             split_table: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
@@ -195,7 +217,9 @@ class SimRules:
             L.C_TICKS: self.ticks, L.C_EARLY: r.surrender is Surrender.EARLY,
             L.C_ENHC: r.hole_card is HoleCard.NO_HOLE_CARD, L.C_DAS: self.double_after_split,
             L.C_MAX_HANDS: self.max_hands, L.C_ACES_HANDS: self.aces_hands,
-            L.C_ONE_CARD: self.one_card_aces, L.C_CUT: cut, L.C_LOW: self.low}
+            L.C_ONE_CARD: self.one_card_aces, L.C_CUT: cut, L.C_LOW: self.low,
+            L.C_BND: r.bonus_not_doubled, L.C_BNS: r.bonus_not_split,
+            **{L.C_BONUS5 + i: int(b * self.ticks) for i, b in enumerate(self.bonus)}}
         if spread is not None:
             scalars |= {L.C_COUNTING: 1, L.C_SPREAD_LO: spread[0], L.C_SPREAD_HI: spread[1]}
         for index, value in scalars.items():
@@ -256,7 +280,7 @@ def check_size(rules: Rules, rounds: int, jobs: int, cut: int,
         raise SimulationError(f"{jobs} jobs of a {cards:,}-card shoe would hold "
                               f"{min(jobs, rounds) * per_job:,} bytes; at most "
                               f"{MAX_JOB_BYTES:,} (use fewer jobs)")
-    largest = max(Fraction(max(MAX_LOSS, MAX_WIN)), rules.blackjack_pays) * sr.ticks
+    largest = max(Fraction(sr.most_lost), sr.most_won) * sr.ticks
     extreme = (spread[1] if spread else 1) * int(largest)
     per_shoe = cut // 3 + 1 if cut else 1
     most = _INT64 // (per_shoe * extreme * extreme)

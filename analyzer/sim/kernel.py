@@ -26,7 +26,7 @@ Conventions: deal order player, upcard, player, hole card (after the players
 under ENHC); insurance never taken; early surrender before the peek, late
 after it (without a peek, a dealer blackjack voids it).  An unchecked dealer
 blackjack takes every paid bet, or under OBO the original bet only
-(``min(1, paid money of the losing hands)``, busted hands included); free bets
+(``min(1 bet, paid money of the losing hands)``, busted hands included); free bets
 never cost anything, a player blackjack pushes it, and a Charlie beats it only
 with CHBJ.  Results are whole numbers of ticks (``cfg[C_TICKS]`` per unit bet).
 """
@@ -45,6 +45,9 @@ from analyzer.sim.layout import (
     C_ACES_HANDS,
     C_BJ,
     C_BJW,
+    C_BND,
+    C_BNS,
+    C_BONUS5,
     C_CAN_SPLIT,
     C_CHARLIE,
     C_CHBJ,
@@ -233,17 +236,19 @@ def _later(cell: Any, shift: Any) -> Any:
 def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: Any,
           shift: Any, rescue: Any, n: Any, stacked: Any, g: Any) -> Any:
     """Play a two-card hand from its first action (decisions from ``tab`` column ``col``,
-    see :func:`_later`): ``((doubled * 4 + state) * 32 + total, g)``, state 0 bust /
-    1 stands / 2 Charlie / 3 given up after a double (DDR: the cell's bit 6 where the
-    double's card landed, and only with ``rescue``: a paid double); ``doubled``: the hand
-    doubled after hitting or on its first action (DAN may double a hand of three cards)."""
+    see :func:`_later`): ``(level << 12 | state << 10 | cards << 5 | total, g)``, state
+    0 bust / 1 stands / 2 Charlie / 3 given up after a double; ``level`` the doublings
+    (stake ``2**level``): on the first action, after hitting (DAN), or again after a
+    double's card where the cell's redouble bit for the level is set (RDn); where its
+    rescue bit is set the hand is given up instead (DDR, only with ``rescue``: a paid
+    double).  A doubled hand that does neither stands."""
     if act < 0:
         st[ERR] = ERR_TABLE
     state = 1
-    doubled = 0
+    level = 0
     while act == HIT or act == DOUBLE:  # noqa: SIM109 (numba: no tuple test)
         if act == DOUBLE:
-            doubled = 1
+            level += 1
         c, g = _draw(st, n, stacked, g)
         child = _cell(tab, node, _value(c) - 1)
         if child < 0:
@@ -257,39 +262,52 @@ def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: A
             break
         if act == DOUBLE:
             cell = _cell(tab, node, col)
-            if rescue != 0 and cell >= 0 and (cell >> 6) & 1 != 0:
+            if cell >= 0 and rescue != 0 and (cell >> (5 + level)) & 1 != 0:
                 state = 3
-            break
+                break
+            if cell < 0 or (cell >> (9 + level)) & 1 == 0:
+                break
+            continue  # a redouble: one more card at twice the stake
         if a21 != 0 and _cell(tab, node, T_TOTAL) == 21:
             break
         act = _later(_cell(tab, node, col), shift)
         if act < 0:
             st[ERR] = ERR_TABLE
-    return (doubled * 4 + state) * 32 + _cell(tab, node, T_TOTAL), g
+    return (level << 12 | state << 10 | _cell(tab, node, T_NCARDS) << 5
+            | _cell(tab, node, T_TOTAL)), g
 
 
 @njit(**_INLINE)
-def _record(st: Any, row: Any, hand: Any, free_double: Any) -> None:
+def _record(st: Any, cfg: Any, row: Any, hand: Any, free_double: Any, split: Any) -> None:
     """Put a played paid hand (:func:`_play`'s result) in ``st``'s rows: state, total,
-    what it wins and what it loses (a free double loses the own bet only; a hand
-    given up after a double loses 1 and waits for no dealer total)."""
-    state = (hand >> 5) & 3
-    stake = 2 if hand >> 7 != 0 else 1
+    what it wins and what it loses, in ticks.  A free double loses the own bet only; a
+    hand given up after a double loses half its stake and waits for no dealer total; a
+    standing 21 of five or more cards wins its bonus per unit of stake (not on a doubled
+    hand under BND, nor on a split hand under BNS)."""
+    ticks = cfg[C_TICKS]
+    total, cards, state, level = hand & 31, (hand >> 5) & 31, (hand >> 10) & 3, hand >> 12
+    stake = 1 << level
     if state == 3:
-        st[row], st[row + 1], st[row + 2], st[row + 3] = 0, hand & 31, 0, 1
-    else:
-        st[row], st[row + 1] = state, hand & 31
-        st[row + 2], st[row + 3] = stake, 1 if free_double else stake
+        st[row], st[row + 1], st[row + 2], st[row + 3] = 0, total, 0, (stake >> 1) * ticks
+        return
+    win = ticks
+    if (total == 21 and cards >= 5 and not (level > 0 and cfg[C_BND] != 0)
+            and not (split and cfg[C_BNS] != 0)):
+        win = cfg[_ix(C_BONUS5 + min(cards, 7) - 5)]
+    st[row], st[row + 1] = state, total
+    st[row + 2], st[row + 3] = stake * win, ticks if free_double else stake * ticks
 
 
 @njit(**_INNER)
 def _split(st: Any, tab: Any, cfg: Any, u: Any, pc: Any, n: Any, stacked: Any, g: Any) -> Any:
     """Play every hand a split of the pair ``pc`` (a card code) leads to: ``(hands, g)``;
-    hand ``h`` gets (state, total, what it wins, what it loses) in ``st``'s rows."""
+    hand ``h`` gets (state, total, what it wins, what it loses, in ticks) in ``st``'s
+    rows."""
     p = _value(pc)
     free = cfg[C_FREE_SPLIT + p] != 0
     limit = 2 if free else (cfg[C_ACES_HANDS] if p == 1 else cfg[C_MAX_HANDS])
     one_card = p == 1 and cfg[C_ONE_CARD] != 0
+    ticks = cfg[C_TICKS]
     a21 = cfg[C_A21]
     charlie = cfg[C_CHARLIE]
     firsts = 2
@@ -309,17 +327,18 @@ def _split(st: Any, tab: Any, cfg: Any, u: Any, pc: Any, n: Any, stacked: Any, g
         row = HANDS + 4 * nh
         if one_card or (a21 != 0 and _cell(tab, node, T_TOTAL) == 21):
             st[row], st[row + 1] = 1, _cell(tab, node, T_TOTAL)
-            st[row + 2], st[row + 3] = 1, 0 if free_hand else 1
+            st[row + 2], st[row + 3] = ticks, 0 if free_hand else ticks
         elif free_hand:
             hand, g = _play(st, tab, charlie, a21, T_FREE + u - 1, node,
                             _cell(tab, node, T_FREE + u - 1), 0, 0, n, stacked, g)
-            st[row], st[row + 1], st[row + 2], st[row + 3] = (hand >> 5) & 3, hand & 31, 1, 0
+            st[row], st[row + 1] = (hand >> 10) & 3, hand & 31
+            st[row + 2], st[row + 3] = ticks, 0
         else:
             if act < 0:
                 act = cfg[decisions]
             hand, g = _play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1, n, stacked,
                             g)
-            _record(st, row, hand, False)
+            _record(st, cfg, row, hand, False, True)
         nh += 1
     return nh, g
 
@@ -342,7 +361,7 @@ def _dealer(st: Any, h17: Any, u: Any, hv: Any, n: Any, stacked: Any, g: Any) ->
 @njit(**_INLINE)
 def _settle(st: Any, cfg: Any, u: Any, hole: Any, peeked: Any, nh: Any, n: Any, stacked: Any,
             g: Any) -> Any:
-    """The dealer's turn and the payment of every hand, in units of the initial bet."""
+    """The dealer's turn and the payment of every hand, in ticks."""
     live = False
     unbusted = False
     for h in range(nh):
@@ -361,7 +380,7 @@ def _settle(st: Any, cfg: Any, u: Any, hole: Any, peeked: Any, nh: Any, n: Any, 
                 gain += st[HANDS + 4 * h + 2]
             else:
                 lost += st[HANDS + 4 * h + 3]
-        return gain - (lost if takes_all else min(lost, 1)), g
+        return gain - (lost if takes_all else min(lost, cfg[C_TICKS])), g
     d = 0
     if live:  # the dealer draws only while some hand waits for the total
         d, g = _dealer(st, 1 if cfg[C_H17] != 0 else 0, u, hv, n, stacked, g)
@@ -388,7 +407,7 @@ def _play_one(st: Any, tab: Any, cfg: Any, u: Any, a: Any, b: Any, node: Any, ac
     free_double = act == DOUBLE and cfg[_ix(C_FREE_DOUBLE + 11 * a + b)] != 0
     hand, g = _play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node, act, 0,
                     0 if free_double else 1, n, stacked, g)
-    _record(st, HANDS, hand, free_double)
+    _record(st, cfg, HANDS, hand, free_double, False)
     return g
 
 
@@ -434,8 +453,7 @@ def _round(st: Any, tab: Any, cfg: Any, n: Any, stacked: Any, g: Any) -> Any:
     else:
         g = _play_one(st, tab, cfg, u, a, b, node, act, n, stacked, g)
         nh = 1
-    x, g = _settle(st, cfg, u, hole, peek, nh, n, stacked, g)
-    return x * ticks, g
+    return _settle(st, cfg, u, hole, peek, nh, n, stacked, g)
 
 
 @njit(**_ENTRY)

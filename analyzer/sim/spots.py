@@ -141,7 +141,7 @@ def _two_spots(st: Any, tab: Any, cfg: Any, hands: Any, kind: Any, fixed: Any,
                     gain += hands[s, h + 1, 2]
                 else:
                     lost += hands[s, h + 1, 3]
-            out[s] = (gain - (lost if takes_all else min(lost, 1))) * ticks
+            out[s] = gain - (lost if takes_all else min(lost, ticks))
         else:
             result = 0
             for h in range(hands[s, 0, 0]):
@@ -153,7 +153,7 @@ def _two_spots(st: Any, tab: Any, cfg: Any, hands: Any, kind: Any, fixed: Any,
                     result += hands[s, h + 1, 2]
                 elif total < d <= 21:
                     result -= hands[s, h + 1, 3]
-            out[s] = result * ticks
+            out[s] = result
     return g
 
 

@@ -10,7 +10,9 @@ meet *before* dealing, so the compiled loop never calls back into Python:
   is the pair's rank and another split is allowed);
 * ``hit[u, node]``: a hand of three or more cards: bits 0-2 the unsplit hand's action
   (hit, stand, or double where DAN allows), bits 3-5 a split hand's (which may not
-  double without DAS), bit 6 whether a paid double landing here is given up (DDR);
+  double without DAS); where a paid double's card lands here at stake level ``l``
+  (``2**l`` bets), bit ``5 + l`` whether it is given up (DDR, ``l`` 1-4) and bit
+  ``9 + l`` whether it doubles again (RDn, ``l`` 1-3);
 * ``free[u, node]``: the hand carrying Free Bet's free split bet (hit or stand).
 
 Hands are nodes of the simulator's own composition graph (:class:`HandNodes`):
@@ -35,14 +37,18 @@ from analyzer.sim.config import SimRules, SimulationError
 from analyzer.sim.layout import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 I8 = npt.NDArray[np.int8]
+I16 = npt.NDArray[np.int16]
 I32 = npt.NDArray[np.int32]
+RESCUE_BIT, REDOUBLE_BIT = 5, 9  # + stake level: the hit table's bits (module docstring)
 
 
 class SimStrategy(Protocol):
     """What the simulator asks a strategy (``analyzer.engine.strategy.Strategy`` codes).
 
-    Under DDR it also asks ``decide_rescue(upcard, comp) -> bool``: whether a doubled
-    hand holding ``comp`` is given up (a strategy without it cannot play that rule).
+    Under DDR it also asks ``decide_rescue(upcard, comp, level) -> bool``: whether a
+    doubled hand holding ``comp`` at stake ``2**level`` is given up; under RDn
+    ``decide_redouble(upcard, comp, level) -> bool``: whether it doubles again (a
+    strategy without the question cannot play that rule).
     """
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int: ...
@@ -103,7 +109,7 @@ class DecisionTables:
     nodes: HandNodes
     first: I8  # (11, m, 2)
     split: I8  # (11, 11, 11, 2)
-    hit: I8  # (11, m)
+    hit: I16  # (11, m)
     free: I8  # (11, m)
     seconds: float  # time spent asking the strategy
 
@@ -141,17 +147,19 @@ class _Asker:
                                   f"{u}, not one of the options {sorted(opts)}")
         return action
 
-    def rescue(self, u: int, comp: tuple[int, ...]) -> bool:
-        """DDR: whether the doubled hand ``comp`` is given up (a strategy without the
-        question cannot play the rule)."""
-        ask = getattr(self.strategy, "decide_rescue", None)
+    def doubled(self, question: str, u: int, comp: tuple[int, ...], level: int) -> bool:
+        """``question`` (``decide_rescue`` under DDR, ``decide_redouble`` under RDn) for the
+        doubled hand ``comp`` at stake level ``level``; a strategy without the question
+        cannot play the rule."""
+        ask = getattr(self.strategy, question, None)
         if ask is None:
-            raise SimulationError(f"the strategy {type(self.strategy).__name__} does not say "
-                                  "when to rescue a double (decide_rescue), which DDR needs")
-        answer = ask(u, comp)
+            rule = "DDR" if question == "decide_rescue" else "RDn"
+            raise SimulationError(f"the strategy {type(self.strategy).__name__} does not "
+                                  f"answer {question}, which {rule} needs")
+        answer = ask(u, comp, level)
         if not isinstance(answer, (bool, np.bool_)):
-            raise SimulationError(f"the strategy's rescue answer for {comp} against {u} is "
-                                  f"{answer!r}, not True or False")
+            raise SimulationError(f"the strategy's {question} answer for {comp} against {u} "
+                                  f"is {answer!r}, not True or False")
         return bool(answer)
 
     def decide_free(self, u: int, comp: tuple[int, ...]) -> int:
@@ -212,9 +220,9 @@ def _split_table(sr: SimRules, nodes: HandNodes, ask: _Asker) -> I8:
     return table
 
 
-def _hit_tables(sr: SimRules, nodes: HandNodes, ask: _Asker) -> tuple[I8, I8]:
+def _hit_tables(sr: SimRules, nodes: HandNodes, ask: _Asker) -> tuple[I16, I8]:
     m = len(nodes.comps)
-    hit = np.full((11, m), -1, dtype=np.int8)
+    hit = np.full((11, m), -1, dtype=np.int16)
     free = np.full((11, m), -1, dtype=np.int8)
     both = 1 << STAND | 1 << HIT
     for node, comp in enumerate(nodes.comps):
@@ -229,8 +237,14 @@ def _hit_tables(sr: SimRules, nodes: HandNodes, ask: _Asker) -> tuple[I8, I8]:
                 act = ask.decide(u, comp, both | may)
                 split_act = act if not may or sr.double_after_split else ask.decide(u, comp,
                                                                                     both)
-                rescue = sr.rescue and ask.rescue(u, comp)
-                hit[u, node] = act | split_act << 3 | int(rescue) << 6
+                cell = act | split_act << 3
+                for level in range(1, sr.redoubles + 2):  # stakes 2, 4, ...: a double landed
+                    if sr.rescue and ask.doubled("decide_rescue", u, comp, level):
+                        cell |= 1 << (RESCUE_BIT + level)
+                    elif (level <= sr.redoubles and sr.redouble_on[nodes.total[node]]
+                          and ask.doubled("decide_redouble", u, comp, level)):
+                        cell |= 1 << (REDOUBLE_BIT + level)
+                hit[u, node] = cell
             if any(sr.free_split):
                 free[u, node] = ask.decide_free(u, comp)
     return hit, free
