@@ -108,7 +108,8 @@ INLINE i64 later(i64 c, i64 shift) { return c < 0 ? c : (c >> shift) & 7; }
 
 /* level << 12 | state << 10 | cards << 5 | total: state 0 bust / 1 stands / 2 Charlie /
    3 given up after a double (DDR: the cell's bit 5 + level where a paid double's card
-   landed); level the doublings, again where the cell's bit 9 + level is set (RDn) */
+   landed) or after hitting (SAH: the cell says surrender); level the doublings, again
+   where the cell's bit 9 + level is set (RDn) */
 INLINE i64 play(i64 *st, const i32 *tab, i64 charlie, i64 a21, i64 col, i64 node, i64 act,
                 i64 shift, i64 rescue, i64 n, i64 stacked, Deal *g) {
     if (act < 0) st[ERR] = ERR_TABLE;
@@ -137,7 +138,10 @@ INLINE i64 play(i64 *st, const i32 *tab, i64 charlie, i64 a21, i64 col, i64 node
         }
         if (a21 != 0 && cell(tab, node, T_TOTAL) == 21) break;
         act = later(cell(tab, node, col), shift);
-        if (act < 0) st[ERR] = ERR_TABLE;
+        if (act == SURRENDER)
+            state = 3;
+        else if (act < 0)
+            st[ERR] = ERR_TABLE;
     }
     return level << 12 | state << 10 | (i64)cell(tab, node, T_NCARDS) << 5
            | cell(tab, node, T_TOTAL);
@@ -155,7 +159,7 @@ INLINE void record(i64 *row, const i64 *cfg, i64 hand, int free_double, int spli
     if (state == 3) {
         row[0] = 0;
         row[2] = 0;
-        row[3] = (stake >> 1) * ticks;
+        row[3] = (stake * ticks) >> 1;
         return;
     }
     i64 win = ticks;

@@ -131,6 +131,11 @@ Modelling decisions not fixed by the brief (see also the function docstrings):
   ties: stand, then redouble, then rescue); a doubled split hand chooses as the
   unsplit hand of those cards and stake would (CDZ-).  A free double is neither
   rescued nor redoubled.
+* ``surrender_after_hit`` (SAH, peek games): an unsplit, undoubled hand of three or
+  more cards may be surrendered for half its bet, against the upcards surrender is
+  allowed against; the player takes it where it is strictly better than every other
+  play.  A split hand may not; it plays as the unsplit hand of its cards would, or,
+  where that surrenders, the best of its other plays.
 * ``bonus_5``, ``bonus_6``, ``bonus_7`` (B5C, B6C, B7C): a winning hand of 21 holding
   exactly five, exactly six, or seven or more cards is paid that much per unit of
   its stake instead of 1 (a push stays a push; with P21W it always wins); not on a
@@ -488,14 +493,16 @@ def _redouble_offered(rules: Rules, doubled: Cards, bet: Bet) -> bool:
 
 @cache
 def _v_play_on(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
-    """Value of a hand after a hit: the best of standing, hitting and (DAN, paid hands)
-    doubling, unless forced to stand."""
+    """Value of a hand after a hit: the best of standing, hitting and, on paid hands,
+    doubling (DAN) and surrendering (SAH), unless forced to stand."""
     stand = _q_stand(g, unseen, hand, bet)
     if _forced(g.rules, hand):
         return stand
     best = max(stand, _q_hit(g, unseen, hand, bet))
     if bet == PAID and _may_double(g.rules, hand):
         best = max(best, _q_double(g, unseen, hand, PAID_DOUBLE))
+    if bet == PAID and _may_surrender_later(g, hand):
+        best = max(best, -HALF)
     return best
 
 
@@ -644,6 +651,13 @@ def _may_surrender(g: _Game, hand: Cards) -> bool:
             and (g.up != ACE or g.rules.surrender_vs_ace))
 
 
+def _may_surrender_later(g: _Game, hand: Cards) -> bool:
+    """SAH: an unsplit hand of three or more cards (a peek game: the dealer has no
+    blackjack by now) may be surrendered, where surrender is allowed against the upcard."""
+    return (len(hand) >= 3 and g.rules.surrender_after_hit
+            and (g.up != ACE or g.rules.surrender_vs_ace))
+
+
 def _surrender_value(g: _Game, unseen: Counts) -> Fraction:
     """Believed surrender EV: -1/2, but -1 when an unchecked dealer blackjack then shows
     (late surrender without a peek)."""
@@ -692,6 +706,8 @@ def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[s
         values.append(("split", split))
     if with_surrender and _may_surrender(g, hand):
         values.append(("surrender", _surrender_value(g, unseen)))
+    if _may_surrender_later(g, hand):
+        values.append(("surrender", -HALF))
     return tuple(values)
 
 
@@ -702,7 +718,11 @@ def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
     if _forced(rules, hand):
         return _settle_hand(g, hole, shoe, hand, PAID)
     stand, hit = _q_stand(g, unseen, hand, PAID), _q_hit(g, unseen, hand, PAID)
-    if _may_double(rules, hand) and _q_double(g, unseen, hand, PAID_DOUBLE) > max(stand, hit):
+    double = _q_double(g, unseen, hand, PAID_DOUBLE) if _may_double(rules, hand) else None
+    others = max(stand, hit) if double is None else max(stand, hit, double)
+    if _may_surrender_later(g, hand) and others < -HALF:
+        return -HALF  # a peek game: no dealer blackjack can take more
+    if double is not None and double > max(stand, hit):
         return _play_double(g, hole, shoe, hand, PAID_DOUBLE)
     if stand >= hit:
         return _settle_hand(g, hole, shoe, hand, PAID)

@@ -46,6 +46,7 @@ SPECS = [
     # redoubles, rescues at every stake, 21 bonuses (not on doubled hands)
     "2D H17 DOA DAS SPL3 LS DAN DDR RD3 B5C=3:2 B6C=2:1 B7C=5:1 BND",
     "1D S17 D10 NDAS SPL3 RD2 B5C=7:4 B6C=2:1 B7C=3:1 BNS ENHC OBO",  # ticks of 1/4 bet
+    "2D H17 DOA DAS SPL3 LS SAH DAN",  # surrender after hitting (unsplit hands)
 ]
 
 

@@ -144,7 +144,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[object]] = {
     "bonus_not_doubled": st.booleans(), "bonus_not_split": st.booleans(),
     "double_after_split": st.booleans(), "max_hands": st.integers(1, 4),
     "resplit_aces": st.booleans(), "hit_split_aces": st.booleans(),
-    "surrender": st.sampled_from(Surrender),
+    "surrender": st.sampled_from(Surrender), "surrender_after_hit": st.booleans(),
     "blackjack_pays": st.fractions(min_value=0, max_value=5, max_denominator=20),
     "hole_card": st.sampled_from(HoleCard), "unpeeked_bj_takes_all": st.booleans(),
     "charlie": st.sampled_from((0, 3, 5, 6, 7, 12)), "charlie_beats_bj": st.booleans(),
@@ -167,6 +167,8 @@ def random_rules(draw: st.DrawFn) -> Rules:
         fields["charlie_beats_bj"] = False
     if fields["hole_card"] is not HoleCard.PEEK:
         fields["double_rescue"] = False
+    if fields["hole_card"] is not HoleCard.PEEK or fields["surrender"] is Surrender.NONE:
+        fields["surrender_after_hit"] = False
     if fields["free_doubles"]:
         fields["redoubles"] = 0
     if fields["charlie"] or fields["free_doubles"] or fields["free_splits"]:

@@ -63,6 +63,7 @@ class Rules:
     resplit_aces: bool = False
     hit_split_aces: bool = False
     surrender: Surrender = Surrender.NONE
+    surrender_after_hit: bool = False  # an unsplit hand may also surrender after hitting (SAH)
     blackjack_pays: Fraction = Fraction(3, 2)
     hole_card: HoleCard = HoleCard.PEEK
     unpeeked_bj_takes_all: bool = True  # an unchecked dealer BJ takes doubles/splits too

@@ -367,6 +367,19 @@ def _rescue_conflict(r: Rules) -> str | None:
     return None
 
 
+def _sah_conflict(r: Rules) -> str | None:
+    if not r.surrender_after_hit:
+        return None
+    if r.surrender is Surrender.NONE:
+        return ("SAH with NS: surrender after hitting extends a surrender rule (LS or ES), "
+                "and the game allows none")
+    if r.hole_card is not HoleCard.PEEK:
+        return (f"SAH with {r.hole_card.value}: surrender after hitting is modelled where the "
+                "dealer peeks with an ace or a ten up (PEEK): what an unchecked dealer "
+                "blackjack takes from a hand surrendered after hitting is unsettled")
+    return None
+
+
 SPANISH_21_BONUS = (Fraction(3, 2), Fraction(2), Fraction(3))  # 5, 6, 7+ cards: the effects' try
 
 
@@ -524,6 +537,15 @@ RULES: tuple[Rule, ...] = (
             examples=("HSA",)),
     _choice("surrender", "surrender", Surrender, Surrender.NONE, words=_SURRENDER_WORDS,
             always=True),
+    _switch("surrender after hitting", "surrender_after_hit", on="SAH",
+            said=(None, "surrender after hitting too (SAH overrides \"first two cards only\"): "
+                        "a hand not split or doubled may also be surrendered at three cards "
+                        "or more, for half its bet"),
+            conflict=_sah_conflict,
+            changes=_toggle("surrender_after_hit",
+                            lambda r: r.surrender is not Surrender.NONE
+                            and r.hole_card is HoleCard.PEEK),
+            examples=("LS SAH", "ES SAH")),
     Rule("blackjack payout", (Field("blackjack_pays", Fraction, Fraction(3, 2)),),
          (Token(re.compile(r"BJ(\d+):(\d+)"),
                 lambda m: {"blackjack_pays": _ratio(m.group(1), m.group(2))}),),

@@ -285,7 +285,9 @@ class Analysis:
 
         if ua.policy is not None:  # a fixed strategy: no doubling after hitting (refused)
             return decide, ua.policy == HIT, np.zeros(len(space.comps), dtype=bool)
-        hits, doubles = later_play(ua.values, self.rules.double_after_split)
+        rules = self.rules
+        hits, doubles = later_play(ua.values, rules.double if rules.double_any_cards
+                                   and rules.double_after_split else None)
         return decide, hits, doubles
 
     # -- shoes that run out (analyzer.engine.exhaustion) ---------------------------------
@@ -429,8 +431,11 @@ class Analysis:
             if rules.surrender is not Surrender.NONE and \
                     (upcard != 1 or rules.surrender_vs_ace):
                 result[SURRENDER] = self.surrender_value(upcard, key)
-        elif rules.double_any_cards and later_doubles(v.space, rules.double)[i]:
-            result[DOUBLE] = v.double[i]  # DAN: after hitting too
+        else:
+            if rules.double_any_cards and later_doubles(v.space, rules.double)[i]:
+                result[DOUBLE] = v.double[i]  # DAN: after hitting too
+            if self.play_rules(upcard).surrender_later:  # SAH: half the bet
+                result[SURRENDER] = Fraction(-1, 2) if self.exact else -0.5
         return result
 
     def _lone_hand(self, upcard: int, key: tuple[int, ...]) -> HandValues | None:

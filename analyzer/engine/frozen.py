@@ -60,10 +60,12 @@ class FrozenStrategy:
                 candidates = self._analysis.hand_actions(upcard, cards, unconditioned=True)
                 candidates[SURRENDER] = self._analysis.surrender_value(upcard, comp,
                                                                         unconditional=True)
-        else:  # DAN: a hand reached by hitting may double where the caller offers it
+        else:  # a hand reached by hitting may double (DAN), surrender (SAH) where offered
             candidates = {STAND: values.stand[node], HIT: values.hit[node]}
             if DOUBLE in options:
                 candidates[DOUBLE] = values.double[node]
+            if SURRENDER in options:
+                candidates[SURRENDER] = -0.5
         best = STAND
         for action in PREFERENCE:
             if action in candidates and action in options and \

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.actions import DOUBLE, HIT
+from analyzer.core.actions import DOUBLE, HIT, SURRENDER
 from analyzer.core.cards import blackjack_value, comp_total, soft_total
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
@@ -225,8 +225,8 @@ def payoff_matrix(push_22: bool = False, player_21_wins: bool = False,
 
 
 def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | None:
-    """Why ``what`` cannot be computed under DAN, RDn, DDR or (``payouts``) the 21 bonuses
-    by card count, if any is set.
+    """Why ``what`` cannot be computed under DAN, RDn, DDR, SAH or (``payouts``) the 21
+    bonuses by card count, if any is set.
 
     The one list of parts that play a hand by standing and hitting after its first
     decision, a double by standing, and pay a 21 1:1 (checked where each starts): the
@@ -235,13 +235,13 @@ def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | 
     """
     on = [t for t, v in (("DAN", rules.double_any_cards), (f"RD{rules.redoubles}",
                                                            rules.redoubles),
-                         ("DDR", rules.double_rescue),
+                         ("DDR", rules.double_rescue), ("SAH", rules.surrender_after_hit),
                          ("21 bonuses", payouts and card_bonus(rules) is not None)) if v]
     if not on:
         return None
     return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting, "
-            "redoubling, double-down rescue or 21 bonuses by card count yet (bja ev and "
-            "bja hand are; bja simulate plays DAN and DDR)")
+            "redoubling, double-down rescue, surrender after hitting or 21 bonuses by card "
+            "count yet (bja ev, bja hand and bja simulate are)")
 
 
 Bonus = tuple[Fraction, Fraction, Fraction]  # what a winning 21 of 5, 6, 7+ cards pays
@@ -280,6 +280,7 @@ class PlayRules:
     double: Double = Double.ANY  # the totals a redouble needs (as the doubling rule)
     bonus: Bonus | None = None  # B5C/B6C/B7C: what a winning 21 of 5, 6, 7+ cards pays
     bonus_doubled: bool = True  # ... on a doubled hand too (not under BND)
+    surrender_later: bool = False  # SAH: a hand of 3+ cards may surrender (unsplit hands)
 
 
     @classmethod
@@ -294,6 +295,8 @@ class PlayRules:
                    redoubles=rules.redoubles, double=rules.double,
                    bonus=card_bonus(rules), bonus_doubled=not rules.bonus_not_doubled,
                    double_any=rules.double if rules.double_any_cards else None,
+                   surrender_later=rules.surrender_after_hit and (
+                       upcard != 1 or rules.surrender_vs_ace),
                    charlie_beats_bj=rules.charlie_beats_bj and unchecked,
                    stand_on_21=rules.stand_on_21, push_22=rules.push_22,
                    player_21_wins=rules.player_21_wins,
@@ -317,6 +320,7 @@ class HandValues:
     cont: Array  # value of a hand reached by hitting (stand, hit; DAN: double), under the policy
     hits: npt.NDArray[np.bool_]  # whether that continued play hits
     doubles: npt.NDArray[np.bool_]  # whether it doubles (DAN; never on two cards)
+    gives: npt.NDArray[np.bool_]  # whether it surrenders (SAH; never on two cards)
     # per stake level (row l - 1: stake 2**l, its card just dealt) and node: a doubled hand
     # given up here (DDR: loses half the stake), doubled again (RDn)
     rescues: npt.NDArray[np.bool_]
@@ -380,12 +384,16 @@ def later_doubles(space: HandSpace, rule: Double | None) -> npt.NDArray[np.bool_
 def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[np.bool_],
              bust: int, dtype: Any, policy: Array | None, double: Array | None = None,
              may_double: npt.NDArray[np.bool_] | None = None,
-             ) -> tuple[Array, Array, Array, Array]:
-    """Hit and continuation values, largest hands first: ``(hit, cont, hits, doubles)``.
+             may_give: npt.NDArray[np.bool_] | None = None,
+             ) -> tuple[Array, Array, Array, Array, Array]:
+    """Hit and continuation values, largest hands first: ``(hit, cont, hits, doubles,
+    gives)``.
 
     With ``double`` and ``may_double`` (DAN) a hand reached by hitting may also double:
     without a policy only where that beats both standing and hitting (ties: stand, then
-    hit), with one where the policy says ``DOUBLE``.
+    hit), with one where the policy says ``DOUBLE``.  With ``may_give`` (SAH) it may
+    surrender for half its bet: without a policy where that beats every other play, with
+    one where the policy says ``SURRENDER``.
     """
     m = len(space.comps)
     cont = np.zeros(m + 2, dtype=dtype)
@@ -393,8 +401,11 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
     hit = np.zeros(m, dtype=dtype)
     hits = np.zeros(m, dtype=bool)
     doubles = np.zeros(m, dtype=bool)
+    gives = np.zeros(m, dtype=bool)
     hit_code = int(HIT)  # a plain int: numpy probes an IntEnum for array protocols each time
     double_code = int(DOUBLE)
+    give_code = int(SURRENDER)
+    half: Any = Fraction(-1, 2) if dtype is object else -0.5  # an object or float scalar
     for layer in space.layers:
         h = (probs[layer] * cont[space.child[layer]]).sum(axis=1)
         hit[layer] = h
@@ -410,8 +421,15 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
             cont[layer] = np.where(dgo, d, np.where(go, h, s))
         else:
             cont[layer] = np.where(go, h, s)
+        if may_give is not None and may_give[layer].any():
+            ggo = may_give[layer] & ~forced[layer] & (
+                (cont[layer] < half) if policy is None else (policy[layer] == give_code))
+            cont[layer] = np.where(ggo, half, cont[layer])
+            go &= ~ggo
+            doubles[layer] &= ~ggo
+            gives[layer] = ggo
         hits[layer] = go
-    return hit, cont[:m], hits, doubles
+    return hit, cont[:m], hits, doubles, gives
 
 
 def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], probs: Array,
@@ -526,16 +544,17 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
         # A dealer blackjack takes the original bet only.
         double = double + outcomes[:, Outcome.BLACKJACK]
     may = later_doubles(space, play.double_any) if play.double_any is not None else None
-    hit, cont, hits, doubles = _recurse(space, probs, stand, forced, -1, dtype, policy,
-                                        double, may)
+    give = space.ncards >= 3 if play.surrender_later else None
+    hit, cont, hits, doubles, gives = _recurse(space, probs, stand, forced, -1, dtype, policy,
+                                               double, may, give)
     values = HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont, hits=hits,
-                        doubles=doubles, rescues=rescues, redoubles=redoubles,
+                        doubles=doubles, gives=gives, rescues=rescues, redoubles=redoubles,
                         forced=forced, probs=probs,
                         outcomes=outcomes, win=win, lose=lose)
     if play.free_hand:
         bj = outcomes[:, Outcome.BLACKJACK]
         fstand = np.where(charlie, 1 - (0 if play.charlie_beats_bj else 1) * bj, win)
-        fhit, fcont, _, _ = _recurse(space, probs, fstand, forced, 0, dtype, free_policy)
+        fhit, fcont, _, _, _ = _recurse(space, probs, fstand, forced, 0, dtype, free_policy)
         values.free_stand, values.free_hit, values.free_cont = fstand, fhit, fcont
     return values
 

@@ -48,6 +48,7 @@ from analyzer.engine.hands import (
     PlayRules,
     double_allowed,
     evaluate,
+    later_doubles,
     sub_space,
 )
 
@@ -77,6 +78,7 @@ class SplitPlan:
             play = replace(play, double_any=None)
         if rules.bonus_not_split:  # BNS: a split hand's 21 pays 1:1
             play = replace(play, bonus=None)
+        play = replace(play, surrender_later=False)  # SAH: not after a split
         return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
                    double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),
                    conditioned=rules.peeks_on(upcard), bj_takes_all=play.bj_takes_all,
@@ -110,20 +112,27 @@ def best_action(values: HandValues, node: int, may_double: bool) -> int:
     return action
 
 
-def later_play(first: HandValues, may_double: bool,
+def later_play(first: HandValues, double_any: Double | None,
                ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per node, whether a split hand reached by hitting hits again, and whether it doubles
     (DAN), as the unsplit hand plays (CDZ-).
 
-    Where the unsplit hand doubles after hitting but the split one may not
-    (``may_double`` False: NDAS), it takes the better of hitting and standing.
+    ``double_any``: the doubling rule of a split hand's later doubles (None: it may not
+    double after hitting, NDAS or no DAN).  Where the unsplit hand doubles after hitting
+    but the split one may not, or surrenders after hitting (SAH: a split hand may not),
+    the split hand takes the best of the plays it has (ties: stand, then hit).
     """
-    if not first.doubles.any():
+    if not first.doubles.any() and not first.gives.any():
         return first.hits, first.doubles
-    if may_double:
-        return first.hits, first.doubles
-    hits: npt.NDArray[np.bool_] = first.hits | (first.doubles & (first.hit > first.stand))
-    return hits, np.zeros_like(first.doubles)
+    doubles = first.doubles if double_any is not None else np.zeros_like(first.doubles)
+    other = first.gives | (first.doubles & ~doubles)  # where the unsplit play is not had
+    hits: npt.NDArray[np.bool_] = first.hits | (other & (first.hit > first.stand))
+    if double_any is not None and first.gives.any():
+        best = np.where(hits, first.hit, first.stand)
+        extra = first.gives & later_doubles(first.space, double_any) & (first.double > best)
+        hits = hits & ~extra
+        doubles = doubles | extra
+    return hits, doubles
 
 
 @lru_cache(maxsize=128)
@@ -275,7 +284,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         def decide(node: int, may_double: bool) -> int:
             return policy_decision(first, node, may_double)
     if hits is None or doubles is None:
-        hits, doubles = later_play(first, plan.play.double_any is not None)
+        hits, doubles = later_play(first, plan.play.double_any)
     if dealer is None:
         dealer = OutcomeCache(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
     p = plan.pair

@@ -67,6 +67,8 @@ SIMULATED: dict[str, str] = {
     "split by rank": "shoe_codes: real ranks J, Q, K in the shoe",
     "split aces": "can_split of aces",
     "surrender vs ace": "surrender_on an ace",
+    "surrender after hitting": "surrender_later: the hit table offers surrender to an "
+                               "unsplit hand of three or more cards (_play: state 3)",
     "cut card": "the run's cut (simulate and rtp_as_dealt deal down to rules.cut_card)",
 }
 # Rules the simulator leaves out on purpose, and why.
@@ -135,6 +137,7 @@ class SimRules:
     free_double: tuple[tuple[bool, ...], ...]
     later_double: tuple[bool, ...]  # by best total 0..21: a hand of 3+ cards may double (DAN)
     rescue: bool  # a paid double may be given up once its card is dealt (DDR)
+    surrender_later: tuple[bool, ...]  # by upcard: an unsplit hand of 3+ cards may (SAH)
     redoubles: int  # times a paid double may double again after its card (RDn)
     redouble_on: tuple[bool, ...]  # by best total 0..21: a doubled hand may double again
     bonus: tuple[Fraction, Fraction, Fraction]  # what a 21 of 5, 6, 7+ cards pays per stake
@@ -173,6 +176,7 @@ class SimRules:
                                and (rules.double is Double.ANY or t in low)
                                for t in range(22)),
             rescue=rules.double_rescue, redoubles=rules.redoubles,
+            surrender_later=tuple(s and rules.surrender_after_hit for s in surrender),
             redouble_on=tuple(bool(rules.redoubles) and t < 21
                               and (rules.double is Double.ANY or t in low) for t in range(22)),
             bonus=bonus,

@@ -237,7 +237,8 @@ def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: A
           shift: Any, rescue: Any, n: Any, stacked: Any, g: Any) -> Any:
     """Play a two-card hand from its first action (decisions from ``tab`` column ``col``,
     see :func:`_later`): ``(level << 12 | state << 10 | cards << 5 | total, g)``, state
-    0 bust / 1 stands / 2 Charlie / 3 given up after a double; ``level`` the doublings
+    0 bust / 1 stands / 2 Charlie / 3 given up (after a double, DDR; or after hitting,
+    where the cell says surrender, SAH); ``level`` the doublings
     (stake ``2**level``): on the first action, after hitting (DAN), or again after a
     double's card where the cell's redouble bit for the level is set (RDn); where its
     rescue bit is set the hand is given up instead (DDR, only with ``rescue``: a paid
@@ -271,7 +272,9 @@ def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: A
         if a21 != 0 and _cell(tab, node, T_TOTAL) == 21:
             break
         act = _later(_cell(tab, node, col), shift)
-        if act < 0:
+        if act == SURRENDER:  # SAH: an unsplit hand's cell only
+            state = 3
+        elif act < 0:
             st[ERR] = ERR_TABLE
     return (level << 12 | state << 10 | _cell(tab, node, T_NCARDS) << 5
             | _cell(tab, node, T_TOTAL)), g
@@ -281,14 +284,14 @@ def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: A
 def _record(st: Any, cfg: Any, row: Any, hand: Any, free_double: Any, split: Any) -> None:
     """Put a played paid hand (:func:`_play`'s result) in ``st``'s rows: state, total,
     what it wins and what it loses, in ticks.  A free double loses the own bet only; a
-    hand given up after a double loses half its stake and waits for no dealer total; a
+    hand given up loses half its stake and waits for no dealer total; a
     standing 21 of five or more cards wins its bonus per unit of stake (not on a doubled
     hand under BND, nor on a split hand under BNS)."""
     ticks = cfg[C_TICKS]
     total, cards, state, level = hand & 31, (hand >> 5) & 31, (hand >> 10) & 3, hand >> 12
     stake = 1 << level
     if state == 3:
-        st[row], st[row + 1], st[row + 2], st[row + 3] = 0, total, 0, (stake >> 1) * ticks
+        st[row], st[row + 1], st[row + 2], st[row + 3] = 0, total, 0, (stake * ticks) >> 1
         return
     win = ticks
     if (total == 21 and cards >= 5 and not (level > 0 and cfg[C_BND] != 0)

@@ -9,10 +9,10 @@ meet *before* dealing, so the compiled loop never calls back into Python:
 * ``split[u, p, b, resplit]``: a split hand ``p`` + ``b`` (``resplit``: ``b``
   is the pair's rank and another split is allowed);
 * ``hit[u, node]``: a hand of three or more cards: bits 0-2 the unsplit hand's action
-  (hit, stand, or double where DAN allows), bits 3-5 a split hand's (which may not
-  double without DAS); where a paid double's card lands here at stake level ``l``
-  (``2**l`` bets), bit ``5 + l`` whether it is given up (DDR, ``l`` 1-4) and bit
-  ``9 + l`` whether it doubles again (RDn, ``l`` 1-3);
+  (hit, stand, double where DAN allows, surrender where SAH does), bits 3-5 a split
+  hand's (which may not surrender, nor double without DAS); where a paid double's card
+  lands here at stake level ``l`` (``2**l`` bets), bit ``5 + l`` whether it is given up
+  (DDR, ``l`` 1-4) and bit ``9 + l`` whether it doubles again (RDn, ``l`` 1-3);
 * ``free[u, node]``: the hand carrying Free Bet's free split bet (hit or stand).
 
 Hands are nodes of the simulator's own composition graph (:class:`HandNodes`):
@@ -234,9 +234,11 @@ def _hit_tables(sr: SimRules, nodes: HandNodes, ask: _Asker) -> tuple[I16, I8]:
                 continue
             if n >= 3:
                 may = 1 << DOUBLE if sr.later_double[nodes.total[node]] else 0
-                act = ask.decide(u, comp, both | may)
-                split_act = act if not may or sr.double_after_split else ask.decide(u, comp,
-                                                                                    both)
+                give = 1 << SURRENDER if sr.surrender_later[u] else 0  # unsplit hands only
+                act = ask.decide(u, comp, both | may | give)
+                split_opts = both | (may if sr.double_after_split else 0)
+                split_act = act if split_opts == both | may | give else ask.decide(u, comp,
+                                                                                   split_opts)
                 cell = act | split_act << 3
                 for level in range(1, sr.redoubles + 2):  # stakes 2, 4, ...: a double landed
                     if sr.rescue and ask.doubled("decide_rescue", u, comp, level):
