@@ -13,6 +13,7 @@ line instead of printing a figure computed without them.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -314,14 +315,23 @@ def test_the_frozen_optimum_doubles_after_hitting_and_rescues_where_the_engine_d
     assert not frozen.decide_rescue(6, composition((2, 3, 4, 10)))  # 19 against a 6
 
 
-def test_the_redouble_is_priced_as_published() -> None:
-    """Published house edges of Spanish 21, six decks, H17 (Wizard of Odds, "Spanish 21",
-    the rules table): 0.78% without redoubling, 0.42% with ("double down up to three
-    times": RD2), so the option is worth 0.36 points, each figure to two decimals (the
-    difference within 0.01).  Computed on the game without its suit bonuses (not in the
-    notation yet), which the redouble does not touch: the rescue after a redouble
-    loses half the stake, the reading docs/games.md gives and this figure supports."""
-    game = parse_spec("6D SP H17 DAS SPL3 RSA HSA LS P21W BJW DAN DDR BND "
+# Published house edges (%) of Spanish 21 without and with the redouble option, H17, as
+# gathered in tests/reference/spanish21-published.md: six decks 0.78 -> 0.42 (an old
+# revision of Wikipedia's "Spanish 21" and a table copied on another site) or 0.76 -> 0.42
+# (blackjackgamesvariety.com, "Spanish 21"); eight decks .80 -> .45 (the copied table).
+REDOUBLE_PUBLISHED = {6: (Decimal("0.36"), Decimal("0.34")), 8: (Decimal("0.35"),)}
+
+
+@pytest.mark.parametrize("decks", [6, pytest.param(8, marks=pytest.mark.slow)])
+def test_the_redouble_is_priced_as_published(decks: int) -> None:
+    """The option ("double down up to three times": RD2) is worth the difference of two
+    house edges printed to two decimals, so each published worth holds to 0.01; the
+    engine's falls within 0.01 of one (the sources disagree with each other by 0.02).
+    Computed on the game without its suit bonuses (not in the notation yet), which the
+    redouble does not touch.  The rescue after a redouble loses half the stake, the
+    reading docs/games.md gives: read as one bet whatever the stake, the option would be
+    worth 0.64 points, far from every published figure."""
+    game = parse_spec(f"{decks}D SP H17 DAS SPL3 RSA HSA LS P21W BJW DAN DDR BND "
                       "B5C=3:2 B6C=2:1 B7C=3:1")
-    gain = Analysis(game.replace(redoubles=2)).ev() - Analysis(game).ev()
-    assert abs(gain - 0.0036) <= 0.0001
+    gain = 100 * (Analysis(game.replace(redoubles=2)).ev() - Analysis(game).ev())
+    assert any(abs(gain - float(worth)) <= 0.01 for worth in REDOUBLE_PUBLISHED[decks]), gain
