@@ -159,6 +159,7 @@ agreement is checked in ``tests/test_oracle_selfcheck.py``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -173,6 +174,7 @@ Bet = tuple[int, int]  # what a hand wins when it wins, and loses when it loses
 # (OUTCOMES[:-1] order), then against an unchecked dealer blackjack: what Charlies
 # win, and the money paid by every other hand (the money that blackjack takes).
 Payoffs = tuple[int, ...]
+Dealt = tuple[int | None, tuple[int, int], tuple[int, int]]
 
 ACE = 1
 TEN = 10
@@ -207,16 +209,120 @@ class _Game:
     up: int
     peeked: bool
     hole_first: bool
+    # the suits the player sees: the upcard's (None where it pays nothing), then each card
+    # of the deal as (rank, suit); None: suits unseen (a pay over suits is its average)
+    dealt: Dealt | None = None
+    literal_hole: bool = False
+
+    @property
+    def plain(self) -> _Game:
+        """The same deal with its suits unseen (split hands play and pay by the ranks)."""
+        return self if self.dealt is None else _game(self.rules, self.start, self.up,
+                                                     self.literal_hole)
 
 
 @cache
-def _game(rules: Rules, start: Counts, up: int, literal_hole: bool) -> _Game:
+def _game(rules: Rules, start: Counts, up: int, literal_hole: bool,
+          dealt: Dealt | None = None) -> _Game:
     if rules.split_by_rank:
         raise NotImplementedError("split_by_rank: the oracle works on card values only")
     if rules.free_splits and rules.max_hands > 2:
         raise NotImplementedError("free splits with resplits (max_hands > 2) are not modelled")
     peeked = rules.peeks_on(up)
-    return _Game(rules, start, up, peeked, peeked or literal_hole)
+    return _Game(rules, start, up, peeked, peeked or literal_hole, dealt, literal_hole)
+
+
+# ------------------------------------------------------------------- suits
+#
+# A shoe of value counts is what is left of ``rules.decks`` full decks, the cards gone
+# unseen: each rank's cards are ``decks`` physical cards of each of four suits (suit 0:
+# spades), and a card of a rank is any of that rank's physical cards not yet seen, all
+# equally likely.  Every chance below counts physical cards.
+
+SUITS = range(4)
+SPADES_SUIT = 0
+
+
+def _physical(rules: Rules) -> list[tuple[int, int]]:
+    """One rank's physical cards: (suit, copy)."""
+    return [(suit, copy) for suit in SUITS for copy in range(rules.decks)]
+
+
+def _selections(rules: Rules, ranks: tuple[int, ...]) -> dict[tuple[int, ...], Fraction]:
+    """The chance of each suit sequence of cards of ``ranks`` dealt one after another:
+    every choice of distinct physical cards is equally likely."""
+    physical = _physical(rules)
+    counts: dict[tuple[int, ...], int] = {}
+    total = 0
+    for choice in itertools.product(physical, repeat=len(ranks)):
+        taken = [(r, c) for r, c in zip(ranks, choice, strict=True)]
+        if len(set(taken)) < len(taken):
+            continue
+        key = tuple(suit for suit, _copy in choice)
+        counts[key] = counts.get(key, 0) + 1
+        total += 1
+    return {key: Fraction(n, total) for key, n in counts.items()}
+
+
+def _three_pay(rules: Rules, cards: Cards, suits: tuple[int, ...], super_bonus: bool,
+               ) -> Fraction:
+    """What a winning three-card 21 of 6-7-8 or 7-7-7 in these suits pays per unit."""
+    mixed, one_suit, spades = rules.bonus_777 if cards == (7, 7, 7) else rules.bonus_678
+    if len(set(suits)) > 1:
+        return mixed
+    if super_bonus and cards == (7, 7, 7) and rules.super_bonus:
+        return rules.super_bonus
+    return spades if suits[0] == SPADES_SUIT else one_suit
+
+
+@cache
+def _average_three_pay(rules: Rules, cards: Cards, super_bonus: bool) -> Fraction:
+    """A 6-7-8 or 7-7-7 whose suits nobody saw (a split hand, or the question asked without
+    suits); with the Super Bonus the upcard 7 is one more physical 7 taken."""
+    ranks = (*cards, 7) if super_bonus else cards
+    return sum((p * _three_pay(rules, cards, suits[:3], super_bonus)
+                for suits, p in _selections(rules, ranks).items()), Fraction(0))
+
+
+def _seen_three_pay(g: _Game, cards: Cards, super_bonus: bool) -> Fraction:
+    """The unsplit hand of the deal made a 6-7-8 or 7-7-7: its first two cards' suits (and
+    the upcard's) are seen, the third card is any unseen physical card of its rank."""
+    assert g.dealt is not None
+    up_suit, *hand = g.dealt
+    rest = list(cards)
+    for rank, _suit in hand:
+        rest.remove(rank)
+    third = rest[0]
+    left = _physical(g.rules)
+    for rank, suit in ((g.up, up_suit), *hand):
+        if rank == third and suit is not None:
+            left.remove(next(c for c in left if c[0] == suit))
+    return sum((Fraction(1, len(left)) * _three_pay(g.rules, cards,
+                                                     (hand[0][1], hand[1][1], suit), super_bonus)
+                for suit, _copy in left), Fraction(0))
+
+
+def _suits_matter(rules: Rules, hand: Cards, up: int) -> bool:
+    """A two-card hand one card from a 6-7-8 or 7-7-7 that a bonus pays by suits."""
+    if len(hand) != 2:
+        return False
+    for card in (6, 7, 8):
+        trio = tuple(sorted((*hand, card)))
+        if trio == (6, 7, 8) and rules.bonus_678 != (1, 1, 1):
+            return True
+        if trio == (7, 7, 7) and (rules.bonus_777 != (1, 1, 1)
+                                  or (rules.super_bonus and up == 7)):
+            return True
+    return False
+
+
+def _natural_pays(rules: Rules) -> Fraction:
+    """A blackjack's pay over the suits of its ace and ten (BSBJ: suited pays more)."""
+    if not rules.suited_blackjack:
+        return rules.blackjack_pays
+    pairs = [(a, t) for a in SUITS for t in SUITS]
+    return sum((rules.suited_blackjack if a == t else rules.blackjack_pays
+                for a, t in pairs), Fraction(0)) / len(pairs)
 
 
 # --------------------------------------------------------------------- cards
@@ -309,7 +415,7 @@ def _dealer(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[str, 
 
 def _natural_vs_blackjack(rules: Rules) -> Fraction:
     """A player blackjack against a dealer blackjack: a push, or the payout with BJW."""
-    return rules.blackjack_pays if rules.blackjack_wins else Fraction(0)
+    return _natural_pays(rules) if rules.blackjack_wins else Fraction(0)
 
 
 def _settle(rules: Rules, final: int, bet: Bet, outcome: str) -> int:
@@ -420,17 +526,28 @@ def _stand_value(g: _Game, unseen: Counts, final: int, bet: Bet) -> Fraction:
 
 @cache
 def _q_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
-    return _stand_value(g, unseen, _final(g.rules, hand), _paid(g.rules, hand, bet, False))
+    return _stand_value(g, unseen, _final(g.rules, hand), _paid(g, hand, bet, False))
 
 
-def _paid(rules: Rules, cards: Cards, bet: Bet, split: bool) -> Bet:
-    """``bet`` with a 21 of five or more cards paid its bonus when it wins (B5C: exactly 5,
-    B6C: 6, B7C: 7 or more), unless the hand is doubled under BND or split under BNS."""
+def _paid(g: _Game, cards: Cards, bet: Bet, split: bool) -> Bet:
+    """``bet`` with a winning 21 paid its bonus: of five or more cards (B5C: exactly 5,
+    B6C: 6, B7C: 7 or more), a three-card 6-7-8 or 7-7-7 by its suits (B678, B777; the
+    Super Bonus on an unsplit, undoubled suited 7-7-7 against a 7), unless the hand is
+    doubled under BND or split under BNS."""
+    rules = g.rules
     n = len(cards)
-    if n < 5 or _total(cards) != 21 or bet[0] != bet[1] or (split and rules.bonus_not_split) \
-            or (bet[0] >= 2 and rules.bonus_not_doubled):
+    doubled = bet[0] >= 2
+    if _total(cards) != 21 or bet[0] != bet[1] or (split and rules.bonus_not_split) \
+            or (doubled and rules.bonus_not_doubled):
         return bet
-    pay = rules.bonus_5 if n == 5 else rules.bonus_6 if n == 6 else rules.bonus_7
+    if n >= 5:
+        pay = rules.bonus_5 if n == 5 else rules.bonus_6 if n == 6 else rules.bonus_7
+    elif cards in ((6, 7, 8), (7, 7, 7)):
+        super_bonus = g.up == 7 and not split and not doubled
+        pay = _seen_three_pay(g, cards, super_bonus) if g.dealt is not None and not split \
+            else _average_three_pay(rules, cards, super_bonus)
+    else:
+        return bet
     return (bet[0] * pay, bet[1])  # type: ignore[return-value]  # a Fraction win
 
 
@@ -458,7 +575,7 @@ def _after_double_values(g: _Game, unseen: Counts, doubled: Cards, bet: Bet,
                          ) -> dict[str, Fraction]:
     """Believed value of each choice a doubled hand has once its card is dealt."""
     values = {"stand": _stand_value(g, unseen, _final(g.rules, doubled),
-                                    _paid(g.rules, doubled, bet, False))}
+                                    _paid(g, doubled, bet, False))}
     if _redouble_offered(g.rules, doubled, bet):
         values["redouble"] = _q_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]))
     if _rescue_offered(g.rules, doubled, bet):
@@ -609,7 +726,7 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
         if rescued:  # given up: half the stake whatever comes
             finished = tuple(e - bet[0] // 2 for e in done[:-2]) + done[-2:]
         else:
-            finished = _payoffs(rules, _final(rules, cards), _paid(rules, cards, bet, True), done)
+            finished = _payoffs(rules, _final(rules, cards), _paid(g, cards, bet, True), done)
         if waiting == 0:
             return _settle_table(g, hole, rest, finished)
         return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
@@ -678,7 +795,7 @@ def _natural_value(g: _Game, unseen: Counts) -> Fraction:
             (card, p) for card, p, _ in _draws(rest)]
         for second, p in seconds:
             ev += w * p * (_natural_vs_blackjack(g.rules) if _is_natural((g.up, second))
-                           else g.rules.blackjack_pays)
+                           else _natural_pays(g.rules))
     return ev
 
 
@@ -702,7 +819,7 @@ def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[s
     if _may_split(rules, hand):
         split = Fraction(0)
         for hole, w, rest in _hole_cases(g, unseen):
-            split += w * _split_round_start(g, hole, rest, hand[0])
+            split += w * _split_round_start(g.plain, hole, rest, hand[0])
         values.append(("split", split))
     if with_surrender and _may_surrender(g, hand):
         values.append(("surrender", _surrender_value(g, unseen)))
@@ -733,7 +850,7 @@ def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
 def _settle_hand(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
     """An unsplit finished ``hand`` carrying ``bet`` against the dealer's play from ``shoe``."""
     return _settle_table(g, hole, shoe, _payoffs(g.rules, _final(g.rules, hand),
-                                                 _paid(g.rules, hand, bet, False)))
+                                                 _paid(g, hand, bet, False)))
 
 
 def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
@@ -763,7 +880,7 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
             return _surrender_value(g, shoe)
         return Fraction(-1) if not g.peeked and _is_natural((g.up, hole)) else -HALF
     if action == "split":
-        return _split_round_start(g, hole, shoe, hand[0])
+        return _split_round_start(g.plain, hole, shoe, hand[0])
     if action == "double":
         double = _double_bet(rules, hand)
         assert double is not None
@@ -772,15 +889,43 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
                Fraction(0))
 
 
+def _split_by_ranks(rules: Rules) -> bool:
+    """Split hands are paid suit bonuses: whether to split 7-7 is decided on the ranks."""
+    return not rules.bonus_not_split and (rules.bonus_678 != (1, 1, 1)
+                                          or rules.bonus_777 != (1, 1, 1))
+
+
 @cache
-def _deal_ev(g: _Game, hand: Cards) -> Fraction:
-    """Unconditional EV of the round once the upcard and the player's two cards are dealt."""
+def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Fraction:
+    """Unconditional EV of the round once the upcard and the player's two cards are dealt.
+
+    A hand one card from a suit bonus is played by the suits the player sees, case by
+    case (each case of the deal's physical cards counted); where split hands are paid
+    suit bonuses, splitting 7-7 is decided on the ranks and the other plays by the suits.
+    ``plays``: "all", "split" (split or surrender only) or "keep" (anything but split).
+    """
     rules = g.rules
+    if g.dealt is None and plays == "all" and _suits_matter(rules, hand, g.up):
+        by_suits = Fraction(0)
+        up_pays = g.up in (6, 7, 8)
+        ranks = (g.up, *hand) if up_pays else hand
+        keep = "keep" if _may_split(rules, hand) and _split_by_ranks(rules) else "all"
+        for suits, p in _selections(rules, ranks).items():
+            up_suit = suits[0] if up_pays else None
+            first, second = suits[-2:]
+            case = _game(rules, g.start, g.up, g.literal_hole,
+                         (up_suit, (hand[0], first), (hand[1], second)))
+            by_suits += p * _deal_ev(case, hand, keep)
+        if keep == "keep":
+            return max(by_suits, _deal_ev(g, hand, "split"))
+        return by_suits
     unseen = _take_all(_take(g.start, g.up), hand)
     natural = _is_natural(hand)
 
     def decision() -> str:  # made on what the player knows, after the peek
-        values = _action_values(g, hand, rules.surrender is Surrender.LATE)
+        values = [v for v in _action_values(g, hand, rules.surrender is Surrender.LATE)
+                  if plays == "all" or (v[0] == "split") == (plays == "split")
+                  or v[0] == "surrender"]
         return max(values, key=lambda item: item[1])[0]
 
     if g.hole_first:
@@ -791,13 +936,13 @@ def _deal_ev(g: _Game, hand: Cards) -> Fraction:
             if g.peeked and dealer_bj:
                 ev += p * (_natural_vs_blackjack(rules) if natural else -1)
             elif natural:
-                ev += p * (_natural_vs_blackjack(rules) if dealer_bj else rules.blackjack_pays)
+                ev += p * (_natural_vs_blackjack(rules) if dealer_bj else _natural_pays(rules))
             else:
                 action = action or decision()
                 ev += p * _play(g, hole, rest, hand, action)
     elif natural:
         ev = sum((p * (_natural_vs_blackjack(rules) if _is_natural((g.up, card))
-                       else rules.blackjack_pays)
+                       else _natural_pays(rules))
                   for card, p, _ in _draws(unseen)), Fraction(0))
     else:
         ev = _play(g, None, unseen, hand, decision())

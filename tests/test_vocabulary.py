@@ -141,6 +141,12 @@ FIELD_VALUES: dict[str, st.SearchStrategy[object]] = {
     "redoubles": st.integers(0, 3),
     **{f"bonus_{n}": st.sampled_from((Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)))
        for n in (5, 6, 7)},
+    **{f"bonus_{n}": st.sampled_from(((Fraction(1),) * 3, (Fraction(3, 2), Fraction(2),
+                                                           Fraction(3)),
+                                      (Fraction(2), Fraction(2), Fraction(5, 2))))
+       for n in ("678", "777")},
+    "super_bonus": st.sampled_from((Fraction(0), Fraction(200), Fraction(1000, 5))),
+    "suited_blackjack": st.sampled_from((Fraction(0), Fraction(2), Fraction(5, 2))),
     "bonus_not_doubled": st.booleans(), "bonus_not_split": st.booleans(),
     "double_after_split": st.booleans(), "max_hands": st.integers(1, 4),
     "resplit_aces": st.booleans(), "hit_split_aces": st.booleans(),
@@ -174,7 +180,10 @@ def random_rules(draw: st.DrawFn) -> Rules:
     if fields["charlie"] or fields["free_doubles"] or fields["free_splits"]:
         for n in (5, 6, 7):
             fields[f"bonus_{n}"] = Fraction(1)
-    if all(fields[f"bonus_{n}"] == 1 for n in (5, 6, 7)):
+        fields["bonus_678"] = fields["bonus_777"] = (Fraction(1),) * 3
+        fields["super_bonus"] = Fraction(0)
+    if all(fields[f"bonus_{n}"] == 1 for n in (5, 6, 7)) and not fields["super_bonus"] \
+            and fields["bonus_678"] == fields["bonus_777"] == (Fraction(1),) * 3:
         fields["bonus_not_doubled"] = fields["bonus_not_split"] = False
     deck = 48 if fields["spanish_decks"] else 52
     fields["cut_card"] = min(fields["cut_card"], deck * fields["decks"] - 1)  # type: ignore

@@ -76,6 +76,11 @@ class Rules:
     bonus_5: Fraction = Fraction(1)  # what a winning 21 of exactly five cards pays (B5C)
     bonus_6: Fraction = Fraction(1)  # ... of exactly six cards (B6C)
     bonus_7: Fraction = Fraction(1)  # ... of seven or more cards (B7C)
+    # a winning three-card 21 of 6-7-8, 7-7-7: what it pays in mixed suits, one suit, spades
+    bonus_678: tuple[Fraction, Fraction, Fraction] = (Fraction(1), Fraction(1), Fraction(1))
+    bonus_777: tuple[Fraction, Fraction, Fraction] = (Fraction(1), Fraction(1), Fraction(1))
+    super_bonus: Fraction = Fraction(0)  # suited 7-7-7 against a dealer 7 (SB; 0: none)
+    suited_blackjack: Fraction = Fraction(0)  # what a suited blackjack pays (BSBJ; 0: as any)
     bonus_not_doubled: bool = False  # no 21 bonus on a doubled hand (BND)
     bonus_not_split: bool = False  # no 21 bonus on a split hand (BNS)
     free_doubles: frozenset[int] = frozenset()  # two-card hard totals doubled for free

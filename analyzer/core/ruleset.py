@@ -421,24 +421,103 @@ def _bonus_rule(cards: int, usual: Fraction) -> Rule:
                     (f"B{cards}C=3:2", f"B{cards}C={usual.numerator}:{usual.denominator}"))))
 
 
+SPANISH_21_SUITS = (Fraction(3, 2), Fraction(2), Fraction(3))  # mixed, suited, spades
+NO_SUIT_BONUS = (Fraction(1), Fraction(1), Fraction(1))
+SUPER_BONUS = Fraction(200)  # $1000 on a $5 bet, $5000 on $25: the effects table's try
+
+
+def _pays(p: Fraction) -> str:
+    return f"{p.numerator}:{p.denominator}"
+
+
+def _suit_bonus_rule(ranks: str) -> Rule:
+    """``B678=3:2/2:1/3:1``: what a winning three-card 21 of 6-7-8 (or 7-7-7) pays in mixed
+    suits, in one suit and in spades; the effects table tries Spanish 21's."""
+    name = f"bonus_{ranks}"
+    shown = "-".join(ranks)
+
+    def read(m: re.Match[str]) -> Changes:
+        return {name: tuple(_ratio(m.group(i), m.group(i + 1)) for i in (1, 3, 5))}
+
+    def spell(r: Rules) -> str:
+        pays = getattr(r, name)
+        return f"B{ranks}=" + "/".join(map(_pays, pays)) if pays != NO_SUIT_BONUS else \
+            f"no B{ranks}"
+
+    def words(r: Rules) -> str | None:
+        mixed, suited, spades = getattr(r, name)
+        return None if getattr(r, name) == NO_SUIT_BONUS else (
+            f"a winning three-card 21 of {shown} pays {_pays(mixed)} in mixed suits, "
+            f"{_pays(suited)} in one suit, {_pays(spades)} in spades, on the hand's stake")
+
+    def out_of_range(r: Rules) -> str | None:
+        return None if all(p >= 1 for p in getattr(r, name)) else (
+            f"a 21 bonus must pay at least 1:1, not {spell(r)}")
+
+    usual = "/".join(map(_pays, SPANISH_21_SUITS))
+    return Rule(f"21 bonus {shown}", (Field(name, tuple[Fraction, Fraction, Fraction],
+                                            NO_SUIT_BONUS),),
+                (Token(re.compile(rf"B{ranks}=(\d+):(\d+)/(\d+):(\d+)/(\d+):(\d+)"), read),),
+                spell, words, out_of_range=out_of_range, conflict=_bonus_conflict,
+                changes=lambda r: [{name: NO_SUIT_BONUS if getattr(r, name) != NO_SUIT_BONUS
+                                    else SPANISH_21_SUITS}],
+                examples=(f"B{ranks}={usual}", f"B{ranks}=2:1/2:1/2:1"))
+
+
+def _ratio_rule(name: str, field_name: str, token: str, words: Callable[[Fraction], str],
+                usual: Fraction, low: Fraction,
+                conflict: Callable[[Rules], str | None] = _fine) -> Rule:
+    """A payout written ``TOKEN=n:m`` (0: the rule is off), at least ``low`` when on."""
+    def spell(r: Rules) -> str:
+        pays = getattr(r, field_name)
+        return f"{token}={_pays(pays)}" if pays else f"no {token}"
+
+    def read(m: re.Match[str]) -> Changes:
+        pays = _ratio(m.group(1), m.group(2))
+        if pays == 0:
+            raise RuleError(f"rule token {m.group(0)!r}: leave the token out for no "
+                            f"{name}")
+        return {field_name: pays}
+
+    return Rule(name, (Field(field_name, Fraction, Fraction(0)),),
+                (Token(re.compile(rf"{token}=(\d+):(\d+)"), read),), spell,
+                lambda r: words(getattr(r, field_name)) if getattr(r, field_name) else None,
+                out_of_range=lambda r: None if getattr(r, field_name) in (0,) or
+                getattr(r, field_name) >= low else f"{spell(r)}: {name} must pay at least "
+                f"{_pays(low)}",
+                conflict=conflict,
+                changes=lambda r: [{field_name: Fraction(0) if getattr(r, field_name)
+                                    else usual}],
+                examples=(f"{token}={_pays(usual)}",))
+
+
+def suit_bonuses(r: Rules) -> bool:
+    """Whether a payout depends on suits (B678, B777, SB, BSBJ)."""
+    return (r.bonus_678 != NO_SUIT_BONUS or r.bonus_777 != NO_SUIT_BONUS
+            or bool(r.super_bonus) or bool(r.suited_blackjack))
+
+
 def _has_bonus(r: Rules) -> bool:
-    return any(p != 1 for _n, p in _bonuses(r))
+    """A 21 bonus (by card count, 6-7-8, 7-7-7, the Super Bonus) is paid."""
+    return any(p != 1 for _n, p in _bonuses(r)) or r.bonus_678 != NO_SUIT_BONUS \
+        or r.bonus_777 != NO_SUIT_BONUS or bool(r.super_bonus)
 
 
 def _bonus_conflict(r: Rules) -> str | None:
     if not _has_bonus(r):
         return None
     if r.charlie:
-        return (f"21 bonuses by card count with CH{r.charlie}: a Charlie and a bonus on the "
+        return (f"21 bonuses with CH{r.charlie}: a Charlie and a bonus on the "
                 "same hand are not modelled")
     if r.free_doubles or r.free_splits:
-        return "21 bonuses by card count with free doubles or splits (FD, FS) are not modelled"
+        return "21 bonuses with free doubles or splits (FD, FS) are not modelled"
     return None
 
 
 def _bonus_condition(r: Rules, token: str, on: bool) -> str | None:
     if on and not _has_bonus(r):
-        return f"{token} (a condition of the 21 bonuses) needs a bonus (B5C, B6C or B7C)"
+        return (f"{token} (a condition of the 21 bonuses) needs a bonus (B5C, B6C, B7C, B678, "
+                "B777 or SB)")
     return None
 
 
@@ -598,6 +677,15 @@ RULES: tuple[Rule, ...] = (
                         "too; only a dealer blackjack nobody checked beats it"),
             changes=_toggle("player_21_wins")),
     *(_bonus_rule(n, pays) for n, pays in zip((5, 6, 7), SPANISH_21_BONUS, strict=True)),
+    _suit_bonus_rule("678"),
+    _suit_bonus_rule("777"),
+    _ratio_rule("super bonus", "super_bonus", "SB",
+                lambda p: f"Super Bonus: a winning suited 7-7-7 (three cards) against a "
+                          f"dealer 7 pays {_pays(p)}, not on a split or doubled hand",
+                SUPER_BONUS, Fraction(1), _bonus_conflict),
+    _ratio_rule("suited blackjack", "suited_blackjack", "BSBJ",
+                lambda p: f"a suited blackjack (ace and ten-valued card of one suit) pays "
+                          f"{_pays(p)}", Fraction(2), Fraction(0)),
     _switch("bonus not on doubles", "bonus_not_doubled", on="BND",
             said=(None, "the 21 bonuses are not paid on a doubled hand (it is paid 1:1)"),
             conflict=lambda r: _bonus_condition(r, "BND", r.bonus_not_doubled),

@@ -36,6 +36,7 @@ from analyzer.core.cards import (
 from analyzer.core.errors import HandError, ImpossibleShoeError, RuleConflictError, UsageError
 from analyzer.core.levels import SPLIT_MODES, SplitLevel
 from analyzer.core.rules import Rules, Surrender
+from analyzer.core.ruleset import NO_SUIT_BONUS, suit_bonuses
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
 from analyzer.engine.dealer import OutcomeCache
@@ -55,6 +56,12 @@ from analyzer.engine.optimal_split import refusal as optimal_refusal
 from analyzer.engine.postsplit import PostSplit
 from analyzer.engine.splits import SplitPlan, later_play, policy_decision, split_ev
 from analyzer.engine.strategy import Strategy
+from analyzer.engine.suits import (
+    SuitState,
+    suit_shoe_refusal,
+    suit_states,
+    suited_blackjack_pays,
+)
 from analyzer.util.progress import ProgressCallback, report
 
 
@@ -121,11 +128,15 @@ class Analysis:
         Processes for :meth:`by_upcard` (upcards in parallel; the same bits as one).
     splitter : Splitter, optional
         How split hands are valued at ``split="exact"`` (and only there).
+    suits : bool
+        Under suit bonuses (B678, B777, SB), whether the player's two-card decisions
+        also read the suits of the hand and the upcard (True), or the ranks only
+        (:mod:`analyzer.engine.suits`); a fixed strategy reads the ranks only.
     """
 
     def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
                  strategy: Strategy | None = None, split: SplitLevel = SplitLevel.CDZ,
-                 jobs: int = 1, splitter: Splitter | None = None) -> None:
+                 jobs: int = 1, splitter: Splitter | None = None, suits: bool = True) -> None:
         if not isinstance(rules, Rules):
             raise UsageError(f"rules must be a Rules, not {rules!r}")
         if shoe is not None and not isinstance(shoe, Shoe):
@@ -166,6 +177,13 @@ class Analysis:
         self.splitter = splitter
         self.shoe = shoe if shoe is not None else rules.full_shoe()
         self.exact = exact
+        if not isinstance(suits, bool):
+            raise UsageError(f"suits must be True or False, not {suits!r}")
+        self.suits = suits
+        if suit_bonuses(rules):
+            reason = suit_shoe_refusal(rules, self.shoe.counts)
+            if reason:
+                raise ImpossibleShoeError(reason)
         if self.shoe.total < 12:
             raise ImpossibleShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a "
                                       "round (at least 12 needed)")
@@ -479,9 +497,9 @@ class Analysis:
         payout), unless ``unconditioned``.
         """
         self.actions(upcard, (1, 10))  # the deal checked (upcard, cards, shoe)
-        pays = self.rules.blackjack_pays if self.exact else float(self.rules.blackjack_pays)
+        pays = as_number(suited_blackjack_pays(self.rules), self.exact)  # BSBJ: over suits
         if (self.conditioned(upcard) and not unconditioned) or self.rules.blackjack_wins:
-            return pays * unit(self.exact)  # BJW: paid against a dealer blackjack too
+            return pays  # BJW: paid against a dealer blackjack too
         return (1 - self.p_blackjack(upcard, (1, 10))) * pays
 
     def p_blackjack(self, upcard: int, cards: tuple[int, ...]) -> Number:
@@ -531,9 +549,9 @@ class Analysis:
     def _hand_value(self, ua: UpcardAnalysis, a: int, b: int, p_bj: Number,
                     player_bj: bool, may_split: bool = True) -> Number:
         rules = self.rules
-        pays = rules.blackjack_pays if self.exact else float(rules.blackjack_pays)
+        pays = as_number(suited_blackjack_pays(rules), self.exact)
         if player_bj:  # pushed by a dealer blackjack, or paid against it too (BJW)
-            return pays * unit(self.exact) if rules.blackjack_wins else (1 - p_bj) * pays
+            return pays if rules.blackjack_wins else (1 - p_bj) * pays
         actions = self.actions(ua.upcard, (a, b))
         if not may_split:
             actions.pop(SPLIT, None)
@@ -544,16 +562,70 @@ class Analysis:
                 return self.surrender_value(ua.upcard, comp, unconditional=True)
             value = actions[chosen]
             return unpeeked(value, p_bj) if self.conditioned(ua.upcard) else value
+        states = suit_states(rules, (a, b), ua.upcard) if self.suits else ()
+        if not states:
+            return self._best_value(ua.upcard, actions, p_bj)
+        return self._suited_value(ua, (a, b), actions, states, p_bj)
+
+    def _best_value(self, upcard: int, actions: dict[int, Number], p_bj: Number) -> Number:
+        """The round's value of a two-card hand played at its best (the actions' EVs are
+        conditioned on no dealer blackjack where the dealer peeked)."""
+        rules = self.rules
+        actions = dict(actions)
         surrender = actions.pop(SURRENDER, None)
         best_play = max(actions.values())
         if rules.surrender is Surrender.LATE and surrender is not None:
             best_play = max(best_play, surrender)
         # With a hole card the EVs are conditioned on no dealer blackjack; without
         # one they already carry it.
-        ev = unpeeked(best_play, p_bj) if self.conditioned(ua.upcard) else best_play
-        if rules.surrender is Surrender.EARLY and (ua.upcard != 1 or rules.surrender_vs_ace):
+        ev = unpeeked(best_play, p_bj) if self.conditioned(upcard) else best_play
+        if rules.surrender is Surrender.EARLY and (upcard != 1 or rules.surrender_vs_ace):
             ev = max(ev, -unit(self.exact) / 2)
         return ev
+
+    def _suited_value(self, ua: UpcardAnalysis, hand: tuple[int, int],
+                      actions: dict[int, Number], states: tuple[SuitState, ...],
+                      p_bj: Number) -> Number:
+        """A hand one card from a 6-7-8 or 7-7-7 played by its suits and the upcard's.
+
+        Its hit and its double differ from the rank figures only where the next card
+        makes the bonus 21 (which stands): by the chance of that card, times the chance
+        the 21 wins, times how much more (or less) than the suit average the suits seen
+        make it pay.  A split of 7-7 is worth the same in every suit case unless its
+        split hands are paid bonuses (not BNS); then whether to split is decided on the
+        ranks (its EV is the suit average) and only the other plays by the suits.
+        """
+        values = ua.values
+        node = values.space.index[composition(hand)]
+        third = 21 - sum(hand)
+        child = int(values.space.child[node, third - 1])
+        if child >= len(values.space.comps):  # the shoe holds no card to complete it
+            return self._best_value(ua.upcard, actions, p_bj)
+        reach = values.probs[node, third - 1] * values.win[child]
+        play = self.play_rules(ua.upcard)
+        kind = 1 if hand == (7, 7) else 0
+        hit_avg = play.three[kind] if play.three is not None else Fraction(1)
+        dbl_avg = (play.three_plain[kind] if play.three_plain is not None and
+                   play.bonus_doubled else Fraction(1))
+        split = actions.pop(SPLIT, None)
+        split_by_ranks = split is not None and not self.rules.bonus_not_split and (
+            self.rules.bonus_777 != NO_SUIT_BONUS or self.rules.bonus_678 != NO_SUIT_BONUS)
+        total: Number = 0 * unit(self.exact)
+        for state in states:
+            case = dict(actions)
+            case[HIT] = case[HIT] + reach * as_number(state.hit_pay - hit_avg, self.exact)
+            if DOUBLE in case:
+                case[DOUBLE] = case[DOUBLE] + 2 * reach * as_number(
+                    state.double_pay - dbl_avg, self.exact)
+            if split is not None and not split_by_ranks:
+                case[SPLIT] = split
+            total += as_number(state.chance, self.exact) * self._best_value(ua.upcard, case,
+                                                                              p_bj)
+        if split_by_ranks:
+            assert split is not None
+            kept = {a: v for a, v in actions.items() if a == SURRENDER}
+            total = max(total, self._best_value(ua.upcard, {SPLIT: split, **kept}, p_bj))
+        return total
 
     def surrender_value(self, upcard: int, comp: tuple[int, ...], *,
                         unconditional: bool = False) -> Number:

@@ -35,7 +35,9 @@ from analyzer.core.actions import DOUBLE, HIT, SURRENDER
 from analyzer.core.cards import blackjack_value, comp_total, soft_total
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
+from analyzer.core.ruleset import suit_bonuses
 from analyzer.engine.dealer import outcome_matrix
+from analyzer.engine.suits import ThreePays, three_card_pays
 
 # float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
 # the union of the two dtypes (every operation would need a cast), so Any.
@@ -233,15 +235,17 @@ def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | 
     one-line refusal beats a figure silently computed without the rule.  A fixed
     strategy is refused the doubling rules only (its stand values carry the bonuses).
     """
+    paid = payouts and (card_bonus(rules) is not None or suit_bonuses(rules))
     on = [t for t, v in (("DAN", rules.double_any_cards), (f"RD{rules.redoubles}",
                                                            rules.redoubles),
                          ("DDR", rules.double_rescue), ("SAH", rules.surrender_after_hit),
-                         ("21 bonuses", payouts and card_bonus(rules) is not None)) if v]
+                         ("21 bonuses", paid)) if v]
     if not on:
         return None
     return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting, "
-            "redoubling, double-down rescue, surrender after hitting or 21 bonuses by card "
-            "count yet (bja ev, bja hand and bja simulate are)")
+            "redoubling, double-down rescue, surrender after hitting or 21 bonuses (by card "
+            "count or suits) yet (bja ev and bja hand are; bja simulate too, but for the "
+            "suit bonuses)")
 
 
 Bonus = tuple[Fraction, Fraction, Fraction]  # what a winning 21 of 5, 6, 7+ cards pays
@@ -253,12 +257,22 @@ def card_bonus(rules: Rules) -> Bonus | None:
     return None if all(p == 1 for p in bonus) else bonus
 
 
-def _with_bonus(space: HandSpace, stand: Array, win: Array, lose: Array, bonus: Bonus,
-                exact: bool) -> Array:
-    """Stand values with a winning 21 of five or more cards paid its bonus."""
+_THREE = ((0, 0, 0, 0, 0, 1, 1, 1, 0, 0), (0, 0, 0, 0, 0, 0, 3, 0, 0, 0))  # 6-7-8, 7-7-7
+
+
+def _with_bonus(space: HandSpace, stand: Array, win: Array, lose: Array, bonus: Bonus | None,
+                three: ThreePays | None, exact: bool) -> Array:
+    """Stand values with a winning 21 of five or more cards paid its bonus, and a winning
+    6-7-8 or 7-7-7 its pay averaged over suits."""
     paid = stand.copy()
-    for node in np.flatnonzero((space.total == 21) & (space.ncards >= 5)).tolist():
-        pay = bonus[min(int(space.ncards[node]), 7) - 5]
+    pays: list[tuple[int, Fraction]] = []
+    if bonus is not None:
+        pays += [(node, bonus[min(int(space.ncards[node]), 7) - 5]) for node in
+                 np.flatnonzero((space.total == 21) & (space.ncards >= 5)).tolist()]
+    if three is not None:
+        pays += [(space.index[key], p) for key, p in zip(_THREE, three, strict=True)
+                 if key in space.index]
+    for node, pay in pays:
         paid[node] = (pay if exact else float(pay)) * win[node] - lose[node]
     return paid
 
@@ -279,6 +293,8 @@ class PlayRules:
     redoubles: int = 0  # RDn: a paid double may double again after its card, n times
     double: Double = Double.ANY  # the totals a redouble needs (as the doubling rule)
     bonus: Bonus | None = None  # B5C/B6C/B7C: what a winning 21 of 5, 6, 7+ cards pays
+    three: ThreePays | None = None  # B678/B777 (SB): a winning 6-7-8, 7-7-7's pay over suits
+    three_plain: ThreePays | None = None  # ... where the Super Bonus is not paid (doubles)
     bonus_doubled: bool = True  # ... on a doubled hand too (not under BND)
     surrender_later: bool = False  # SAH: a hand of 3+ cards may surrender (unsplit hands)
 
@@ -294,6 +310,8 @@ class PlayRules:
         return cls(charlie=rules.charlie, rescue=rules.double_rescue,
                    redoubles=rules.redoubles, double=rules.double,
                    bonus=card_bonus(rules), bonus_doubled=not rules.bonus_not_doubled,
+                   three=three_card_pays(rules, super_bonus=upcard == 7),
+                   three_plain=three_card_pays(rules, super_bonus=False),
                    double_any=rules.double if rules.double_any_cards else None,
                    surrender_later=rules.surrender_after_hit and (
                        upcard != 1 or rules.surrender_vs_ace),
@@ -516,8 +534,9 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     win, lose = _win_lose(outcomes, space.total, play, exact)
     stand = win - lose
     plain = stand  # a 21 paid 1:1 (a doubled hand under BND)
-    if play.bonus is not None:
-        stand = _with_bonus(space, stand, win, lose, play.bonus, exact)
+    paid = play.bonus is not None or play.three is not None
+    if paid:
+        stand = _with_bonus(space, stand, win, lose, play.bonus, play.three, exact)
     dtype = object if exact else np.float64
     forced = np.zeros(len(space.comps), dtype=bool)
     charlie = np.zeros(len(space.comps), dtype=bool)
@@ -530,7 +549,12 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
         forced |= space.total == 21
     probs = draw_probabilities(shoes, upcard, conditioned, exact)
     # what a doubled hand stands for, per unit of its stake (no Charlie goes with a bonus)
-    doubled = plain if play.bonus is not None and not play.bonus_doubled else stand
+    if paid and not play.bonus_doubled:
+        doubled = plain
+    elif play.three != play.three_plain:  # the Super Bonus: not on a doubled hand
+        doubled = _with_bonus(space, plain, win, lose, play.bonus, play.three_plain, exact)
+    else:
+        doubled = stand
     if play.rescue or play.redoubles:
         after, rescues, redoubles = _doubled(space, doubled, forced, probs, outcomes,
                                              conditioned, play, rescue_policy, redouble_policy,

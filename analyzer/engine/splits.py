@@ -77,7 +77,9 @@ class SplitPlan:
         if not rules.double_after_split:  # DAN's later doubles are doubles after a split
             play = replace(play, double_any=None)
         if rules.bonus_not_split:  # BNS: a split hand's 21 pays 1:1
-            play = replace(play, bonus=None)
+            play = replace(play, bonus=None, three=None, three_plain=None)
+        else:  # the Super Bonus is not paid on a split hand
+            play = replace(play, three=play.three_plain)
         play = replace(play, surrender_later=False)  # SAH: not after a split
         return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
                    double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),

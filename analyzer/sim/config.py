@@ -76,7 +76,10 @@ NOT_SIMULATED: dict[str, str] = {
     "insured hand splits": "the simulated player never insures, so no hand is insured",
 }
 # Rules the simulator does not play yet, and why: a rule set setting one is refused.
-NOT_YET: dict[str, str] = {}
+NOT_YET: dict[str, str] = {
+    **{name: "the simulator deals ranks, not suits, and a suit bonus reads the suits"
+       for name in ("21 bonus 6-7-8", "21 bonus 7-7-7", "super bonus", "suited blackjack")},
+}
 
 
 def check_simulated(rules: Rules) -> None:
