@@ -182,3 +182,31 @@ def test_the_parts_that_do_not_read_suits_refuse_in_one_line() -> None:
             Analysis(rules, split=level)  # type: ignore[arg-type]
     with pytest.raises(SimulationError, match="deals ranks, not suits"):
         check_simulated(rules)
+
+
+def test_the_suit_cases_of_a_hand_average_to_its_actions() -> None:
+    """``bja hand``'s cases: each action's EV, weighted by the cases' chances, is the
+    figure asked without suits; a split of 7-7 decided on ranks is left out of them."""
+    rules = parse_spec(f"2D H17 DAS SPL1 LS {SUITED} SB=50:1")
+    shoe = Shoe((1, 1, 1, 1, 2, 3, 4, 3, 1, 3))
+    analysis = Analysis(rules, shoe, exact=True)
+    for up, hand in ((7, (7, 7)), (8, (6, 7)), (10, (7, 8))):
+        cases = analysis.suit_actions(up, hand)
+        assert cases and sum(state.chance for state, _ in cases) == 1
+        actions = analysis.actions(up, hand)
+        for action, value in actions.items():
+            if action == 3:  # SPLIT
+                assert all(action not in evs for _, evs in cases)
+                continue
+            assert sum(state.chance * evs[action] for state, evs in cases) == value
+    assert analysis.suit_actions(7, (6, 6)) == []  # suits pay nothing for 6-6
+
+
+def test_bja_hand_lists_the_suit_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli.main import main
+
+    spec = f"6D SP H17 DAS SPL3 LS P21W {SUITED} SB=200:1"
+    assert main(["hand", "--rules", spec, "--up", "7", "--cards", "7,7"]) == 0
+    out = capsys.readouterr().out
+    assert "by the suits you see" in out and "split is decided on the ranks" in out
+    assert "one suit, spades; the upcard in the hand's suit" in out

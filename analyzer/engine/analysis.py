@@ -58,6 +58,7 @@ from analyzer.engine.splits import SplitPlan, later_play, policy_decision, split
 from analyzer.engine.strategy import Strategy
 from analyzer.engine.suits import (
     SuitState,
+    suit_cases,
     suit_shoe_refusal,
     suit_states,
     suited_blackjack_pays,
@@ -589,34 +590,17 @@ class Analysis:
         """A hand one card from a 6-7-8 or 7-7-7 played by its suits and the upcard's.
 
         Its hit and its double differ from the rank figures only where the next card
-        makes the bonus 21 (which stands): by the chance of that card, times the chance
-        the 21 wins, times how much more (or less) than the suit average the suits seen
-        make it pay.  A split of 7-7 is worth the same in every suit case unless its
-        split hands are paid bonuses (not BNS); then whether to split is decided on the
-        ranks (its EV is the suit average) and only the other plays by the suits.
+        makes the bonus 21, which stands (:meth:`_case_actions`).  A split of 7-7 is worth
+        the same in every suit case unless its split hands are paid bonuses (not BNS);
+        then whether to split is decided on the ranks (its EV is the suit average) and
+        only the other plays by the suits.
         """
-        values = ua.values
-        node = values.space.index[composition(hand)]
-        third = 21 - sum(hand)
-        child = int(values.space.child[node, third - 1])
-        if child >= len(values.space.comps):  # the shoe holds no card to complete it
-            return self._best_value(ua.upcard, actions, p_bj)
-        reach = values.probs[node, third - 1] * values.win[child]
-        play = self.play_rules(ua.upcard)
-        kind = 1 if hand == (7, 7) else 0
-        hit_avg = play.three[kind] if play.three is not None else Fraction(1)
-        dbl_avg = (play.three_plain[kind] if play.three_plain is not None and
-                   play.bonus_doubled else Fraction(1))
+        actions = dict(actions)
         split = actions.pop(SPLIT, None)
-        split_by_ranks = split is not None and not self.rules.bonus_not_split and (
-            self.rules.bonus_777 != NO_SUIT_BONUS or self.rules.bonus_678 != NO_SUIT_BONUS)
+        split_by_ranks = split is not None and self._split_by_ranks()
         total: Number = 0 * unit(self.exact)
         for state in states:
-            case = dict(actions)
-            case[HIT] = case[HIT] + reach * as_number(state.hit_pay - hit_avg, self.exact)
-            if DOUBLE in case:
-                case[DOUBLE] = case[DOUBLE] + 2 * reach * as_number(
-                    state.double_pay - dbl_avg, self.exact)
+            case = self._case_actions(ua, hand, actions, state)
             if split is not None and not split_by_ranks:
                 case[SPLIT] = split
             total += as_number(state.chance, self.exact) * self._best_value(ua.upcard, case,
@@ -626,6 +610,56 @@ class Analysis:
             kept = {a: v for a, v in actions.items() if a == SURRENDER}
             total = max(total, self._best_value(ua.upcard, {SPLIT: split, **kept}, p_bj))
         return total
+
+    def _split_by_ranks(self) -> bool:
+        """Split hands are paid suit bonuses, so a split's worth depends on the pair's suits:
+        the engine decides whether to split 7-7 on its ranks."""
+        rules = self.rules
+        return not rules.bonus_not_split and (rules.bonus_777 != NO_SUIT_BONUS
+                                              or rules.bonus_678 != NO_SUIT_BONUS)
+
+    def _case_actions(self, ua: UpcardAnalysis, hand: tuple[int, int],
+                      actions: dict[int, Number], state: SuitState) -> dict[int, Number]:
+        """The actions' EVs in one suit case: the hit and the double move by the chance of
+        the completing card, times the chance the 21 wins, times how much more (or less)
+        than the suit average the case makes the 21 pay."""
+        values = ua.values
+        node = values.space.index[composition(hand)]
+        third = 21 - sum(hand)
+        child = int(values.space.child[node, third - 1])
+        case = dict(actions)
+        if child >= len(values.space.comps):  # the shoe holds no card to complete it
+            return case
+        reach = values.probs[node, third - 1] * values.win[child]
+        play = self.play_rules(ua.upcard)
+        kind = 1 if hand == (7, 7) else 0
+        hit_avg = play.three[kind] if play.three is not None else Fraction(1)
+        dbl_avg = (play.three_plain[kind] if play.three_plain is not None and
+                   play.bonus_doubled else Fraction(1))
+        case[HIT] = case[HIT] + reach * as_number(state.hit_pay - hit_avg, self.exact)
+        if DOUBLE in case:
+            case[DOUBLE] = case[DOUBLE] + 2 * reach * as_number(state.double_pay - dbl_avg,
+                                                                self.exact)
+        return case
+
+    def suit_actions(self, upcard: int, cards: tuple[int, ...]
+                     ) -> list[tuple[SuitState, dict[int, Number]]]:
+        """Every action's EV of a two-card hand in each suit case the player can tell apart
+        (:func:`analyzer.engine.suits.suit_cases`), as :meth:`actions` gives them over the
+        suits; empty where suits pay nothing for this hand (or ``suits=False``).  A split
+        of 7-7, where the engine decides it on the ranks, is left out of the cases: it is
+        worth its average over the suits, :meth:`actions`'s figure.
+        """
+        upcard, cards = checked_hand(upcard, cards)
+        actions = self.actions(upcard, cards)
+        if len(cards) != 2 or not actions or not self.suits:
+            return []
+        if self._split_by_ranks():
+            actions.pop(SPLIT, None)
+        hand = (min(cards), max(cards))
+        ua = self.upcard(upcard)
+        return [(state, self._case_actions(ua, hand, actions, state))
+                for state in suit_cases(self.rules, hand, upcard)]
 
     def surrender_value(self, upcard: int, comp: tuple[int, ...], *,
                         unconditional: bool = False) -> Number:

@@ -98,15 +98,27 @@ class SuitState:
     chance: Fraction
     hit_pay: Fraction  # the pay a 21 made by hitting meets, averaged over the card's suit
     double_pay: Fraction  # ... made by doubling (1 where doubles are paid 1:1, BND)
+    label: str = ""  # what the player sees ("one suit, spades; the upcard in another suit")
+
+
+def _label(hand_suits: tuple[int, int], up_suit: int | None) -> str:
+    if hand_suits[0] != hand_suits[1]:
+        return "mixed suits"
+    shown = "one suit, spades" if hand_suits[0] == SPADES else "one suit, not spades"
+    if up_suit is None:
+        return shown
+    return shown + ("; the upcard in the hand's suit" if up_suit == hand_suits[0]
+                    else "; the upcard in another suit")
 
 
 @lru_cache(maxsize=256)
-def suit_states(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitState, ...]:
-    """The suit cases of a two-card hand one card from a bonus 21, merged where their pays
-    agree (empty where suits do not matter for it).
+def suit_cases(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitState, ...]:
+    """The suit cases of a two-card hand one card from a bonus 21, as the player tells them
+    apart (empty where suits do not matter for it): the hand in mixed suits, in one suit
+    (spades or not), and where the upcard is of the completing rank, whether it is of the
+    hand's suit.  The cases within one label pay alike, by the suits' symmetry.
 
-    The upcard's suit counts only where it is of the completing rank; the hole card and
-    the cards gone before are unseen, so they change no chance.
+    The hole card and the cards gone before are unseen, so they change no chance.
     """
     third = completing_rank(rules, hand, upcard)
     if third is None:
@@ -114,7 +126,7 @@ def suit_states(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitS
     d = rules.decks
     seen = (*hand, upcard) if upcard == third else hand
     ranks = (hand[0], hand[1], third)
-    merged: dict[tuple[Fraction, Fraction], Fraction] = {}
+    cases: dict[str, tuple[Fraction, Fraction, Fraction]] = {}
     for chance, suits in _sequences(seen, d):
         known = [s for r, s in zip(seen, suits, strict=True) if r == third]
         hit = dbl = Fraction(0)
@@ -128,7 +140,20 @@ def suit_states(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitS
             dbl += p * pay(rules, ranks, trio, super_bonus=False)
         if rules.bonus_not_doubled:
             dbl = Fraction(1)
-        merged[(hit, dbl)] = merged.get((hit, dbl), Fraction(0)) + chance
+        label = _label((suits[0], suits[1]), suits[2] if len(suits) == 3 else None)
+        p_all, h_all, d_all = cases.get(label, (Fraction(0),) * 3)
+        cases[label] = (p_all + chance, h_all + chance * hit, d_all + chance * dbl)
+    return tuple(SuitState(p, h / p, x / p, label)
+                 for label, (p, h, x) in sorted(cases.items()))
+
+
+@lru_cache(maxsize=256)
+def suit_states(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitState, ...]:
+    """:func:`suit_cases` merged where their pays agree (the fewer cases to value)."""
+    merged: dict[tuple[Fraction, Fraction], Fraction] = {}
+    for case in suit_cases(rules, hand, upcard):
+        key = (case.hit_pay, case.double_pay)
+        merged[key] = merged.get(key, Fraction(0)) + case.chance
     return tuple(SuitState(chance, hit, dbl) for (hit, dbl), chance in sorted(merged.items()))
 
 
@@ -153,4 +178,5 @@ def suit_shoe_refusal(rules: Rules, counts: Sequence[int]) -> str | None:
 
 
 __all__ = ["NEAR_678", "NEAR_777", "SuitState", "ThreePays", "completing_rank", "pay",
-           "suit_shoe_refusal", "suit_states", "suited_blackjack_pays", "three_card_pays"]
+           "suit_cases", "suit_shoe_refusal", "suit_states", "suited_blackjack_pays",
+           "three_card_pays"]

@@ -28,7 +28,7 @@ from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
 from analyzer.core.shoe import Shoe
 from analyzer.core.version import ENGINE
-from analyzer.engine.analysis import Analysis
+from analyzer.engine.analysis import Analysis, unpeeked
 from analyzer.engine.dealer import dealer_distribution
 from analyzer.engine.insurance import insurance, insurance_table
 from analyzer.report.levels import Levels, strategy_levels
@@ -81,6 +81,19 @@ class HandReport:
     # A natural (ace and ten as the first two cards) is settled at once: its value, paid
     # per the rules and pushed by a dealer blackjack, and no actions.  None otherwise.
     blackjack: Number | None = None
+    # Under suit bonuses, a hand one card from a 6-7-8 or 7-7-7 in each suit case the
+    # player tells apart: (what he sees, its chance, the actions' EVs, the best action).
+    suits: tuple[SuitCase, ...] = ()
+
+
+@dataclass(frozen=True)
+class SuitCase:
+    """One suit case of a hand (:meth:`analyzer.engine.analysis.Analysis.suit_actions`)."""
+
+    label: str
+    chance: Fraction
+    actions: tuple[tuple[str, Number], ...]
+    best: str
 
 
 @dataclass(frozen=True)
@@ -187,6 +200,15 @@ def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,
         raise UsageError(f"unconditioned must be True or False, not {unconditioned!r}")
     actions = analysis.hand_actions(upcard, cards, unconditioned=unconditioned)
     natural: Number | None = None
+    suits = []
+    for state, evs in analysis.suit_actions(upcard, cards):
+        if unconditioned and analysis.conditioned(upcard):
+            p_bj = analysis.p_blackjack(upcard, cards)
+            evs = {a: unpeeked(v, p_bj) for a, v in evs.items()}
+        best_case = max(evs, key=lambda a: evs[a])
+        suits.append(SuitCase(label=state.label, chance=state.chance,
+                              actions=tuple((Action(a).label, v) for a, v in evs.items()),
+                              best=Action(best_case).label))
     if actions:
         top = max(actions, key=lambda a: actions[a])
         listed, best = tuple((Action(a).label, v) for a, v in actions.items()), Action(top).label
@@ -197,7 +219,7 @@ def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,
         rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, engine=ENGINE,
         upcard=upcard, cards=cards, split=analysis.split,
         conditioned=analysis.conditioned(upcard) and not unconditioned,
-        actions=listed, best=best, blackjack=natural)
+        actions=listed, best=best, blackjack=natural, suits=tuple(suits))
 
 
 def dealer_table(analysis: Analysis) -> DealerTable:

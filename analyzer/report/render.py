@@ -93,6 +93,16 @@ class HandJson(HeaderJson):
     blackjack: float | None
     actions_exact: NotRequired[dict[str, str]]
     blackjack_exact: NotRequired[str]
+    by_suits: NotRequired[list[SuitCaseJson]]
+
+
+class SuitCaseJson(TypedDict):
+    """One suit case of a hand under suit bonuses (``bja hand --json``)."""
+
+    suits: str
+    chance: float
+    actions: dict[str, float]
+    best: str
 
 
 class DealerRowJson(TypedDict, total=False):
@@ -191,6 +201,10 @@ def hand_json(report: HandReport) -> HandJson:
         "best": report.best or None,
         "blackjack": None if report.blackjack is None else float(report.blackjack),
     }
+    if report.suits:
+        data["by_suits"] = [{"suits": c.label, "chance": float(c.chance),
+                             "actions": {name: float(v) for name, v in c.actions},
+                             "best": c.best} for c in report.suits]
     if report.exact:
         data["actions_exact"] = {name: fraction_text(v)
                                  for name, v in report.actions}
@@ -215,6 +229,18 @@ def hand_text(report: HandReport) -> str:
     for name, v in report.actions:
         mark = "  <- best" if name == report.best else ""
         lines.append(f"  {name:<9} {float(v) * 100:15.9f}{mark}")
+    if report.suits:
+        lines.append("by the suits you see (the figures above average over them):")
+        for case in report.suits:
+            evs = dict(case.actions)
+            lines.append(f"  {case.label:<52} {float(case.chance):8.2%}  {case.best:<9} "
+                         f"{float(evs[case.best]) * 100:15.9f}")
+        split = dict(report.actions).get("split")
+        if split is not None and all(name != "split" for name, _v in report.suits[0].actions):
+            others = sum(float(c.chance) * float(dict(c.actions)[c.best]) for c in report.suits)
+            lines.append(f"  split is decided on the ranks (split hands are paid the suit "
+                         f"bonuses): {float(split) * 100:.9f} against the cases' "
+                         f"{others * 100:.9f}")
     return "\n".join(lines)
 
 
