@@ -141,6 +141,15 @@ Modelling decisions not fixed by the brief (see also the function docstrings):
   its stake instead of 1 (a push stays a push; with P21W it always wins); not on a
   doubled hand under ``bonus_not_doubled`` (BND), not on a split hand under
   ``bonus_not_split`` (BNS).  Decisions weigh the bonus like any payoff.
+* ``bonus_678``, ``bonus_777`` (B678, B777), ``super_bonus`` (SB), ``suited_blackjack``
+  (BSBJ): a winning three-card 6-7-8 or 7-7-7 paid by its suits (mixed, one suit,
+  spades), a suited 7-7-7 against a 7 paid the Super Bonus (unsplit, undoubled), a
+  suited natural its own payout.  Suits are counted as physical cards (see "suits"
+  below).  A two-card hand one card from a bonus 21 is played case by case of the suits
+  the player sees (his two cards, the upcard where it is of the completing rank), each
+  case its own game; split hands play and pay by the ranks (the pays averaged over the
+  suits nobody saw), and where they are paid the suit bonuses, whether to split 7-7 is
+  decided on the ranks (the best of splitting and of the cases' other plays).
 * Not modelled: ``split_by_rank`` (the oracle works on card values: it raises
   :class:`NotImplementedError`), free splits with ``max_hands > 2`` (likewise),
   insurance (so ``insured_no_split`` is moot) and ``cut_card`` (every round is
