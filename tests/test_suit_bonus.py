@@ -56,7 +56,7 @@ def test_tokens_round_trip_and_are_said_in_words(spec: str) -> None:
     ("B678=1:2/2:1/3:1", "at least 1:1"), ("SB=0:1", "leave the token out"),
     ("BSBJ=0:1", "leave the token out"), ("B777=3:2/2:1/3:1 CH6", "Charlie"),
     ("B678=3:2/2:1/3:1 FD9-11", "free doubles"), ("B678=3:2/2:1", "unknown rule token"),
-    ("SB=200:1 SB=100:1", "contradicts")])
+    ("SB=200:1 SB=100:1", "contradicts"), ("SB=1:0", "'SB=1:0': the payout 1:0 divides")])
 def test_bad_suit_bonuses_are_refused_naming_them(spec: str, message: str) -> None:
     with pytest.raises(AnalyzerError, match=message):
         parse_spec(spec)
@@ -167,7 +167,7 @@ def test_the_super_bonus_turns_a_suited_seven_seven_into_a_hit() -> None:
 
 
 def test_a_shoe_the_decks_cannot_hold_is_refused_in_one_line() -> None:
-    with pytest.raises(ImpossibleShoeError, match="more 7s than they do"):
+    with pytest.raises(ImpossibleShoeError, match="holds more 7s than it does"):
         Analysis(parse_spec(f"1D {SUITED}"), Shoe((4, 4, 4, 4, 4, 4, 5, 4, 4, 16)))
 
 

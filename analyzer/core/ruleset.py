@@ -169,9 +169,10 @@ def _positive(match: re.Match[str]) -> int:
     return count
 
 
-def _ratio(num: str, den: str) -> Fraction:
+def _ratio(match: re.Match[str], num: str, den: str) -> Fraction:
+    """A payout ``num:den`` written in the token ``match``, named when it divides by zero."""
     if _whole(den) == 0:
-        raise RuleError(f"blackjack payout BJ{num}:{den} divides by zero")
+        raise RuleError(f"rule token {match.group(0)!r}: the payout {num}:{den} divides by zero")
     return Fraction(_whole(num), _whole(den))
 
 
@@ -395,7 +396,7 @@ def _bonus_rule(cards: int, usual: Fraction) -> Rule:
     said = f"{cards} or more" if cards == 7 else f"exactly {cards}"
 
     def read(m: re.Match[str]) -> Changes:
-        return {name: _ratio(m.group(1), m.group(2))}
+        return {name: _ratio(m, m.group(1), m.group(2))}
 
     def spell(r: Rules) -> str:
         pays = getattr(r, name)
@@ -437,7 +438,7 @@ def _suit_bonus_rule(ranks: str) -> Rule:
     shown = "-".join(ranks)
 
     def read(m: re.Match[str]) -> Changes:
-        return {name: tuple(_ratio(m.group(i), m.group(i + 1)) for i in (1, 3, 5))}
+        return {name: tuple(_ratio(m, m.group(i), m.group(i + 1)) for i in (1, 3, 5))}
 
     def spell(r: Rules) -> str:
         pays = getattr(r, name)
@@ -473,7 +474,7 @@ def _ratio_rule(name: str, field_name: str, token: str, words: Callable[[Fractio
         return f"{token}={_pays(pays)}" if pays else f"no {token}"
 
     def read(m: re.Match[str]) -> Changes:
-        pays = _ratio(m.group(1), m.group(2))
+        pays = _ratio(m, m.group(1), m.group(2))
         if pays == 0:
             raise RuleError(f"rule token {m.group(0)!r}: leave the token out for no "
                             f"{name}")
@@ -482,7 +483,7 @@ def _ratio_rule(name: str, field_name: str, token: str, words: Callable[[Fractio
     return Rule(name, (Field(field_name, Fraction, Fraction(0)),),
                 (Token(re.compile(rf"{token}=(\d+):(\d+)"), read),), spell,
                 lambda r: words(getattr(r, field_name)) if getattr(r, field_name) else None,
-                out_of_range=lambda r: None if getattr(r, field_name) in (0,) or
+                out_of_range=lambda r: None if getattr(r, field_name) == 0 or
                 getattr(r, field_name) >= low else f"{spell(r)}: {name} must pay at least "
                 f"{_pays(low)}",
                 conflict=conflict,
@@ -627,7 +628,7 @@ RULES: tuple[Rule, ...] = (
             examples=("LS SAH", "ES SAH")),
     Rule("blackjack payout", (Field("blackjack_pays", Fraction, Fraction(3, 2)),),
          (Token(re.compile(r"BJ(\d+):(\d+)"),
-                lambda m: {"blackjack_pays": _ratio(m.group(1), m.group(2))}),),
+                lambda m: {"blackjack_pays": _ratio(m, m.group(1), m.group(2))}),),
          lambda r: f"BJ{r.blackjack_pays.numerator}:{r.blackjack_pays.denominator}",
          lambda r: (f"blackjack pays {r.blackjack_pays.numerator}:"
                     f"{r.blackjack_pays.denominator}; A+T after a split is 21"),

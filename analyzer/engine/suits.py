@@ -173,8 +173,9 @@ def suit_shoe_refusal(rules: Rules, counts: Sequence[int]) -> str | None:
     over = [v for v in range(1, 11) if counts[v - 1] > full[v - 1]]
     if not over:
         return None
-    return (f"suit bonuses read suits from what is left of {rules.decks} full decks, and "
-            f"this shoe holds more {'/'.join(map(str, over))}s than they do")
+    decks = f"{rules.decks} full deck{'s' if rules.decks > 1 else ''}"
+    return (f"suit bonuses read suits from what is left of {decks}, and this shoe holds "
+            f"more {'/'.join(map(str, over))}s than {'they do' if rules.decks > 1 else 'it does'}")
 
 
 __all__ = ["NEAR_678", "NEAR_777", "SuitState", "ThreePays", "completing_rank", "pay",
