@@ -123,7 +123,7 @@ HOSTILE: list[tuple[str, str, int, str]] = [
     ("GET", "/api/hand?rules=1D&up=Z&cards=T,6", 400, "'Z'"),
     ("GET", "/api/hand?rules=1D&up=T&cards=A,A,A,A,A", 400, "bja: error:"),
     ("GET", "/api/sidebet?bet=nope", 400, "nope"),
-    ("GET", "/api/sidebet?bet=21%2B3&decks=1000000", 400, "--decks"),
+    ("GET", "/api/sidebet?bet=21%2B3&decks=1000001", 400, "--decks"),
     ("GET", "/api/sidebet?bet=21%2B3&pays=flush%3D-5", 400, "bja: error:"),
     ("GET", "/api/simulate?rules=1D&rounds=1e12", 422, "limit of 10,000,000 rounds"),
     ("GET", "/api/edge?rules=1D&states=5000", 422, "limit of 1,000 shoe states"),

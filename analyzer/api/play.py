@@ -33,6 +33,7 @@ from analyzer.core.cards import format_value
 from analyzer.core.errors import ChartError, UsageError
 from analyzer.core.levels import SPLIT_MODES, SplitLevel
 from analyzer.core.rules import Rules, format_spec
+from analyzer.core.ruleset import INFINITE
 from analyzer.core.shoe import Shoe
 from analyzer.core.version import __version__
 from analyzer.util.progress import ProgressCallback
@@ -147,6 +148,18 @@ def analyze(game: Game, *, shoe: Shoe | str | None = None, split: str = "cdz",
     from analyzer.report.cache import cached_ev_report
 
     rules, name = resolve(game)
+    if rules.decks == INFINITE:  # exact and quick: no shoe, no memo
+        from analyzer.report.model import infinite_report
+
+        if shoe is not None:
+            raise UsageError("INF with a shoe: an infinite deck has no shoe to give (leave "
+                             "out the shoe)")
+        if _flag(levels, "levels"):
+            raise UsageError("INF with levels: the levels of play are not computed on an "
+                             "infinite deck (every level but CDZ- under BNS gives bja ev's "
+                             "figure there)")
+        return EvResult(infinite_report(rules, exact=_flag(exact, "exact"),
+                                        split=_split(split)), name)
     found = shoe_of(rules, shoe)
     report = cached_ev_report(rules, found, exact=_flag(exact, "exact"), split=_split(split),
                               levels=_flag(levels, "levels"), use_cache=_flag(cache, "cache"),
@@ -213,7 +226,7 @@ def hand(game: Game, upcard: str | int, cards: str | Sequence[int | str], *,
     ('hit', -0.542952)
     """
     from analyzer.core.cards import parse_cards, parse_value
-    from analyzer.report.model import hand_report
+    from analyzer.report.model import hand_report, infinite_hand_report
 
     rules, _name = resolve(game)
     up = int(parse_value(upcard)) if isinstance(upcard, str) else upcard
@@ -221,6 +234,13 @@ def hand(game: Game, upcard: str | int, cards: str | Sequence[int | str], *,
         held = tuple(int(c) for c in parse_cards(cards))
     else:
         held = tuple(int(parse_value(c)) if isinstance(c, str) else c for c in cards)
+    if rules.decks == INFINITE:
+        if shoe is not None:
+            raise UsageError("INF with a shoe: an infinite deck has no shoe to give (leave "
+                             "out the shoe)")
+        return HandResult(infinite_hand_report(
+            rules, up, held, exact=_flag(exact, "exact"), split=_split(split),
+            unconditioned=_flag(unconditioned, "unconditioned")))
     report = hand_report(_analysis(rules, shoe, exact, split), up, held,
                          unconditioned=_flag(unconditioned, "unconditioned"))
     return HandResult(report)

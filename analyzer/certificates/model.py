@@ -221,7 +221,7 @@ def sidebet_sheets(rules: Rules, bets: tuple[str, ...]) -> tuple[ParSheet, ...]:
     from analyzer.sidebets.paytable import preset
     from analyzer.sidebets.suitshoe import SuitShoe
 
-    shoe = SuitShoe.decks(rules.decks, spanish=rules.spanish_decks)
+    shoe = SuitShoe.decks(rules.deck_count, spanish=rules.spanish_decks)
     options = BetOptions(hits_soft_17=rules.hits_soft_17)
     sheets = []
     for name in bets:

@@ -23,6 +23,7 @@ from analyzer.core.errors import RuleConflictError, UsageError
 from analyzer.core.levels import LEVEL_TITLES, SPLIT_TITLES
 from analyzer.core.limits import MAX_EXPLAIN_GAMES
 from analyzer.core.rules import Rules, format_spec
+from analyzer.core.ruleset import INFINITE
 
 
 def _notes(options: RunOptions) -> tuple[str, ...]:
@@ -68,9 +69,17 @@ def _base_error(base: Rules, figures: Figures | None, options: RunOptions,
         raise RuleConflictError(f"the base {format_spec(base)} cannot be analysed: {got}")
 
 
+def _check_base(base: Rules) -> None:
+    """Refuse a base no comparison can analyse before any variant is (INF has no shoe)."""
+    if base.decks == INFINITE:
+        raise UsageError(f"the base {format_spec(base)}: a comparison analyses shoes, and an "
+                         "infinite deck has none (bja ev and bja hand compute INF)")
+
+
 def compare_grid(base: Rules, variants: Sequence[Variant], options: RunOptions,
                  *, base_name: str | None = None, memo: FigureMemo | None = None) -> Comparison:
     """Every variant's figures and its difference from ``base``, in the given order."""
+    _check_base(base)
     base_figures, rows = _rows(variants, base, options, memo)
     _base_error(base, base_figures, options, memo)
     return Comparison("grid", format_spec(base), base_name or format_spec(base), base_figures,
@@ -81,6 +90,7 @@ def compare_grid(base: Rules, variants: Sequence[Variant], options: RunOptions,
 def compare_effects(base: Rules, options: RunOptions, *, base_name: str | None = None,
                     memo: FigureMemo | None = None) -> Comparison:
     """The rule-effect table of ``base``: most favourable to the player first."""
+    _check_base(base)
     base_figures, rows = _rows(effect_variants(base), base, options, memo)
     _base_error(base, base_figures, options, memo)
     rows.sort(key=lambda r: (r.delta is None, -(r.delta or 0), r.change or ""))
@@ -104,6 +114,7 @@ def compare_explain(games: Sequence[tuple[str, Rules]], options: RunOptions, *,
     check_players(max_players)  # before any game is analysed
     memo = memo if memo is not None else figure_memo(options.use_cache)
     (base_name, base), *rest = games
+    _check_base(base)
     variants = [Variant(name, rules) for name, rules in games]
     base_figures, rows = _rows(variants, base, options, memo)
     _base_error(base, base_figures, options, memo)

@@ -171,7 +171,7 @@ def chunks(todo: list[tuple[str, tuple[str, ...]]],
     shoes first keeps the workers evenly loaded (longest tasks scheduled first).
     """
     size = max(1, -(-len(todo) // (2 * jobs)))
-    groups: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
+    groups: dict[int | float, list[tuple[str, tuple[str, ...]]]] = {}
     for task in todo:
         groups.setdefault(parse_spec(task[0]).decks, []).append(task)
     out = []

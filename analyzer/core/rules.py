@@ -31,7 +31,7 @@ from typing import get_type_hints
 
 from analyzer.core import ruleset
 from analyzer.core.cards import blackjack_value
-from analyzer.core.errors import InternalError, RuleError
+from analyzer.core.errors import InternalError, RuleError, UsageError
 from analyzer.core.ruleset import Double, HoleCard, Surrender
 from analyzer.core.shoe import Shoe
 
@@ -51,7 +51,7 @@ class Rules:
     """
 
     spec: InitVar[str | None] = dataclasses.field(default=None, kw_only=False)
-    decks: int = 6
+    decks: int | float = 6  # a whole number of decks, or math.inf (INF: an infinite deck)
     spanish_decks: bool = False  # 48-card decks: the four 10s removed, J Q K kept
     hits_soft_17: bool = False
     double: Double = Double.ANY
@@ -123,8 +123,20 @@ class Rules:
 
     def full_shoe(self) -> Shoe:
         """The game's shoe before a card is dealt: the one place a shoe is built from rules,
-        so every computation of a game sees the same decks (Spanish ones with ``SP``)."""
-        return Shoe.decks(self.decks, spanish=self.spanish_decks)
+        so every computation of a game sees the same decks (Spanish ones with ``SP``).
+
+        An infinite deck (``INF``) has no shoe: only the round's EV and a hand's plays take
+        it."""
+        return Shoe.decks(self.deck_count, spanish=self.spanish_decks)
+
+    @property
+    def deck_count(self) -> int:
+        """The number of decks of a finite shoe; a :class:`UsageError` for ``INF``."""
+        if isinstance(self.decks, float):  # math.inf: the range check allows no other float
+            raise UsageError("INF: an infinite deck has no shoe to deal from; only the "
+                             "round's EV (bja ev) and a hand's plays (bja hand) are computed "
+                             "for it")
+        return self.decks
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some fields changed (validated again)."""

@@ -32,6 +32,7 @@ code; ``tests/test_vocabulary.py`` checks that nothing else is needed.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -331,6 +332,7 @@ def _splits(r: Rules) -> bool:
 
 # -- the effects table's values ---------------------------------------------------------------
 DECKS = (1, 2, 4, 6, 8)
+INFINITE = math.inf  # the decks of ``INF``: drawn with replacement (engine/infinite.py)
 PAYOUTS = (Fraction(3, 2), Fraction(6, 5), Fraction(1), Fraction(2))
 CHARLIES = (5, 6, 7)
 FREE_DOUBLES = frozenset({9, 10, 11})  # the usual free-bet doubles: hard 9-11
@@ -529,7 +531,7 @@ def deck_cards(r: Rules) -> int:
 
 def _cut_conflict(r: Rules) -> str | None:
     shoe = deck_cards(r) * r.decks
-    if r.cut_card >= shoe:
+    if r.cut_card >= shoe and r.decks != INFINITE:  # INF refuses any cut card itself
         return (f"CUT{r.cut_card} with {r.decks}D{' SP' if r.spanish_decks else ''}: the cut "
                 f"card must come before the end of the {shoe}-card shoe")
     return None
@@ -552,13 +554,55 @@ _HOLE_WORDS: dict[Enum, str] = {
                            "players"}
 
 
+def _decks_token(m: re.Match[str]) -> Changes:
+    decks = _whole(m.group(1))
+    if decks == 0:
+        raise RuleError(f"rule token {m.group(0)!r}: a shoe needs at least one deck (INF for "
+                        "an infinite deck)")
+    return {"decks": decks}
+
+
+def _decks_words(r: Rules) -> str:
+    if r.decks == INFINITE:
+        return ("an infinite deck (INF): every card drawn with one "
+                f"{'Spanish ' if r.spanish_decks else ''}deck's chances, whatever was dealt")
+    return f"{r.decks} deck{'s' if r.decks > 1 else ''}"
+
+
+def _decks_range(r: Rules) -> str | None:
+    if isinstance(r.decks, float):  # the field's type admits a float for math.inf only
+        return None if r.decks == INFINITE else (
+            f"rule field 'decks' must be an int or math.inf (INF), not {r.decks!r}")
+    return None if 1 <= r.decks <= MAX_DECKS else (
+        f"number of decks must be a whole number 1 to {MAX_DECKS}, not {r.decks!r}")
+
+
+def infinite_refusal(r: Rules) -> str | None:
+    """Why an infinite deck cannot go with these rules (the engine models it without suits,
+    free bets, ranks of tens, a cut card, or OBO where a blackjack goes unchecked)."""
+    if r.decks != INFINITE:
+        return None
+    why = []
+    if r.hole_card is not HoleCard.PEEK and not r.unpeeked_bj_takes_all:
+        why.append(f"OBO with {r.hole_card.value} (an unchecked dealer blackjack is modelled "
+                   "taking every bet there)")
+    if suit_bonuses(r):
+        why.append("suit bonuses (B678, B777, SB, BSBJ)")
+    if r.free_doubles or r.free_splits:
+        why.append("free doubles or splits (FD, FS)")
+    if r.split_by_rank:
+        why.append("SPR")
+    if r.cut_card:
+        why.append(f"CUT{r.cut_card} (an infinite deck has no cut card)")
+    return "INF with " + ", ".join(why) + ": not modelled on an infinite deck" if why else None
+
+
 RULES: tuple[Rule, ...] = (
-    Rule("decks", (Field("decks", int, 6),),
-         (Token(re.compile(r"(\d+)D"), lambda m: {"decks": _whole(m.group(1))}),),
-         lambda r: f"{r.decks}D",
-         lambda r: f"{r.decks} deck{'s' if r.decks > 1 else ''}", always=True,
-         out_of_range=lambda r: None if 1 <= r.decks <= MAX_DECKS else (
-             f"number of decks must be a whole number 1 to {MAX_DECKS}, not {r.decks!r}"),
+    Rule("decks", (Field("decks", int | float, 6),),
+         (Token(re.compile(r"(\d+)D"), _decks_token), _fixed("INF", decks=INFINITE)),
+         lambda r: "INF" if r.decks == INFINITE else f"{r.decks}D", _decks_words, always=True,
+         out_of_range=_decks_range,
+         conflict=infinite_refusal,
          changes=lambda _r: ({"decks": d} for d in DECKS), examples=("1D", "2D", "8D")),
     _switch("spanish decks", "spanish_decks", on="SP",
             said=(None, "Spanish decks: 48 cards each, the four 10s removed (J, Q, K kept)"),
@@ -806,5 +850,5 @@ def check(rules: Rules) -> None:
 
 
 __all__ = ["BY_NAME", "COMPONENTS", "Changes", "Double", "FIELDS", "Field", "HoleCard",
-           "RULES", "Rule", "Surrender", "Token", "check", "deck_cards", "differing",
-           "format_set", "read_spec"]
+           "INFINITE", "RULES", "Rule", "Surrender", "Token", "check", "deck_cards",
+           "differing", "format_set", "infinite_refusal", "read_spec"]

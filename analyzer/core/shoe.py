@@ -21,9 +21,10 @@ from analyzer.core.cards import Value, card_value, format_value, parse_value
 from analyzer.core.errors import AnalyzerError, HandError, ImpossibleShoeError, ShoeError
 from analyzer.core.numbers import parse_whole, shown
 
-# Far past any real shoe.  The engine's integer arrays overflow somewhere between 10**7 and
-# 10**8 decks (the ace and ten upcards go wrong first), so larger shoes are refused.
-MAX_DECKS = 100_000
+# Far past any real shoe, and far enough to watch n decks converge to an infinite deck
+# (tests/test_infinite.py).  The engine's integer arrays overflow somewhere between 10**7
+# and 10**8 decks (the ace and ten upcards go wrong first), so larger shoes are refused.
+MAX_DECKS = 1_000_000
 MAX_COUNT = 16 * MAX_DECKS  # cards of one value (tens of MAX_DECKS decks)
 
 

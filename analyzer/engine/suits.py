@@ -76,7 +76,7 @@ def three_card_pays(rules: Rules, super_bonus: bool) -> ThreePays | None:
     result = []
     for ranks in ((6, 7, 8), (7, 7, 7)):
         result.append(sum((chance * pay(rules, ranks, (a, b, c), super_bonus)
-                           for chance, (a, b, c) in _sequences(ranks, rules.decks)),
+                           for chance, (a, b, c) in _sequences(ranks, rules.deck_count)),
                           Fraction(0)))
     return result[0], result[1]
 
@@ -123,7 +123,7 @@ def suit_cases(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitSt
     third = completing_rank(rules, hand, upcard)
     if third is None:
         return ()
-    d = rules.decks
+    d = rules.deck_count
     seen = (*hand, upcard) if upcard == third else hand
     ranks = (hand[0], hand[1], third)
     cases: dict[str, tuple[Fraction, Fraction, Fraction]] = {}

@@ -81,7 +81,9 @@ def game_report(name: str, model: GameModel, preset: Preset | None = None) -> st
         f"# {title}: exact analysis", "",
         f"- Engine: {model.ev.engine} (exact combinatorial analysis; no sampling)",
         f"- Rules: `{format_spec(rules)}`",
-        f"- Shoe: {model.ev.shoe.total} cards, reshuffled every round (full-shoe EV = RTP)",
+        "- Shoe: " + ("infinite (cards drawn with replacement)" if model.ev.shoe is None else
+                      f"{model.ev.shoe.total} cards, reshuffled every round (full-shoe EV = "
+                      "RTP)"),
         "- Strategy level: CDZ- (optimal composition-dependent play of every hand; split "
         "hands follow the pre-split strategy; pairs are resplit whenever allowed)",
         "- Splits: Farmer's algorithm, exact for CDZ- (checked against a whole-round "

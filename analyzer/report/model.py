@@ -22,14 +22,16 @@ from fractions import Fraction
 
 from analyzer.core.actions import Action
 from analyzer.core.cards import checked_hand
-from analyzer.core.errors import HandError, UsageError
+from analyzer.core.errors import HandError, RuleConflictError, UsageError
 from analyzer.core.levels import SplitLevel
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
+from analyzer.core.ruleset import INFINITE
 from analyzer.core.shoe import Shoe
 from analyzer.core.version import ENGINE
 from analyzer.engine.analysis import Analysis, unpeeked
 from analyzer.engine.dealer import dealer_distribution
+from analyzer.engine.infinite import InfiniteGame
 from analyzer.engine.insurance import insurance, insurance_table
 from analyzer.report.levels import Levels, strategy_levels
 from analyzer.util.progress import ProgressCallback
@@ -53,7 +55,7 @@ class EvReport:
     """The round: EV, EV by upcard, insurance and caveats of one rule set and shoe."""
 
     rules: Rules
-    shoe: Shoe
+    shoe: Shoe | None  # None: an infinite deck (INF), cards drawn with replacement
     exact: bool
     split: SplitLevel  # the split mode of the analysis
     engine: str
@@ -69,7 +71,7 @@ class HandReport:
     """Every legal action of one hand against one upcard, with its EV."""
 
     rules: Rules
-    shoe: Shoe
+    shoe: Shoe | None  # None: an infinite deck (INF)
     exact: bool
     engine: str
     upcard: int
@@ -159,6 +161,66 @@ def insurance_figures(shoe: Shoe) -> InsuranceFigures | None:
     return InsuranceFigures(
         ev=full.ev, p_ten=full.p_ten, take=full.take,
         after_two_cards_take=tuple(i.cards for i in insurance_table(shoe) if i.take))
+
+
+def _infinite_game(rules: Rules, split: SplitLevel) -> InfiniteGame:
+    """The infinite-deck game, where the split mode asked is the play it computes."""
+    if rules.decks != INFINITE:
+        raise UsageError(f"an infinite-deck report needs INF rules, not {rules.decks} decks")
+    if split in (SplitLevel.CDZ, SplitLevel.EXACT) and rules.bonus_not_split \
+            and rules.max_hands > 1:
+        raise RuleConflictError(
+            f"INF with BNS and --split {split}: the pre-split strategy of CDZ- is not computed "
+            "on an infinite deck where split hands are paid no bonus (use --split cdp: "
+            "optimal play, which every other level reaches there)")
+    return InfiniteGame(rules)
+
+
+def infinite_hand_report(rules: Rules, upcard: int, cards: tuple[int, ...], *, exact: bool,
+                         split: SplitLevel, unconditioned: bool = False) -> HandReport:
+    """Every action of one hand on an infinite deck (``bja hand --rules INF``)."""
+    upcard, cards = checked_hand(upcard, cards)
+    if not isinstance(unconditioned, bool):
+        raise UsageError(f"unconditioned must be True or False, not {unconditioned!r}")
+    game = _infinite_game(rules, split)
+    peeked = rules.peeks_on(upcard) and bool(game.blackjack_chance(upcard))
+    p_bj = game.blackjack_chance(upcard) if peeked and unconditioned else Fraction(0)
+
+    def shown(x: Fraction) -> Number:
+        return x if exact else float(x)
+
+    actions = game.actions(upcard, cards)
+    natural: Number | None = None
+    listed: tuple[tuple[str, Number], ...] = tuple(
+        (a.label, shown(-p_bj + (1 - p_bj) * v)) for a, v in actions.items())  # unpeeked
+    best = max(actions, key=lambda a: actions[a]).label if actions else ""
+    if not actions:  # a natural: paid, pushed by a dealer blackjack (paid under BJW)
+        pays = rules.blackjack_pays
+        natural = shown(pays if rules.blackjack_wins or (peeked and not unconditioned)
+                        else (1 - game.blackjack_chance(upcard)) * pays)
+    return HandReport(rules=rules, shoe=None, exact=exact, engine=ENGINE, upcard=upcard,
+                      cards=cards, split=split, conditioned=peeked and not unconditioned,
+                      actions=listed, best=best, blackjack=natural)
+
+
+def infinite_report(rules: Rules, *, exact: bool, split: SplitLevel) -> EvReport:
+    """The round on an infinite deck (``INF``): computed exactly, shown as floats unless
+    ``exact``; every split mode but CDZ- under BNS gives the same figure there."""
+    game = _infinite_game(rules, split)
+    by = game.by_upcard()
+    ten = game.p[9]
+
+    def shown(x: Fraction) -> Number:
+        return x if exact else float(x)
+
+    return EvReport(
+        rules=rules, shoe=None, exact=exact, split=split, engine=ENGINE,
+        ev=shown(game.round_ev()), by_upcard=tuple((u, shown(by[u])) for u in UPCARDS),
+        insurance=InsuranceFigures(ev=3 * ten - 1, p_ten=ten, take=3 * ten > 1,
+                                   after_two_cards_take=()),
+        notes=(*notes(rules), "infinite deck: each hand is played best by its total, softness "
+               "and card count under its own rules (split hands: DAS, no surrender, BNS); "
+               "CDZ-, CDP1, CDP and optimal splitting give this one figure here"))
 
 
 def _check_analysis(analysis: object) -> None:

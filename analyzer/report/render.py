@@ -13,7 +13,7 @@ from analyzer.core.cards import format_value
 from analyzer.core.levels import LEVEL_TITLES, SPLIT_TITLES
 from analyzer.core.presets import READINGS, Preset
 from analyzer.core.rules import describe_rules, format_spec
-from analyzer.core.shoe import format_shoe
+from analyzer.core.shoe import Shoe, format_shoe
 from analyzer.util.text import fraction_text
 
 if TYPE_CHECKING:
@@ -133,9 +133,14 @@ def insurance_json(ins: InsuranceFigures | None) -> InsuranceJson | None:
     }
 
 
+def shoe_text(shoe: Shoe | None) -> str:
+    """A shoe as ``VALUE:COUNT`` text; ``INF`` for an infinite deck."""
+    return "INF" if shoe is None else format_shoe(shoe)
+
+
 def ev_json(report: EvReport) -> EvJson:
     data: EvJson = {
-        "rules": format_spec(report.rules), "shoe": format_shoe(report.shoe),
+        "rules": format_spec(report.rules), "shoe": shoe_text(report.shoe),
         "engine": report.engine, "exact": report.exact, "split": report.split,
         "ev": float(report.ev), "rtp": 1 + float(report.ev),
         "notes": list(report.notes), "insurance": insurance_json(report.insurance),
@@ -148,9 +153,10 @@ def ev_json(report: EvReport) -> EvJson:
 
 
 def ev_text(report: EvReport) -> str:
-    lines = [f"rules: {format_spec(report.rules)}   (strategy: "
-             f"{SPLIT_TITLES.get(report.split, report.split)})",
-             f"shoe:  {format_shoe(report.shoe)}", "",
+    strategy = SPLIT_TITLES.get(report.split, report.split) if report.shoe is not None else \
+        "best play of each hand on an infinite deck, where the levels of play meet"
+    lines = [f"rules: {format_spec(report.rules)}   (strategy: {strategy})",
+             f"shoe:  {shoe_text(report.shoe)}", "",
              " upcard | EV (% of initial bet)", "--------+----------------"]
     lines += [f"   {format_value(u)}    | {float(v) * 100:15.9f}" for u, v in report.by_upcard]
     lines += ["--------+----------------", f" total  | {float(report.ev) * 100:15.9f}"]
@@ -192,7 +198,7 @@ def preset_text(preset: Preset) -> str:
 
 def hand_json(report: HandReport) -> HandJson:
     data: HandJson = {
-        "rules": format_spec(report.rules), "shoe": format_shoe(report.shoe),
+        "rules": format_spec(report.rules), "shoe": shoe_text(report.shoe),
         "engine": report.engine, "exact": report.exact, "upcard": format_value(report.upcard),
         "cards": [format_value(c) for c in report.cards],
         "split": report.split,

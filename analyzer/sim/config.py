@@ -21,7 +21,7 @@ import numpy.typing as npt
 from analyzer.core.errors import SimulationError
 from analyzer.core.limits import MAX_JOBS, MAX_RESULT_BINS, MAX_SEED
 from analyzer.core.rules import Double, HoleCard, Rules, Surrender
-from analyzer.core.ruleset import RULES
+from analyzer.core.ruleset import INFINITE, RULES
 from analyzer.sim import layout as L
 from analyzer.util.pool import every_core as default_jobs  # every core, as elsewhere
 
@@ -84,6 +84,9 @@ NOT_YET: dict[str, str] = {
 
 def check_simulated(rules: Rules) -> None:
     """Refuse a rule set that sets a rule the simulator neither plays nor leaves out."""
+    if rules.decks == INFINITE:
+        raise SimulationError("the simulator does not play INF: it deals from a finite shoe "
+                              "(an infinite deck's EV is exact: bja ev)")
     for rule in RULES:
         if (rule.name not in SIMULATED and rule.name not in NOT_SIMULATED
                 and not rule.is_default(rules)):
@@ -248,13 +251,13 @@ def _ranks(rules: Rules) -> list[int]:
 def _limits(rules: Rules) -> tuple[int, ...]:
     """Cards of each value A..T in the shoe, counted from the deck's ranks (four suits)."""
     values = [min(r, 10) for r in _ranks(rules)]
-    return tuple(4 * rules.decks * values.count(v) for v in range(1, 11))
+    return tuple(4 * rules.deck_count * values.count(v) for v in range(1, 11))
 
 
 def shoe_codes(rules: Rules) -> npt.NDArray[np.int8]:
     """The card codes of the shoe: 1-13 (A, 2-10, J, Q, K) when pairs split by rank, else
     values 1-10 (any two tens are a pair); Spanish decks (``SP``) hold no 10s."""
-    ranks = np.repeat(np.array(_ranks(rules), dtype=np.int8), 4 * rules.decks)
+    ranks = np.repeat(np.array(_ranks(rules), dtype=np.int8), 4 * rules.deck_count)
     return ranks if rules.split_by_rank else np.minimum(ranks, 10).astype(np.int8)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from analyzer.api import ProgressCallback, resolve
 from analyzer.cli.main import build_parser, output_text, parse_argv
 from analyzer.core.errors import UsageError
+from analyzer.core.ruleset import INFINITE
 
 # The commands of /api/<command>: every bja command that answers with JSON and reads
 # no file (evaluate reads a chart file; build writes the repository).  certify runs
@@ -194,7 +195,9 @@ def _deck_limits(command: str, args: argparse.Namespace) -> None:
     if getattr(args, "game", None):
         game = f"{args.game} {game}".strip()
     rules, _name = resolve(game)
-    decks = rules.decks
+    if rules.decks == INFINITE:  # a recursion over totals: quick in exact mode too
+        return
+    decks = rules.deck_count
     shoe = getattr(args, "shoe", None)
     if shoe:
         from analyzer.api.games import shoe_of
