@@ -402,14 +402,13 @@ def _bonus_rule(cards: int, usual: Fraction) -> Rule:
 
     def spell(r: Rules) -> str:
         pays = getattr(r, name)
-        return f"B{cards}C={pays.numerator}:{pays.denominator}" if pays != 1 else \
-            f"no B{cards}C"
+        return f"B{cards}C={_pays(pays)}" if pays != 1 else f"no B{cards}C"
 
     def words(r: Rules) -> str | None:
         pays = getattr(r, name)
         return None if pays == 1 else (
-            f"a winning 21 of {said} cards pays {pays.numerator}:{pays.denominator} "
-            "instead of 1:1, on the hand's stake")
+            f"a winning 21 of {said} cards pays {_pays(pays)} instead of 1:1, on the "
+            "hand's stake")
 
     def out_of_range(r: Rules) -> str | None:
         pays = getattr(r, name)
@@ -420,8 +419,7 @@ def _bonus_rule(cards: int, usual: Fraction) -> Rule:
                 (Token(re.compile(rf"B{cards}C=(\d+):(\d+)"), read),), spell, words,
                 out_of_range=out_of_range, conflict=_bonus_conflict,
                 changes=lambda r: [{name: Fraction(1) if getattr(r, name) != 1 else usual}],
-                examples=tuple(dict.fromkeys(
-                    (f"B{cards}C=3:2", f"B{cards}C={usual.numerator}:{usual.denominator}"))))
+                examples=tuple(dict.fromkeys((f"B{cards}C=3:2", f"B{cards}C={_pays(usual)}"))))
 
 
 SPANISH_21_SUITS = (Fraction(3, 2), Fraction(2), Fraction(3))  # mixed, suited, spades

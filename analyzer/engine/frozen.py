@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import numpy.typing as npt
 
@@ -65,7 +67,7 @@ class FrozenStrategy:
             if DOUBLE in options:
                 candidates[DOUBLE] = values.double[node]
             if SURRENDER in options:
-                candidates[SURRENDER] = -0.5
+                candidates[SURRENDER] = Fraction(-1, 2)  # SAH: half the bet
         best = STAND
         for action in PREFERENCE:
             if action in candidates and action in options and \
