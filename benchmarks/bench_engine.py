@@ -8,6 +8,7 @@ shared: the load average is printed before and after):
   the same analysis timed inside the process (``Analysis(rules).ev()``);
 * ``bja ev --game NAME --no-cache --json`` for each seed game;
 * ``bja ev ... --exact`` (skip with ``--skip-exact``);
+* ``bja ev`` of the same rules on an infinite deck (``INF``), exact;
 * with ``--reference PATH``, the C++ reference (``strategy``, built from the
   public repository possibly-wrong/blackjack, see the README) on the same
   rules, fed the answers recorded in tests/reference/farmer-ca/, and each
@@ -139,6 +140,13 @@ def main() -> None:
                      None, "s"))
         rows.append(("same, peak memory of all its processes", x.tree_mb, None, "MB"))
         print(f"exact: {x.wall:.2f} s wall, EV {exact_ev}", flush=True)
+    infinite = " ".join(["INF", *(t for t in args.rules.split()
+                                 if not re.fullmatch(r"\d+D", t, re.IGNORECASE))])
+    inf = median_run([*bja(), "ev", "--rules", infinite, "--json", "--exact"], r)
+    rows.append((f'`bja ev --rules "{infinite}" --json --exact` (infinite deck), wall', inf.wall,
+                 None, "s"))
+    print(f"infinite deck: {inf.wall:.2f} s wall, EV {json.loads(inf.stdout)['ev_exact']}",
+          flush=True)
 
     print(f"\nload average after: {load()}\n")
     print("| figure | bja | C++ reference | bja / reference |")
