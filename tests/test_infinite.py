@@ -97,9 +97,11 @@ def test_exact_figures() -> None:
     exact = analyze(rules, exact=True).ev
     assert isinstance(exact, Fraction) and exact == game.round_ev()
     assert analyze(rules).ev == float(exact)
-    # Dealer busts with a 6 up, S17: 0.4232 to four places on an infinite deck
+    # A dealer 6 up busts 42.31% of the time on an infinite shoe, S17 (Alan Krigman, "How
+    # Well Can You Predict Dealers' Final Totals from their Upcards?", Casino City Times,
+    # 25 October 2006; printed to two decimals, cut short: 42.31 <= x < 42.32).
     bust = game.dealer(6)[Outcome.BUST22] + game.dealer(6)[Outcome.BUST23]
-    assert round(float(bust), 4) == 0.4232
+    assert Fraction(4231, 10**4) <= bust < Fraction(4232, 10**4), float(bust)
 
 
 @pytest.mark.slow
@@ -113,10 +115,9 @@ def test_invariants_between_rules() -> None:
     paid = InfiniteGame(parse_spec("B5C=2:1", base)).round_ev()
     assert InfiniteGame(parse_spec("B5C=2:1 BNS", base)).round_ev() < paid
     assert InfiniteGame(parse_spec("SP", base)).round_ev() < ev
-    assert InfiniteGame(parse_spec("NSPL", base)).round_ev() == \
-        InfiniteGame(parse_spec("NSPL BNS B5C=2:1", base)).round_ev() - \
-        (InfiniteGame(parse_spec("NSPL B5C=2:1", base)).round_ev() -
-         InfiniteGame(parse_spec("NSPL", base)).round_ev())
+    # without splits, BNS has no hand to withhold a bonus from
+    assert InfiniteGame(parse_spec("NSPL B5C=2:1 BNS", base)).round_ev() == \
+        InfiniteGame(parse_spec("NSPL B5C=2:1", base)).round_ev()
 
 
 def test_notation_round_trips() -> None:
