@@ -21,6 +21,7 @@ import pytest
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND
 from analyzer.core.cards import comp_cards, composition, hand_total
 from analyzer.core.errors import AnalyzerError, RuleConflictError
+from analyzer.core.levels import SplitLevel
 from analyzer.core.rules import Double, describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
@@ -212,6 +213,9 @@ def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
     for level in ("cdp1", "cdp", "optimal"):
         with pytest.raises(SplitInfeasible, match=f"split level '{level}'"):
             Analysis(rules, split=level)  # type: ignore[arg-type]
+    for member in (SplitLevel.CDP1, SplitLevel.CDP):  # as --levels passes them: no enum repr
+        with pytest.raises(SplitInfeasible, match=f"split level '{member.value}' is not"):
+            Analysis(rules, split=member)
     with pytest.raises(Exception, match="a spot's play"):
         spot_covariance(parse_spec("6D DAS SPL1 DDR"))
     with pytest.raises(RuleConflictError, match="^DAN and DDR: the played reading of Bust It"):

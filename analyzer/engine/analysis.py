@@ -152,11 +152,11 @@ class Analysis:
                                 "the original bet when a split Charlie beats the blackjack is "
                                 "unsettled")
         if strategy is not None and split not in ("cdz", "exact"):
-            raise RuleConflictError(f"split level {split!r} is a level of optimal play; a fixed "
+            raise RuleConflictError(f"split level '{split}' is a level of optimal play; a fixed "
                                     "strategy plays its split hands its own way (use cdz)")
         later = doubling_refusal(rules, "play by a fixed strategy (a chart, or the frozen "
                                  "optimum a study plays)" if strategy is not None
-                                 else f"split level {split!r}", payouts=strategy is None)
+                                 else f"split level '{split}'", payouts=strategy is None)
         if later and strategy is not None:
             raise RuleConflictError(later)
         if later and split != "cdz":  # the level is refused, not the rules
