@@ -11,11 +11,11 @@ import pytest
 # under ``-m slow`` instead so that the default run stays near three minutes.  Each test
 # named here keeps a lighter case in the default run (another rule set, shoe or
 # parameter of the same test), or is a regression check the slow run repeats; CI runs
-# both.  A name here that matches no collected test fails the run, so the list cannot
-# drift from the tests it names.
+# both.  An entry ending in ``*`` names every case whose id starts with it.  A name here
+# that matches no collected test fails the run, so the list cannot drift from the tests
+# it names.
 HEAVY = frozenset({
     "tests/test_readme.py::test_python_block_runs[README.md:190]",
-    "tests/test_api_results.py::test_to_dict_is_the_cli_json[ev-exact-game]",
     "tests/test_api_results.py::test_to_dict_is_the_cli_json[counts]",
     "tests/test_api_results.py::test_to_dict_is_the_cli_json[distribution]",
     "tests/test_oracle_agreement.py::test_round_ev_without_splits"
@@ -50,6 +50,63 @@ HEAVY = frozenset({
     "[1D H17 DOA NDAS NSPL NS ENHC]",
     "tests/test_engine_invariants.py::test_upcards_in_forked_processes_give_the_same_bits[True]",
     "tests/test_errors.py::test_ctrl_c_at_any_import_after_the_entry_point_is_one_line[module]",
+    # the next heaviest, once the oracles count in GMP rationals
+    "tests/test_oracle_agreement.py::test_every_two_card_hand[1D S17 DOA NDAS NSPL NS]",
+    "tests/test_oracle_agreement.py::test_every_two_card_hand[1D H17 D10 NDAS NSPL LS]",
+    "tests/test_oracle_agreement.py::test_every_two_card_hand[1D S17 DOA NDAS NSPL ES BJ6:5]",
+    "tests/test_oracle_agreement.py::test_round_ev_without_splits"
+    "[1D H17 DOA NDAS NSPL LS ENHC-16 cards]",
+    "tests/test_api_results.py::test_to_dict_is_the_cli_json[eor]",
+    "tests/test_api_results.py::test_to_dict_is_the_cli_json[simulate]",
+    "tests/test_api_results.py::test_to_dict_is_the_cli_json[grid]",
+    "tests/test_api_results.py::test_to_dict_is_the_cli_json[edge]",
+    "tests/test_oracle_selfcheck.py::test_card_by_card_round_matches_belief_level[rules7-counts7]",
+    "tests/test_oracle_selfcheck.py::test_card_by_card_round_matches_belief_level[rules0-counts0]",
+    "tests/test_oracle_selfcheck.py::test_card_by_card_round_matches_belief_level[rules4-counts4]",
+    "tests/test_oracle_selfcheck.py::test_card_by_card_round_matches_belief_level[rules1-counts1]",
+    "tests/test_oracle_selfcheck.py::test_card_by_card_round_matches_belief_level[rules2-counts2]",
+    "tests/test_double_any.py::test_round_and_every_hand_equal_the_oracle[RD3-DDR]",
+    "tests/test_sidebets_oracle.py::test_hand_bets_match_oracle[1deck-21+3-options1-21+3/wrap]",
+    "tests/test_sidebets_oracle.py::test_buster_matches_oracle[1deck-removed-S17]",
+    "tests/test_sidebets_oracle.py::test_buster_matches_oracle[1deck-removed-H17]",
+    "tests/test_oracle_seed_rules.py::test_round_and_every_two_card_hand[LS-SNA]",
+    "tests/test_fast_paths.py::test_frozen_hit_policy_is_decide_for_every_hand"
+    "[1D H17 DOA NDAS NSPL LS ENHC-shoe2-True]",
+    "tests/test_fast_paths.py::test_a_lone_hand_has_the_values_it_has_among_all_hands"
+    "[1D H17 DOA NDAS SPL1 LS-shoe4-True]",
+    "tests/test_memo.py::test_a_damaged_entry_gives_the_no_cache_figures[eor-swap]",
+    "tests/test_sidebets_oracle.py::test_bust_it_matches_oracle[depleted-removed-S17]",
+    "tests/test_exact_splits.py::test_whole_round_against_card_by_card_simulation[case3]",
+    "tests/test_exact_splits.py::test_whole_round_against_card_by_card_simulation[case8]",
+    "tests/test_spanish21_published.py::test_single_rule_effects_round_to_the_published_ones"
+    "[S17- HSA- NHSA-published1-precision1]",
+    "tests/test_spanish21_published.py::test_single_rule_effects_round_to_the_published_ones"
+    "[H17- HSA- NHSA-published2-precision2]",
+    "tests/test_oracle_selfcheck.py::test_hole_card_drawn_first_or_last_agree[rules3-counts3]",
+    "tests/test_oracle_selfcheck.py::test_hole_card_drawn_first_or_last_agree[rules0-counts0]",
+    "tests/test_sidebets_oracle.py::test_new_hand_bets_match_oracle[1deck-perfect-pairs]",
+    "tests/test_double_any.py::test_the_simulator_agrees_with_the_exact_ev[NDAS-FD-CH6]",
+    "tests/test_infinite.py::test_every_rule_converges[6D S17 DOA DAS SPL3 LS ENHC]",
+    "tests/test_infinite.py::test_every_rule_converges[6D H17 DOA DAS SPL3 RSA HSA ES]",
+    "tests/test_simulate.py::test_simulation_agrees_with_the_exact_ev[privilege]",
+    "tests/test_simulate.py::test_simulation_agrees_with_the_exact_ev[classic-6d]",
+    "tests/test_simulate.py::test_simulation_agrees_with_the_exact_ev[four-jacks]",
+    "tests/test_kernel.py::test_the_cli_gives_the_same_figures_with_either_kernel[cdp]",
+    "tests/test_kernel.py::test_the_cli_gives_the_same_figures_with_either_kernel[optimal]",
+    "tests/test_sidebets_protection.py::test_effects_of_removal_eight_decks[buster-blackjack]",
+    "tests/test_sidebets_protection.py::test_simulator_agrees_with_the_exact_return_off_the_top"
+    "[bust-it]",
+    "tests/test_wrong_figures.py::test_a_chart_row_the_rules_never_use_is_refused"
+    "[6D NSA-<lambda>-never split aces]",
+    "tests/test_wrong_figures.py::test_a_chart_row_the_rules_never_use_is_refused"
+    "[6D-<lambda>-free splits]",
+    "tests/test_progress.py::test_a_bar_with_an_eta_on_a_terminal_and_none_in_json[distribution]",
+    "tests/test_spanish21_published.py::test_house_edges_round_to_the_published_ones[key0]",
+    "tests/test_spanish_decks.py::test_a_full_deck_figure_changes_only_where_sp_is_given"
+    "[6D H17 LS]",
+    "tests/test_player_wins.py::test_the_distribution_mean_is_the_ev"
+    "[1D H17 DOA DAS SPL1 LS ENHC BJW P21W]",
+    "tests/test_sidebets_protection.py::test_effects_of_removal_are_exact[depleted-*",
 })
 
 
@@ -59,13 +116,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Checked where whole files were collected (not when a test is named by its node id).
     files = set() if any("::" in arg for arg in config.args) else {
         nodeid.split("::")[0] for nodeid in found}
-    missing = sorted(n for n in HEAVY if n.split("::")[0] in files and n not in found)
+    missing = sorted(n for n in HEAVY if n.split("::")[0] in files
+                     and not any(_names(n, nodeid) for nodeid in found))
     if missing:
         raise pytest.UsageError("tests/conftest.py HEAVY names no collected test: "
                                 + ", ".join(missing))
     for item in items:
-        if item.nodeid in HEAVY:
+        if any(_names(n, item.nodeid) for n in HEAVY):
             item.add_marker(pytest.mark.slow)
+
+
+def _names(entry: str, nodeid: str) -> bool:
+    """A HEAVY entry names a test by its node id, or every case whose id starts with it
+    when it ends in ``*`` (a group of parameters: ``test_x[depleted-*``)."""
+    return nodeid.startswith(entry[:-1]) if entry.endswith("*") else nodeid == entry
 
 
 @pytest.fixture(autouse=True)

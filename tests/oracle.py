@@ -11,7 +11,9 @@ Model
 Cards are values 1 (ace) to 10 (any ten-value card); a shoe is a 10-tuple of
 counts, index ``value - 1``.  Every card is drawn uniformly at random, without
 replacement, from what really remains of the shoe, and all arithmetic is exact
-(:class:`fractions.Fraction`).  EVs are per unit initial bet.
+(GMP rationals, :class:`gmpy2.mpq`: the values of :class:`fractions.Fraction`, compared and
+hashed equal to them, with arithmetic an order of magnitude faster).  EVs are per unit
+initial bet.
 
 One round:
 
@@ -171,8 +173,9 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
+
+from gmpy2 import mpq as Q  # exact rationals (see the module docstring)
 
 from analyzer.core.rules import Double, Rules, Surrender
 
@@ -192,7 +195,7 @@ BUST = 0  # the final "total" of a busted hand
 CHARLIE = 99  # the final "total" of a Charlie hand
 OUTCOMES = ("17", "18", "19", "20", "21", "22", "bust", "blackjack")  # "bust": 23 or more
 NO_HANDS: Payoffs = (0,) * (len(OUTCOMES) + 1)
-HALF = Fraction(1, 2)
+HALF = Q(1, 2)
 PAID: Bet = (1, 1)
 FREE: Bet = (1, 0)
 PAID_DOUBLE: Bet = (2, 2)
@@ -257,7 +260,7 @@ def _physical(rules: Rules) -> list[tuple[int, int]]:
     return [(suit, copy) for suit in SUITS for copy in range(rules.decks)]
 
 
-def _selections(rules: Rules, ranks: tuple[int, ...]) -> dict[tuple[int, ...], Fraction]:
+def _selections(rules: Rules, ranks: tuple[int, ...]) -> dict[tuple[int, ...], Q]:
     """The chance of each suit sequence of cards of ``ranks`` dealt one after another:
     every choice of distinct physical cards is equally likely."""
     physical = _physical(rules)
@@ -270,11 +273,11 @@ def _selections(rules: Rules, ranks: tuple[int, ...]) -> dict[tuple[int, ...], F
         key = tuple(suit for suit, _copy in choice)
         counts[key] = counts.get(key, 0) + 1
         total += 1
-    return {key: Fraction(n, total) for key, n in counts.items()}
+    return {key: Q(n, total) for key, n in counts.items()}
 
 
 def _three_pay(rules: Rules, cards: Cards, suits: tuple[int, ...], super_bonus: bool,
-               ) -> Fraction:
+               ) -> Q:
     """What a winning three-card 21 of 6-7-8 or 7-7-7 in these suits pays per unit."""
     mixed, one_suit, spades = rules.bonus_777 if cards == (7, 7, 7) else rules.bonus_678
     if len(set(suits)) > 1:
@@ -285,15 +288,15 @@ def _three_pay(rules: Rules, cards: Cards, suits: tuple[int, ...], super_bonus: 
 
 
 @cache
-def _average_three_pay(rules: Rules, cards: Cards, super_bonus: bool) -> Fraction:
+def _average_three_pay(rules: Rules, cards: Cards, super_bonus: bool) -> Q:
     """A 6-7-8 or 7-7-7 whose suits nobody saw (a split hand, or the question asked without
     suits); with the Super Bonus the upcard 7 is one more physical 7 taken."""
     ranks = (*cards, 7) if super_bonus else cards
     return sum((p * _three_pay(rules, cards, suits[:3], super_bonus)
-                for suits, p in _selections(rules, ranks).items()), Fraction(0))
+                for suits, p in _selections(rules, ranks).items()), Q(0))
 
 
-def _seen_three_pay(g: _Game, cards: Cards, super_bonus: bool) -> Fraction:
+def _seen_three_pay(g: _Game, cards: Cards, super_bonus: bool) -> Q:
     """The unsplit hand of the deal made a 6-7-8 or 7-7-7: its first two cards' suits (and
     the upcard's) are seen, the third card is any unseen physical card of its rank."""
     assert g.dealt is not None
@@ -306,9 +309,9 @@ def _seen_three_pay(g: _Game, cards: Cards, super_bonus: bool) -> Fraction:
     for rank, suit in ((g.up, up_suit), *hand):
         if rank == third and suit is not None:
             left.remove(next(c for c in left if c[0] == suit))
-    return sum((Fraction(1, len(left)) * _three_pay(g.rules, cards,
+    return sum((Q(1, len(left)) * _three_pay(g.rules, cards,
                                                      (hand[0][1], hand[1][1], suit), super_bonus)
-                for suit, _copy in left), Fraction(0))
+                for suit, _copy in left), Q(0))
 
 
 def _suits_matter(rules: Rules, hand: Cards, up: int) -> bool:
@@ -325,13 +328,13 @@ def _suits_matter(rules: Rules, hand: Cards, up: int) -> bool:
     return False
 
 
-def _natural_pays(rules: Rules) -> Fraction:
+def _natural_pays(rules: Rules) -> Q:
     """A blackjack's pay over the suits of its ace and ten (BSBJ: suited pays more)."""
     if not rules.suited_blackjack:
         return rules.blackjack_pays
     pairs = [(a, t) for a in SUITS for t in SUITS]
     return sum((rules.suited_blackjack if a == t else rules.blackjack_pays
-                for a, t in pairs), Fraction(0)) / len(pairs)
+                for a, t in pairs), Q(0)) / len(pairs)
 
 
 # --------------------------------------------------------------------- cards
@@ -358,12 +361,12 @@ def _put(counts: Counts, card: int) -> Counts:
 
 
 @cache
-def _draws(counts: Counts) -> tuple[tuple[int, Fraction, Counts], ...]:
+def _draws(counts: Counts) -> tuple[tuple[int, Q, Counts], ...]:
     """Each card that can be drawn, with its probability and the shoe left after it."""
     n = sum(counts)
     if n == 0:
         raise ShoeExhausted("a card must be drawn from an empty shoe")
-    return tuple((v, Fraction(counts[v - 1], n), _take(counts, v)) for v in VALUES
+    return tuple((v, Q(counts[v - 1], n), _take(counts, v)) for v in VALUES
                  if counts[v - 1] > 0)
 
 
@@ -406,25 +409,25 @@ def _forced(rules: Rules, cards: Cards) -> bool:
 
 
 @cache
-def _dealer(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[str, Fraction], ...]:
+def _dealer(shoe: Counts, cards: Cards, hits_soft_17: bool) -> tuple[tuple[str, Q], ...]:
     """Final outcomes of a dealer holding ``cards`` and drawing from ``shoe``."""
     total = _total(cards)
     if len(cards) == 2 and total == 21:
-        return (("blackjack", Fraction(1)),)
+        return (("blackjack", Q(1)),)
     if total > 21:
-        return (("22" if total == 22 else "bust", Fraction(1)),)
+        return (("22" if total == 22 else "bust", Q(1)),)
     if total > 17 or (total == 17 and not (hits_soft_17 and _is_soft(cards))):
-        return ((str(total), Fraction(1)),)
-    result: dict[str, Fraction] = {}
+        return ((str(total), Q(1)),)
+    result: dict[str, Q] = {}
     for card, p, rest in _draws(shoe):
         for outcome, q in _dealer(rest, _with(cards, card), hits_soft_17):
-            result[outcome] = result.get(outcome, Fraction(0)) + p * q
+            result[outcome] = result.get(outcome, Q(0)) + p * q
     return tuple(result.items())
 
 
-def _natural_vs_blackjack(rules: Rules) -> Fraction:
+def _natural_vs_blackjack(rules: Rules) -> Q:
     """A player blackjack against a dealer blackjack: a push, or the payout with BJW."""
-    return _natural_pays(rules) if rules.blackjack_wins else Fraction(0)
+    return _natural_pays(rules) if rules.blackjack_wins else Q(0)
 
 
 def _settle(rules: Rules, final: int, bet: Bet, outcome: str) -> int:
@@ -461,17 +464,17 @@ def _outcome_values(rules: Rules, payoffs: Payoffs) -> tuple[int, ...]:
     return (*payoffs[:-2], charlie_wins - taken)
 
 
-def _settle_table(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> Fraction:
+def _settle_table(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> Q:
     """The dealer plays from ``shoe``, holding the upcard and ``hole`` (drawn if None).
 
     He does not draw when the outcome cannot matter (every result already settled).
     """
     values = _outcome_values(g.rules, payoffs)
     if len(set(values)) == 1:
-        return Fraction(values[0])
+        return Q(values[0])
     cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
     numerators, denominator = _dealer_odds(shoe, cards, g.rules.hits_soft_17)
-    return Fraction(sum(n * w for n, w in zip(numerators, values, strict=True)), denominator)
+    return Q(sum(n * w for n, w in zip(numerators, values, strict=True)), denominator)
 
 
 @cache
@@ -494,7 +497,7 @@ def _blocked_holes(g: _Game) -> tuple[int, ...]:
     return ()
 
 
-def _hole_cases(g: _Game, unseen: Counts) -> list[tuple[int | None, Fraction, Counts]]:
+def _hole_cases(g: _Game, unseen: Counts) -> list[tuple[int | None, Q, Counts]]:
     """Where the hole card may be, as the player sees it: (hole, probability, shoe less it).
 
     With ``hole_first`` the hole card is one of the ``unseen`` cards, in proportion to
@@ -502,27 +505,27 @@ def _hole_cases(g: _Game, unseen: Counts) -> list[tuple[int | None, Fraction, Co
     card yet (None).
     """
     if not g.hole_first:
-        return [(None, Fraction(1), unseen)]
+        return [(None, Q(1), unseen)]
     blocked = _blocked_holes(g)
     weight = sum(unseen[v - 1] for v in VALUES if v not in blocked)
     if weight == 0:
         raise ValueError("the dealer surely has blackjack: no EV given that he has none")
-    return [(v, Fraction(unseen[v - 1], weight), _take(unseen, v)) for v in VALUES
+    return [(v, Q(unseen[v - 1], weight), _take(unseen, v)) for v in VALUES
             if v not in blocked and unseen[v - 1] > 0]
 
 
-def _player_draws(g: _Game, unseen: Counts) -> list[tuple[int, Fraction, Counts]]:
+def _player_draws(g: _Game, unseen: Counts) -> list[tuple[int, Q, Counts]]:
     """The player's next card as he sees it: (card, probability, unseen cards after it)."""
-    probs: dict[int, Fraction] = {}
+    probs: dict[int, Q] = {}
     for _hole, w, rest in _hole_cases(g, unseen):
         for card, p, _ in _draws(rest):
-            probs[card] = probs.get(card, Fraction(0)) + w * p
+            probs[card] = probs.get(card, Q(0)) + w * p
     return [(card, p, _take(unseen, card)) for card, p in sorted(probs.items())]
 
 
-def _stand_value(g: _Game, unseen: Counts, final: int, bet: Bet) -> Fraction:
+def _stand_value(g: _Game, unseen: Counts, final: int, bet: Bet) -> Q:
     """Believed EV of one finished non-blackjack hand ``final`` carrying ``bet``."""
-    ev = Fraction(0)
+    ev = Q(0)
     for hole, w, rest in _hole_cases(g, unseen):
         ev += w * _settle_table(g, hole, rest, _payoffs(g.rules, final, bet))
     return ev
@@ -534,7 +537,7 @@ def _stand_value(g: _Game, unseen: Counts, final: int, bet: Bet) -> Fraction:
 
 
 @cache
-def _q_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
+def _q_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
     return _stand_value(g, unseen, _final(g.rules, hand), _paid(g, hand, bet, False))
 
 
@@ -557,42 +560,42 @@ def _paid(g: _Game, cards: Cards, bet: Bet, split: bool) -> Bet:
             else _average_three_pay(rules, cards, super_bonus)
     else:
         return bet
-    return (bet[0] * pay, bet[1])  # type: ignore[return-value]  # a Fraction win
+    return (bet[0] * pay, bet[1])  # type: ignore[return-value]  # a rational win
 
 
 @cache
-def _q_hit(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
+def _q_hit(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
     """Hit once, then play on optimally (stand or hit) for the same payoff."""
-    ev = Fraction(0)
+    ev = Q(0)
     for card, p, rest in _player_draws(g, unseen):
         ev += p * _v_play_on(g, rest, _with(hand, card), bet)
     return ev
 
 
 @cache
-def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
+def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
     """One card, then stand, with ``bet`` (a paid double's stake, or FREE_DOUBLE); a paid
     double that did not bust may then double again (RDn) or be given up for half the stake
     (DDR), where that is better."""
-    ev = Fraction(0)
+    ev = Q(0)
     for card, p, rest in _player_draws(g, unseen):
         ev += p * max(_after_double_values(g, rest, _with(hand, card), bet).values())
     return ev
 
 
 def _after_double_values(g: _Game, unseen: Counts, doubled: Cards, bet: Bet,
-                         ) -> dict[str, Fraction]:
+                         ) -> dict[str, Q]:
     """Believed value of each choice a doubled hand has once its card is dealt."""
     values = {"stand": _stand_value(g, unseen, _final(g.rules, doubled),
                                     _paid(g, doubled, bet, False))}
     if _redouble_offered(g.rules, doubled, bet):
         values["redouble"] = _q_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]))
     if _rescue_offered(g.rules, doubled, bet):
-        values["rescue"] = Fraction(-bet[0], 2)  # half the stake: the original bet, doubled once
+        values["rescue"] = Q(-bet[0], 2)  # half the stake: the original bet, doubled once
     return values
 
 
-def _after_double_choice(values: dict[str, Fraction]) -> str:
+def _after_double_choice(values: dict[str, Q]) -> str:
     """The best choice; ties go stand, then redouble, then rescue."""
     best = "stand"
     for choice in ("redouble", "rescue"):
@@ -618,7 +621,7 @@ def _redouble_offered(rules: Rules, doubled: Cards, bet: Bet) -> bool:
 
 
 @cache
-def _v_play_on(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Fraction:
+def _v_play_on(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
     """Value of a hand after a hit: the best of standing, hitting and, on paid hands,
     doubling (DAN) and surrendering (SAH), unless forced to stand."""
     stand = _q_stand(g, unseen, hand, bet)
@@ -711,7 +714,7 @@ def _may_resplit(rules: Rules, pair: int, hands: int) -> bool:
 
 @cache
 def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int, waiting: int,
-                 current: Cards, done: Payoffs) -> Fraction:
+                 current: Cards, done: Payoffs) -> Q:
     """Rest of a round after a split, card by card, with the hole card fixed.
 
     ``shoe``: the cards really left (less the hole card); ``hands``: hands so far;
@@ -724,14 +727,14 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     rules = g.rules
     free_hand = pair in rules.free_splits and waiting == 0
 
-    def doubled(rest: Counts, cards: Cards, bet: Bet) -> Fraction:
+    def doubled(rest: Counts, cards: Cards, bet: Bet) -> Q:
         choice = _cdz_after_double(g, cards, bet)
         if choice == "redouble":
             return sum((p * doubled(after, _with(cards, card), (2 * bet[0], 2 * bet[1]))
-                        for card, p, after in _draws(rest)), Fraction(0))
+                        for card, p, after in _draws(rest)), Q(0))
         return finish(rest, cards, bet, rescued=choice == "rescue")
 
-    def finish(rest: Counts, cards: Cards, bet: Bet, rescued: bool = False) -> Fraction:
+    def finish(rest: Counts, cards: Cards, bet: Bet, rescued: bool = False) -> Q:
         if rescued:  # given up: half the stake whatever comes
             finished = tuple(e - bet[0] // 2 for e in done[:-2]) + done[-2:]
         else:
@@ -741,7 +744,7 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
         return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
 
     if len(current) == 1:  # the hand takes its second card, or resplits
-        ev = Fraction(0)
+        ev = Q(0)
         for card, p, rest in _draws(shoe):
             if card == pair and _may_resplit(rules, pair, hands):
                 ev += p * _split_round(g, hole, rest, pair, hands + 1, waiting + 1, current, done)
@@ -755,7 +758,7 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     action = _free_action(g, current) if free_hand else _cdz_action(g, current)
     if action == "stand":
         return finish(shoe, current, bet)
-    ev = Fraction(0)
+    ev = Q(0)
     for card, p, rest in _draws(shoe):
         cards = _with(current, card)
         if action == "double":
@@ -765,7 +768,7 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     return ev
 
 
-def _split_round_start(g: _Game, hole: int | None, shoe: Counts, pair: int) -> Fraction:
+def _split_round_start(g: _Game, hole: int | None, shoe: Counts, pair: int) -> Q:
     return _split_round(g, hole, shoe, pair, 2, 1, (pair,), NO_HANDS)
 
 
@@ -784,23 +787,23 @@ def _may_surrender_later(g: _Game, hand: Cards) -> bool:
             and (g.up != ACE or g.rules.surrender_vs_ace))
 
 
-def _surrender_value(g: _Game, unseen: Counts) -> Fraction:
+def _surrender_value(g: _Game, unseen: Counts) -> Q:
     """Believed surrender EV: -1/2, but -1 when an unchecked dealer blackjack then shows
     (late surrender without a peek)."""
     if g.peeked or g.rules.surrender is Surrender.EARLY:
         return -HALF
-    ev = Fraction(0)
+    ev = Q(0)
     for card, p, _ in _draws(unseen):
         ev += p * (-1 if _is_natural((g.up, card)) else -HALF)
     return ev
 
 
-def _natural_value(g: _Game, unseen: Counts) -> Fraction:
+def _natural_value(g: _Game, unseen: Counts) -> Q:
     """Believed EV of a player blackjack (pushes a dealer blackjack or, with BJW, is paid
     against it; else paid)."""
-    ev = Fraction(0)
+    ev = Q(0)
     for hole, w, rest in _hole_cases(g, unseen):
-        seconds = [(hole, Fraction(1))] if hole is not None else [
+        seconds = [(hole, Q(1))] if hole is not None else [
             (card, p) for card, p, _ in _draws(rest)]
         for second, p in seconds:
             ev += w * p * (_natural_vs_blackjack(g.rules) if _is_natural((g.up, second))
@@ -809,7 +812,7 @@ def _natural_value(g: _Game, unseen: Counts) -> Fraction:
 
 
 @cache
-def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[str, Fraction],
+def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[str, Q],
                                                                           ...]:
     """Believed EV of each legal action on an unsplit hand (see :func:`hand_evs`)."""
     rules = g.rules
@@ -818,7 +821,7 @@ def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[s
         raise ValueError(f"hand {hand} is already bust")
     if _is_natural(hand):
         return (("stand", _natural_value(g, unseen)),)
-    values: list[tuple[str, Fraction]] = [("stand", _q_stand(g, unseen, hand, PAID))]
+    values: list[tuple[str, Q]] = [("stand", _q_stand(g, unseen, hand, PAID))]
     if _forced(rules, hand):
         return tuple(values)
     values.append(("hit", _q_hit(g, unseen, hand, PAID)))
@@ -826,7 +829,7 @@ def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[s
     if double is not None:
         values.append(("double", _q_double(g, unseen, hand, double)))
     if _may_split(rules, hand):
-        split = Fraction(0)
+        split = Q(0)
         for hole, w, rest in _hole_cases(g, unseen):
             split += w * _split_round_start(g.plain, hole, rest, hand[0])
         values.append(("split", split))
@@ -837,7 +840,7 @@ def _action_values(g: _Game, hand: Cards, with_surrender: bool) -> tuple[tuple[s
     return tuple(values)
 
 
-def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
+def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Q:
     """An unsplit hand after a hit, played card by card with the hole card fixed."""
     rules = g.rules
     unseen = shoe if hole is None else _put(shoe, hole)
@@ -853,25 +856,25 @@ def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Fraction:
     if stand >= hit:
         return _settle_hand(g, hole, shoe, hand, PAID)
     return sum((p * _play_on(g, hole, rest, _with(hand, card)) for card, p, rest in _draws(shoe)),
-               Fraction(0))
+               Q(0))
 
 
-def _settle_hand(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
+def _settle_hand(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Q:
     """An unsplit finished ``hand`` carrying ``bet`` against the dealer's play from ``shoe``."""
     return _settle_table(g, hole, shoe, _payoffs(g.rules, _final(g.rules, hand),
                                                  _paid(g, hand, bet, False)))
 
 
-def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Fraction:
+def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet) -> Q:
     """A double on an unsplit ``hand``: one card, then stand, double again (RDn) or give up
     for half the stake (DDR), whichever the player believes best."""
-    ev = Fraction(0)
+    ev = Q(0)
     for card, p, rest in _draws(shoe):
         cards = _with(hand, card)
         unseen = rest if hole is None else _put(rest, hole)
         choice = _after_double_choice(_after_double_values(g, unseen, cards, bet))
         if choice == "rescue":
-            ev -= p * Fraction(bet[0], 2)
+            ev -= p * Q(bet[0], 2)
         elif choice == "redouble":
             ev += p * _play_double(g, hole, rest, cards, (2 * bet[0], 2 * bet[1]))
         else:
@@ -879,7 +882,7 @@ def _play_double(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet
     return ev
 
 
-def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) -> Fraction:
+def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) -> Q:
     """Play ``action`` on the two-card ``hand``, card by card with the hole card fixed."""
     rules = g.rules
     if action == "stand":
@@ -887,7 +890,7 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
     if action == "surrender":  # late; early surrender is settled before the peek
         if hole is None:
             return _surrender_value(g, shoe)
-        return Fraction(-1) if not g.peeked and _is_natural((g.up, hole)) else -HALF
+        return Q(-1) if not g.peeked and _is_natural((g.up, hole)) else -HALF
     if action == "split":
         return _split_round_start(g.plain, hole, shoe, hand[0])
     if action == "double":
@@ -895,7 +898,7 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
         assert double is not None
         return _play_double(g, hole, shoe, hand, double)
     return sum((p * _play_on(g, hole, rest, _with(hand, card)) for card, p, rest in _draws(shoe)),
-               Fraction(0))
+               Q(0))
 
 
 def _split_by_ranks(rules: Rules) -> bool:
@@ -905,7 +908,7 @@ def _split_by_ranks(rules: Rules) -> bool:
 
 
 @cache
-def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Fraction:
+def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Q:
     """Unconditional EV of the round once the upcard and the player's two cards are dealt.
 
     A hand one card from a suit bonus is played by the suits the player sees, case by
@@ -915,7 +918,7 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Fraction:
     """
     rules = g.rules
     if g.dealt is None and plays == "all" and _suits_matter(rules, hand, g.up):
-        by_suits = Fraction(0)
+        by_suits = Q(0)
         up_pays = g.up in (6, 7, 8)
         ranks = (g.up, *hand) if up_pays else hand
         keep = "keep" if _may_split(rules, hand) and _split_by_ranks(rules) else "all"
@@ -938,7 +941,7 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Fraction:
         return max(values, key=lambda item: item[1])[0]
 
     if g.hole_first:
-        ev = Fraction(0)
+        ev = Q(0)
         action: str | None = None
         for hole, p, rest in _draws(unseen):  # the hole card, really dealt now
             dealer_bj = _is_natural((g.up, hole))
@@ -952,7 +955,7 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Fraction:
     elif natural:
         ev = sum((p * (_natural_vs_blackjack(rules) if _is_natural((g.up, card))
                        else _natural_pays(rules))
-                  for card, p, _ in _draws(unseen)), Fraction(0))
+                  for card, p, _ in _draws(unseen)), Q(0))
     else:
         ev = _play(g, None, unseen, hand, decision())
     if rules.surrender is Surrender.EARLY and not natural and _may_surrender(g, hand):
@@ -964,17 +967,17 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Fraction:
 
 
 def round_ev_by_upcard(rules: Rules, counts: Counts, *,
-                       literal_hole: bool = False) -> dict[int, Fraction]:
+                       literal_hole: bool = False) -> dict[int, Q]:
     """EV of the round given each upcard present in the shoe ``counts`` (before the deal).
 
     ``literal_hole``: draw the hole card right after the deal for every upcard, not only
     when the dealer peeks (slower; the result is the same).
     """
     start = tuple(counts)
-    result: dict[int, Fraction] = {}
+    result: dict[int, Q] = {}
     for up, _, after_up in _draws(start):
         g = _game(rules, start, up, literal_hole)
-        ev = Fraction(0)
+        ev = Q(0)
         for first, p1, after_first in _draws(after_up):
             for second, p2, _ in _draws(after_first):
                 ev += p1 * p2 * _deal_ev(g, tuple(sorted((first, second))))
@@ -983,14 +986,14 @@ def round_ev_by_upcard(rules: Rules, counts: Counts, *,
     return result
 
 
-def round_ev(rules: Rules, counts: Counts, *, literal_hole: bool = False) -> Fraction:
+def round_ev(rules: Rules, counts: Counts, *, literal_hole: bool = False) -> Q:
     """EV of one round off the top of the shoe ``counts`` (``literal_hole``: as above)."""
     by_up = round_ev_by_upcard(rules, counts, literal_hole=literal_hole)
-    return sum((p * by_up[up] for up, p, _ in _draws(tuple(counts))), Fraction(0))
+    return sum((p * by_up[up] for up, p, _ in _draws(tuple(counts))), Q(0))
 
 
 def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards, *,
-             literal_hole: bool = False) -> dict[str, Fraction]:
+             literal_hole: bool = False) -> dict[str, Q]:
     """EV of each legal action on an unsplit hand ``cards`` against ``upcard``.
 
     ``counts`` is the shoe before the deal: it still holds the upcard and ``cards``.
@@ -1008,13 +1011,13 @@ def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards, *,
     return dict(_action_values(g, tuple(sorted(cards)), True))
 
 
-def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict[str, Fraction]:
+def dealer_distribution(counts: Counts, upcard: int, hits_soft_17: bool) -> dict[str, Q]:
     """The dealer's final outcome probabilities, unconditioned.
 
     ``counts`` no longer holds the upcard; the second card is drawn from it.
     Keys: "17" .. "21", "blackjack", "bust" (22 included).
     """
-    result = dict.fromkeys(("17", "18", "19", "20", "21", "blackjack", "bust"), Fraction(0))
+    result = dict.fromkeys(("17", "18", "19", "20", "21", "blackjack", "bust"), Q(0))
     for outcome, p in _dealer(tuple(counts), (upcard,), hits_soft_17):
         result["bust" if outcome == "22" else outcome] += p
     return result

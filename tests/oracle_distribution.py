@@ -14,8 +14,9 @@ of up to about 16-20 cards.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 from functools import cache
+
+from gmpy2 import mpq as Q  # exact rationals: the values of fractions.Fraction, GMP arithmetic
 
 from analyzer.core.rules import Rules, Surrender
 from tests.oracle import (
@@ -51,20 +52,20 @@ from tests.oracle import (
     _with,
 )
 
-Dist = tuple[tuple[Fraction, Fraction], ...]  # (net result, probability), hashable for caches
+Dist = tuple[tuple[Q, Q], ...]  # (net result, probability), hashable for caches
 
 
-def _mix(parts: Iterable[tuple[Fraction, Dist]]) -> Dist:
+def _mix(parts: Iterable[tuple[Q, Dist]]) -> Dist:
     """The mixture ``sum_i w_i * D_i`` of distributions."""
-    out: dict[Fraction, Fraction] = {}
+    out: dict[Q, Q] = {}
     for w, dist in parts:
         for x, p in dist:
-            out[x] = out.get(x, Fraction(0)) + w * p
+            out[x] = out.get(x, Q(0)) + w * p
     return tuple(sorted((x, p) for x, p in out.items() if p))
 
 
-def _point(x: Fraction | int) -> Dist:
-    return ((Fraction(x), Fraction(1)),)
+def _point(x: Q | int) -> Dist:
+    return ((Q(x), Q(1)),)
 
 
 def _settle_dist(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> Dist:
@@ -74,7 +75,7 @@ def _settle_dist(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> 
         return _point(values[0])
     cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
     probs = dict(_dealer(shoe, cards, g.rules.hits_soft_17))
-    return _mix((probs.get(o, Fraction(0)), _point(v))
+    return _mix((probs.get(o, Q(0)), _point(v))
                 for o, v in zip(OUTCOMES, values, strict=True))
 
 
@@ -179,13 +180,13 @@ def _deal(g: _Game, hand: Cards) -> Dist:
     else:
         dist = _play(g, None, unseen, hand, action)
     if rules.surrender is Surrender.EARLY and not natural and _may_surrender(g, hand):
-        ev = sum((x * p for x, p in dist), Fraction(0))
+        ev = sum((x * p for x, p in dist), Q(0))
         if ev < -HALF:
             dist = _point(-HALF)
     return dist
 
 
-def round_distribution(rules: Rules, counts: Counts) -> dict[Fraction, Fraction]:
+def round_distribution(rules: Rules, counts: Counts) -> dict[Q, Q]:
     """``{net result: probability}`` of one round off the top of the shoe ``counts``."""
     start = tuple(counts)
     parts = []

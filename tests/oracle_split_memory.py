@@ -21,8 +21,9 @@ Small shoes only (about 20 cards with resplits; every state is memoised).
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import cache
+
+from gmpy2 import mpq as Q  # exact rationals: the values of fractions.Fraction, GMP arithmetic
 
 from analyzer.core.rules import Rules
 from tests.oracle import (
@@ -50,15 +51,15 @@ from tests.oracle import (
 )
 
 
-def _end(g: _Game, unseen: Counts, done: Payoffs) -> Fraction:
+def _end(g: _Game, unseen: Counts, done: Payoffs) -> Q:
     """All hands finished: the dealer plays, as the player believes the hole card lies."""
     return sum((w * _settle_table(g, hole, rest, done)
-                for hole, w, rest in _hole_cases(g, unseen)), Fraction(0))
+                for hole, w, rest in _hole_cases(g, unseen)), Q(0))
 
 
 @cache
 def _round(g: _Game, unseen: Counts, pair: int, waiting: int, resplits: int, current: Cards,
-           done: Payoffs, free_next: bool) -> Fraction:
+           done: Payoffs, free_next: bool) -> Q:
     """Best EV of the rest of the round.
 
     ``current``: the hand in play (one card: it takes its second card next);
@@ -69,14 +70,14 @@ def _round(g: _Game, unseen: Counts, pair: int, waiting: int, resplits: int, cur
     free_hand = free_next and waiting == 0
     bet: Bet = FREE if free_hand else PAID
 
-    def finish(rest: Counts, cards: Cards, stake: Bet) -> Fraction:
+    def finish(rest: Counts, cards: Cards, stake: Bet) -> Q:
         settled = _payoffs(rules, _final(rules, cards), stake, done)
         if waiting == 0:
             return _end(g, rest, settled)
         return _round(g, rest, pair, waiting - 1, resplits, (pair,), settled, free_next)
 
     if len(current) == 1:  # the second card; a pair card may be resplit
-        ev = Fraction(0)
+        ev = Q(0)
         for card, p, rest in _player_draws(g, unseen):
             keep = _round(g, rest, pair, waiting, resplits, _with(current, card), done,
                           free_next)
@@ -91,17 +92,17 @@ def _round(g: _Game, unseen: Counts, pair: int, waiting: int, resplits: int, cur
     hit = sum((p * _round(g, rest, pair, waiting, resplits, _with(current, card), done,
                           free_next) if _final(rules, _with(current, card)) else
                p * finish(rest, _with(current, card), bet)
-               for card, p, rest in _player_draws(g, unseen)), Fraction(0))
+               for card, p, rest in _player_draws(g, unseen)), Q(0))
     best = max(best, hit)
     if (len(current) == 2 and not free_hand and rules.double_after_split
             and _may_double(rules, current)):
         double = sum((p * finish(rest, _with(current, card), PAID_DOUBLE)
-                      for card, p, rest in _player_draws(g, unseen)), Fraction(0))
+                      for card, p, rest in _player_draws(g, unseen)), Q(0))
         best = max(best, double)
     return best
 
 
-def optimal_split_ev(rules: Rules, counts: Counts, upcard: int, pair: int) -> Fraction:
+def optimal_split_ev(rules: Rules, counts: Counts, upcard: int, pair: int) -> Q:
     """Best EV of splitting ``pair`` against ``upcard``, every card of the round remembered.
 
     ``counts`` is the shoe before the deal (it still holds the upcard and the pair).

@@ -10,7 +10,7 @@ then spot 2's, then the dealer's.  Returns ``E[X1]``, ``E[X2]`` and ``E[X1 X2]``
 
 from __future__ import annotations
 
-from fractions import Fraction
+from gmpy2 import mpq as Q  # exact rationals: the values of fractions.Fraction, GMP arithmetic
 
 from analyzer.core.rules import Rules, Surrender
 from tests.oracle import (
@@ -47,16 +47,16 @@ from tests.oracle import (
 )
 from tests.oracle_distribution import _deal
 
-Vec = tuple[Fraction, ...]  # a spot's result against each dealer outcome, OUTCOMES order
-Ends = list[tuple[Fraction, Vec, Counts]]  # (chance, result vector, shoe after the spot)
+Vec = tuple[Q, ...]  # a spot's result against each dealer outcome, OUTCOMES order
+Ends = list[tuple[Q, Vec, Counts]]  # (chance, result vector, shoe after the spot)
 N = len(OUTCOMES)
 
 
 def _vec(rules: Rules, payoffs: Payoffs) -> Vec:
-    return tuple(Fraction(v) for v in _outcome_values(rules, payoffs))
+    return tuple(Q(v) for v in _outcome_values(rules, payoffs))
 
 
-def _hit_on(g: _Game, shoe: Counts, hand: Cards, chance: Fraction, out: Ends) -> None:
+def _hit_on(g: _Game, shoe: Counts, hand: Cards, chance: Q, out: Ends) -> None:
     """An unsplit hand after a hit: hit while the single-spot strategy says so."""
     unseen = _take_all(_take(g.start, g.up), hand)  # the spot's own view: its cards only
     if _forced(g.rules, hand) or _q_stand(g, unseen, hand, PAID) >= _q_hit(g, unseen, hand,
@@ -68,12 +68,12 @@ def _hit_on(g: _Game, shoe: Counts, hand: Cards, chance: Fraction, out: Ends) ->
 
 
 def _split(g: _Game, shoe: Counts, pair: int, hands: int, waiting: int, current: Cards,
-           done: Payoffs, chance: Fraction, out: Ends) -> None:
+           done: Payoffs, chance: Q, out: Ends) -> None:
     """The split hands of one spot (the oracle's ``_split_round``, ending at the spot)."""
     rules = g.rules
     free_hand = pair in rules.free_splits and waiting == 0
 
-    def finish(rest: Counts, cards: Cards, bet: tuple[int, int], p: Fraction) -> None:
+    def finish(rest: Counts, cards: Cards, bet: tuple[int, int], p: Q) -> None:
         finished = _payoffs(rules, _final(rules, cards), bet, done)
         if waiting == 0:
             out.append((p, _vec(rules, finished), rest))
@@ -108,7 +108,7 @@ def _decision(g: _Game, hand: Cards) -> str:
     """The single-spot strategy's action on two cards (early surrender included)."""
     rules = g.rules
     if rules.surrender is Surrender.EARLY and _may_surrender(g, hand) \
-            and _deal(g, hand) == ((-HALF, Fraction(1)),):
+            and _deal(g, hand) == ((-HALF, Q(1)),):
         return "early"
     values = _action_values(g, hand, rules.surrender is Surrender.LATE)
     return max(values, key=lambda item: item[1])[0]
@@ -118,16 +118,16 @@ def _spot(g: _Game, shoe: Counts, hand: Cards) -> Ends:
     """Every way one spot holding ``hand`` ends, the dealer not yet drawn."""
     rules = g.rules
     if _is_natural(hand):
-        return [(Fraction(1), (rules.blackjack_pays,) * (N - 1) + (Fraction(0),), shoe)]
+        return [(Q(1), (rules.blackjack_pays,) * (N - 1) + (Q(0),), shoe)]
     action = _decision(g, hand)
     out: Ends = []
     if action == "early":
-        out.append((Fraction(1), (-HALF,) * N, shoe))
+        out.append((Q(1), (-HALF,) * N, shoe))
     elif action == "surrender":  # late: an unchecked blackjack takes the whole bet
-        out.append((Fraction(1), (-HALF,) * (N - 1) + (-HALF if g.peeked else Fraction(-1),),
+        out.append((Q(1), (-HALF,) * (N - 1) + (-HALF if g.peeked else Q(-1),),
                     shoe))
     elif action == "stand":
-        out.append((Fraction(1), _vec(rules, _payoffs(rules, _final(rules, hand), PAID)), shoe))
+        out.append((Q(1), _vec(rules, _payoffs(rules, _final(rules, hand), PAID)), shoe))
     elif action == "hit":
         for card, p, rest in _draws(shoe):
             _hit_on(g, rest, _with(hand, card), p, out)
@@ -138,25 +138,25 @@ def _spot(g: _Game, shoe: Counts, hand: Cards) -> Ends:
             out.append((p, _vec(rules, _payoffs(rules, _final(rules, _with(hand, card)), bet)),
                         rest))
     elif action == "split":
-        _split(g, shoe, hand[0], 2, 1, (hand[0],), NO_HANDS, Fraction(1), out)
+        _split(g, shoe, hand[0], 2, 1, (hand[0],), NO_HANDS, Q(1), out)
     else:
         raise AssertionError(action)
     return out
 
 
-def _peeked_blackjack(g: _Game, hand: Cards) -> Fraction:
+def _peeked_blackjack(g: _Game, hand: Cards) -> Q:
     """A spot's result when a peeked dealer blackjack ends the round at once."""
     if _is_natural(hand):
-        return Fraction(0)
+        return Q(0)
     early = g.rules.surrender is Surrender.EARLY and _may_surrender(g, hand) and \
         _decision(g, hand) == "early"
-    return -HALF if early else Fraction(-1)
+    return -HALF if early else Q(-1)
 
 
-def two_spots(rules: Rules, counts: Counts) -> tuple[Fraction, Fraction, Fraction]:
+def two_spots(rules: Rules, counts: Counts) -> tuple[Q, Q, Q]:
     """``(E[X1], E[X2], E[X1 X2])`` of two spots off the top of the shoe ``counts``."""
     start = tuple(counts)
-    e1 = e2 = e12 = Fraction(0)
+    e1 = e2 = e12 = Q(0)
     for up, p_up, after_up in _draws(start):
         g = _game(rules, start, up, False)
         for a, pa, s1 in _draws(after_up):
@@ -165,7 +165,7 @@ def two_spots(rules: Rules, counts: Counts) -> tuple[Fraction, Fraction, Fractio
                     for d, pd, s4 in _draws(s3):
                         w = p_up * pa * pb * pc * pd
                         one, two = tuple(sorted((a, b))), tuple(sorted((c, d)))
-                        holes = _draws(s4) if g.peeked else ((None, Fraction(1), s4),)
+                        holes = _draws(s4) if g.peeked else ((None, Q(1), s4),)
                         for hole, ph, shoe in holes:
                             if hole is not None and _is_natural((up, hole)):
                                 x1, x2 = _peeked_blackjack(g, one), _peeked_blackjack(g, two)
@@ -178,15 +178,15 @@ def two_spots(rules: Rules, counts: Counts) -> tuple[Fraction, Fraction, Fractio
 
 
 def _play_both(g: _Game, shoe: Counts, one: Cards, two: Cards,
-               hole: int | None) -> tuple[Fraction, Fraction, Fraction]:
+               hole: int | None) -> tuple[Q, Q, Q]:
     """Both spots played in turn, then the dealer: the moments of their results."""
-    e1 = e2 = e12 = Fraction(0)
+    e1 = e2 = e12 = Q(0)
     cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
     for p1, v1, after1 in _spot(g, shoe, one):
         for p2, v2, after2 in _spot(g, after1, two):
             dealer = dict(_dealer(after2, cards, g.rules.hits_soft_17))
             for o, name in enumerate(OUTCOMES):
-                q = p1 * p2 * dealer.get(name, Fraction(0))
+                q = p1 * p2 * dealer.get(name, Q(0))
                 if q:
                     e1, e2, e12 = e1 + q * v1[o], e2 + q * v2[o], e12 + q * v1[o] * v2[o]
     return e1, e2, e12

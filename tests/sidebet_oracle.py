@@ -12,9 +12,10 @@ nor the arithmetic.
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 from functools import cache
 from itertools import permutations
+
+from gmpy2 import mpq as Q  # exact rationals: the values of fractions.Fraction, GMP arithmetic
 
 RANK_ORDER = "A23456789TJQK"
 
@@ -92,19 +93,19 @@ def hand_bets(cards: list[str]) -> dict[str, Counter[str]]:
 
 @cache
 def _dealer(rest: tuple[int, ...], hard: int, ace: bool, ncards: int,
-            h17: bool) -> tuple[tuple[int, Fraction], ...]:
+            h17: bool) -> tuple[tuple[int, Q], ...]:
     """(k, P(bust holding k cards)) from this dealer hand; ``rest[v-1]`` cards of value v."""
     soft = ace and hard + 10 <= 21
     total = hard + 10 if soft else hard
     if total > 21:
-        return ((ncards, Fraction(1)),)
+        return ((ncards, Q(1)),)
     if ncards == 2 and total == 21:
         return ()
     if total > 17 or (total == 17 and not (soft and h17)):
         return ()
     left = sum(rest)
     assert left > 0, "the shoe ran out"
-    out: dict[int, Fraction] = {}
+    out: dict[int, Q] = {}
     for v in range(1, 11):
         if rest[v - 1] == 0:
             continue
@@ -112,7 +113,7 @@ def _dealer(rest: tuple[int, ...], hard: int, ace: bool, ncards: int,
         # lead to the same hand, so they are taken together
         nxt = rest[:v - 1] + (rest[v - 1] - 1,) + rest[v:]
         for k, p in _dealer(nxt, hard + v, ace or v == 1, ncards + 1, h17):
-            out[k] = out.get(k, Fraction(0)) + p * Fraction(rest[v - 1], left)
+            out[k] = out.get(k, Q(0)) + p * Q(rest[v - 1], left)
     return tuple(sorted(out.items()))
 
 
@@ -128,15 +129,15 @@ def _bucket(k: int) -> str:
 
 
 def bust_it(cards: list[str], h17: bool,
-            reading: str = "removed") -> tuple[dict[str, Fraction], int]:
+            reading: str = "removed") -> tuple[dict[str, Q], int]:
     """Probability of every Bust It outcome, from every ordered deal of the first cards.
 
     Also returns the most cards a paid (busted) dealer hand holds.
     """
     n = len(cards)
     base = _values(cards)
-    result: dict[str, Fraction] = dict.fromkeys(
-        [f"bust-{k}" for k in range(3, 8)] + ["bust-8+", "push", "lose"], Fraction(0))
+    result: dict[str, Q] = dict.fromkeys(
+        [f"bust-{k}" for k in range(3, 8)] + ["bust-8+", "push", "lose"], Q(0))
     starts: Counter[tuple[tuple[int, ...], int, bool]] = Counter()
     longest = 0
     if reading == "removed":
@@ -148,7 +149,7 @@ def bust_it(cards: list[str], h17: bool,
             starts[(tuple(rest), bj_value(cards[up]), bj)] += 1
         deals = n * (n - 1) * (n - 2)
         for (rest_t, up_v, bj), count in starts.items():
-            weight = Fraction(count, deals)
+            weight = Q(count, deals)
             if bj:
                 result["push"] += weight
                 continue
@@ -157,7 +158,7 @@ def bust_it(cards: list[str], h17: bool,
                 longest = max(longest, k)
     else:
         pairs = list(permutations(range(n), 2))
-        p_bj = Fraction(sum(1 for a, b in pairs
+        p_bj = Q(sum(1 for a, b in pairs
                             if {bj_value(cards[a]), bj_value(cards[b])} == {1, 10}), len(pairs))
         result["push"] = p_bj
         for up in range(n):
@@ -165,9 +166,9 @@ def bust_it(cards: list[str], h17: bool,
             rest[bj_value(cards[up]) - 1] -= 1
             up_v = bj_value(cards[up])
             for k, p in _dealer(tuple(rest), up_v, up_v == 1, 1, h17):
-                result[_bucket(k)] += Fraction(1, n) * p * (1 - p_bj)
+                result[_bucket(k)] += Q(1, n) * p * (1 - p_bj)
                 longest = max(longest, k)
-    result["lose"] = 1 - sum(result.values(), Fraction(0))
+    result["lose"] = 1 - sum(result.values(), Q(0))
     return result, longest
 
 
@@ -333,15 +334,15 @@ def twenty_bets(cards: list[str]) -> dict[str, Counter[str]]:
     return out
 
 
-def buster(cards: list[str], h17: bool, reading: str = "removed") -> dict[str, Fraction]:
+def buster(cards: list[str], h17: bool, reading: str = "removed") -> dict[str, Q]:
     """Buster Blackjack: the dealer's bust by cards, the 7- and 8+-card busts split by the
     player's blackjack; the dealer plays out whatever the player holds."""
     n = len(cards)
     base = _values(cards)
-    result: dict[str, Fraction] = {}
+    result: dict[str, Q] = {}
 
-    def add(event: str, p: Fraction) -> None:
-        result[event] = result.get(event, Fraction(0)) + p
+    def add(event: str, p: Q) -> None:
+        result[event] = result.get(event, Q(0)) + p
 
     if reading == "removed":
         starts: Counter[tuple[tuple[int, ...], int, bool]] = Counter()
@@ -351,21 +352,21 @@ def buster(cards: list[str], h17: bool, reading: str = "removed") -> dict[str, F
                 rest[bj_value(cards[i]) - 1] -= 1
             bj = {bj_value(cards[p1]), bj_value(cards[p2])} == {1, 10}
             starts[(tuple(rest), bj_value(cards[up]), bj)] += 1
-        weighted = [(rest_t, up_v, bj, Fraction(k, n * (n - 1) * (n - 2)))
+        weighted = [(rest_t, up_v, bj, Q(k, n * (n - 1) * (n - 2)))
                     for (rest_t, up_v, bj), k in starts.items()]
     else:
         pairs = list(permutations(range(n), 2))
-        p_bj = Fraction(sum(1 for a, b in pairs
+        p_bj = Q(sum(1 for a, b in pairs
                             if {bj_value(cards[a]), bj_value(cards[b])} == {1, 10}), len(pairs))
         weighted = []
         for up in range(n):
             rest = list(base)
             rest[bj_value(cards[up]) - 1] -= 1
             for bj, p in ((True, p_bj), (False, 1 - p_bj)):
-                weighted.append((tuple(rest), bj_value(cards[up]), bj, Fraction(1, n) * p))
+                weighted.append((tuple(rest), bj_value(cards[up]), bj, Q(1, n) * p))
     for rest_t, up_v, bj, weight in weighted:
         for k, p in _dealer(rest_t, up_v, up_v == 1, 1, h17):
             event = _bucket(k)
             add(event + ("-bj" if bj and k >= 7 else ""), weight * p)
-    result["lose"] = 1 - sum(result.values(), Fraction(0))
+    result["lose"] = 1 - sum(result.values(), Q(0))
     return result

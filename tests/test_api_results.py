@@ -43,11 +43,15 @@ def _chart_file(tmp: Path) -> Path:
 TIMING = {"seconds", "cpu_seconds", "compile_seconds", "table_seconds", "rounds_per_second",
           "rounds_per_cpu_second"}  # a simulation's wall-clock figures: never twice the same
 
+# 16 cards: an exact game of seven-card Charlies small enough for the default run
+SMALL_SHOE = "A:2,2:1,3:1,4:2,5:1,6:2,7:1,8:1,9:1,T:4"
 CASES: dict[str, tuple[list[str], Callable[[Path], Result]]] = {
     "ev": (["ev", "--rules", ONE_DECK],
            lambda _t: analyzer.analyze(ONE_DECK, jobs=1)),
-    "ev-exact-game": (["ev", "--game", "charlie7", "--rules", "1D", "--exact"],
-                      lambda _t: analyzer.analyze("charlie7 1D", exact=True, jobs=1)),
+    "ev-exact-game": (["ev", "--game", "charlie7", "--rules", "1D", "--shoe", SMALL_SHOE,
+                       "--exact"],
+                      lambda _t: analyzer.analyze("charlie7 1D", shoe=SMALL_SHOE, exact=True,
+                                                  jobs=1)),
     "hand": (["hand", "--rules", "1D", "--up", "6", "--cards", "8,8"],
              lambda _t: analyzer.hand("1D", "6", "8,8")),
     "dealer": (["dealer", "--rules", "1D"], lambda _t: analyzer.dealer("1D")),
