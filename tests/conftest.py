@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-# The heaviest cases of the default run (each measured at 3 s or more on 2 cores), run
-# under ``-m slow`` instead so that the default run stays near three minutes.  Each test
-# named here keeps a lighter case in the default run (another rule set, shoe or
-# parameter of the same test), or is a regression check the slow run repeats; CI runs
-# both.  An entry ending in ``*`` names every case whose id starts with it.  A name here
-# that matches no collected test fails the run, so the list cannot drift from the tests
-# it names.
+# The heaviest cases of the default run (``benchmarks/bench_tests.py`` lists them), run
+# under ``-m slow`` instead so that the default run stays short (issue 26: at most three
+# minutes on two cores).  Each test named here keeps a lighter case in the default run
+# (another rule set, shoe or parameter of the same test), or is a regression check the
+# slow run repeats; CI runs both.  An entry ending in ``*`` names every case whose id
+# starts with it.  A name here that matches no collected test fails the run, so the list
+# cannot drift from the tests it names.
 HEAVY = frozenset({
     "tests/test_readme.py::test_python_block_runs[README.md:190]",
     "tests/test_api_results.py::test_to_dict_is_the_cli_json[counts]",
