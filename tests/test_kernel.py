@@ -2,7 +2,9 @@
 
 Each of the six kernels is run on random inputs by both paths and the outputs
 compared bit for bit (the fallback does the C's IEEE operations in the C's order);
-both refuse arrays of the wrong dtype, shape or order alike; and the command line
+both refuse arrays of the wrong dtype, shape or order alike; the C extension's exact
+dealer sums (128-bit integers, no numba twin) equal the Python integers of the exact
+path, and decline a denominator beyond 128 bits; and the command line
 gives the same figures with ``BJA_KERNEL=c`` and ``BJA_KERNEL=python``.  Without the
 C extension built, the comparisons skip and the rest runs on the fallback.
 """
@@ -16,6 +18,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
@@ -327,3 +330,70 @@ def test_bja_kernel_python_end_to_end(tmp_path: Any) -> None:
     from analyzer.engine.analysis import Analysis
 
     assert abs(ev - float(Analysis(parse_spec("1D S17 DOA DAS SPL3 LS")).ev())) <= 1e-12
+
+
+# -- the exact dealer sums in 128-bit integers (C only) --------------------------------------
+def _exact_words(k: dealer.KernelTables, shoes: npt.NDArray[np.int64]) -> list[list[int]] | None:
+    """The C kernel's exact sums as Python integers, None when it declines."""
+    words = np.empty((len(shoes), N_OUTCOMES, 2), dtype=np.int64)
+    if not kernel.outcome_sums_exact(shoes, k.blocks, k.block_of, k.halves, k.low_of,
+                                     k.high_of, k.runs, k.mult_int, k.kmax, words):
+        return None
+    w = words.view(np.uint64).tolist()
+    return [[lo | hi << 64 for lo, hi in row] for row in w]
+
+
+@needs_c
+@pytest.mark.parametrize("h17", [False, True])
+def test_exact_sums_are_the_python_integers(h17: bool) -> None:
+    """Every upcard, 6-deck and nearly empty shoes: the 128-bit sums are the object-array
+    integers of dealer._outcome_sums (the exact path without the C extension)."""
+    if kernel.name() != kernel.C_EXTENSION:
+        pytest.skip("BJA_KERNEL selects the numba fallback, which has no exact kernel")
+    shoes = _shoes(11)
+    for up in range(1, 11):
+        k = dealer._kernel(up, h17)
+        mine = _exact_words(k, shoes)
+        assert mine is not None
+        theirs, _ = dealer._outcome_sums(up, h17, shoes, exact=True, short=True)
+        assert mine == theirs.tolist()
+
+
+def test_a_denominator_beyond_128_bits_falls_back_to_python_integers() -> None:
+    """A million decks: N (N-1) .. (N-kmax+1) needs more than 128 bits, the kernel
+    declines (returns False) and outcome_matrix gives the same Fractions as the
+    object-array path."""
+    shoes = np.array([Shoe.decks(10**6).counts, Shoe.decks(6).counts], dtype=np.int64)
+    k = dealer._kernel(6, True)
+    assert _exact_words(k, shoes[:1]) is None
+    assert _exact_words(k, shoes[1:]) is not None or kernel.name() != kernel.C_EXTENSION
+    rows = dealer.outcome_matrix(6, True, shoes, exact=True)
+    sums, denom = dealer._outcome_sums(6, True, shoes, exact=True, short=True)
+    for s in range(2):
+        d = int(denom[s])
+        assert sum(rows[s]) == 1
+        for o in range(N_OUTCOMES):
+            if o != dealer.Outcome.BUST23:
+                assert rows[s][o] == Fraction(int(sums[s][o]), d)
+    assert dealer.outcome_matrix(6, True, shoes[1:], exact=True).tolist() == rows[1:].tolist()
+
+
+@needs_c
+def test_the_exact_kernel_refuses_what_the_float_one_refuses() -> None:
+    assert C is not None
+    k = dealer._kernel(10, False)
+    shoes = np.full((3, 10), 24, dtype=np.int64)
+    words = np.empty((3, N_OUTCOMES, 2), dtype=np.int64)
+
+    def sums(shoes: Any = shoes, out: Any = words, mult: Any = k.mult_int) -> bool:
+        fits: bool = C.outcome_sums_exact(shoes, k.blocks, k.block_of, k.halves, k.low_of,
+                                          k.high_of, k.runs, mult, k.kmax, out)
+        return fits
+
+    assert sums() is True
+    with pytest.raises(TypeError, match="mult must be int64"):
+        sums(mult=k.mult)
+    with pytest.raises(ValueError, match="sizes disagree"):
+        sums(out=np.empty((3, N_OUTCOMES, 3), dtype=np.int64))
+    with pytest.raises(ValueError, match="negative count"):
+        sums(shoes=shoes - 25)

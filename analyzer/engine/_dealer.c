@@ -28,6 +28,13 @@
  *   mult     float64 (c,)    orderings of each composition
  *   out      float64 (m, n_out), written
  *
+ * outcome_sums_exact(shoes, blocks, block_of, halves, low_of, high_of, runs, mult,
+ *                    kmax, out) -> fits: the same sums in integers (mult int64, out int64
+ *   (m, n_out, 2): each sum's low and high 64-bit words), over the exact mode's common
+ *   denominator.  Where the compiler has 128-bit integers (GCC, Clang); False when a
+ *   shoe's denominator needs more than 128 bits, and the caller computes those shoes
+ *   with Python integers (dealer.py), as it does on the numba fallback.
+ *
  * cache_find(out, slot_keys, slot_rows, keys, n, rows, first) and
  * cache_rehash(keys, n, slot_keys, slot_rows): the hash table of OutcomeCache
  * (dealer.py), which keys a shoe by the multiset of cards out of a base shoe,
@@ -290,6 +297,132 @@ done:
     free(scratch);
     release_all(a, 9);
     return result;
+}
+
+/* -- outcome_sums_exact -------------------------------------------------------------------- */
+
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 u128;
+
+/* The same factorised product in integers, over the common denominator
+ * D = N (N-1) .. (N-k+1), k = min(kmax, N), of dealer.py's exact mode: a composition
+ * drawing K cards weighs mult * prod FF(n_i, k_i) * FF(N-K, k-K), its probability
+ * times D.  Every block, half and term is a factor of one such weight, and each
+ * weight and each outcome's sum is at most D (a probability at most 1), so once D
+ * fits in 128 bits nothing overflows.  Returns 0 (nothing trusted in out) when some
+ * shoe's D does not fit. */
+static int kernel_exact(const int64_t *shoes, Py_ssize_t m, const int64_t *blocks,
+                        const int64_t *block_of, Py_ssize_t nb, const int64_t *halves,
+                        Py_ssize_t nh, const int64_t *low_of, const int64_t *high_of,
+                        const int64_t *runs, Py_ssize_t n_out, const int64_t *mult, int kmax,
+                        uint64_t *out, u128 *blk, u128 *half)
+{
+    u128 ff[11][KMAX_LIMIT + 1], tail[KMAX_LIMIT + 1];
+    for (Py_ssize_t s = 0; s < m; s++) {
+        const int64_t *shoe = shoes + 10 * s;
+        int64_t total = 0;
+        for (int i = 0; i < 11; i++) {
+            int64_t n = i < 10 ? shoe[i] : total;
+            if (i < 10)
+                total += n;
+            ff[i][0] = 1;
+            for (int k = 1; k <= kmax; k++) {
+                int64_t f = n - k + 1;
+                if (__builtin_mul_overflow(ff[i][k - 1], (u128)(f > 0 ? f : 0), &ff[i][k]))
+                    return 0;
+            }
+        }
+        int cap = total < kmax ? (int)total : kmax;
+        u128 denom = ff[10][cap];
+        for (int k = 0; k <= kmax; k++)
+            tail[k] = ff[10][k] ? denom / ff[10][k] : 0;  /* FF(N-K, cap-K), exactly */
+        for (Py_ssize_t b = 0; b < nb; b++) {
+            int g = (int)block_of[b];
+            const int64_t *key = blocks + 3 * b;
+            u128 v = 1;
+            for (int j = 0; j < WIDTH[g]; j++)
+                v *= ff[FIRST[g] + j][key[j]];
+            if (g == 3)
+                v *= tail[key[2]];
+            blk[b] = v;
+        }
+        for (Py_ssize_t h = 0; h < nh; h++)
+            half[h] = blk[halves[2 * h]] * blk[halves[2 * h + 1]];
+        uint64_t *row = out + 2 * n_out * s;
+        for (Py_ssize_t o = 0; o < n_out; o++) {
+            u128 acc = 0;
+            for (Py_ssize_t q = runs[o]; q < runs[o + 1]; q++)
+                acc += (u128)mult[q] * (half[low_of[q]] * half[high_of[q]]);
+            row[2 * o] = (uint64_t)acc;  /* low word, then high word */
+            row[2 * o + 1] = (uint64_t)(acc >> 64);
+        }
+    }
+    return 1;
+}
+#endif
+
+static PyObject *outcome_sums_exact(PyObject *self, PyObject *args)
+{
+    static const Spec specs[9] = {
+        {"shoes", 'i', 2, 0}, {"blocks", 'i', 2, 0}, {"block_of", 'i', 1, 0},
+        {"halves", 'i', 2, 0}, {"low_of", 'i', 1, 0}, {"high_of", 'i', 1, 0},
+        {"runs", 'i', 1, 0}, {"mult", 'i', 1, 0}, {"out", 'i', 3, 1},
+    };
+    const char *fn = "outcome_sums_exact";
+    PyObject *o[9];
+    Arr a[9];
+    int kmax;
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &kmax, &o[8]))
+        return NULL;
+#ifndef __SIZEOF_INT128__
+    PyErr_Format(PyExc_NotImplementedError, "%s: this compiler has no 128-bit integers", fn);
+    return NULL;
+#else
+    PyObject *result = NULL;
+    u128 *scratch = NULL;
+    int fits = 0;
+    if (!take_all(o, a, specs, 9, fn))
+        goto done;
+    Arr *shoes = &a[0], *blocks = &a[1], *block_of = &a[2], *halves = &a[3], *low_of = &a[4],
+        *high_of = &a[5], *runs = &a[6], *mult = &a[7], *out = &a[8];
+    Py_ssize_t m = dim(shoes, 0), nb = dim(block_of, 0), nh = dim(halves, 0);
+    Py_ssize_t c = dim(low_of, 0), n_out = dim(runs, 0) - 1;
+    if (kmax < 0 || kmax > KMAX_LIMIT || n_out < 0 || dim(shoes, 1) != 10
+        || dim(blocks, 0) != nb || dim(blocks, 1) != 3 || dim(halves, 1) != 2
+        || dim(high_of, 0) != c || dim(mult, 0) != c || dim(out, 0) != m
+        || dim(out, 1) != n_out || dim(out, 2) != 2) {
+        disagree(fn);
+        goto done;
+    }
+    const int64_t *rn = runs->view.buf;
+    int ok = within(block_of, 0, 3) && within(blocks, 0, kmax) && within(halves, 0, nb - 1)
+             && within(low_of, 0, nh - 1) && within(high_of, 0, nh - 1) && rn[0] >= 0
+             && rn[n_out] <= c && within(mult, 0, INT64_MAX) && within(shoes, 0, INT64_MAX);
+    for (Py_ssize_t i = 0; ok && i < n_out; i++)
+        ok = rn[i] <= rn[i + 1];
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: an index out of range or a negative count", fn);
+        goto done;
+    }
+    scratch = malloc(sizeof(u128) * (size_t)(nb + nh + 1));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    fits = kernel_exact(shoes->view.buf, m, blocks->view.buf, block_of->view.buf, nb,
+                        halves->view.buf, nh, low_of->view.buf, high_of->view.buf, rn, n_out,
+                        mult->view.buf, kmax, out->view.buf, scratch, scratch + nb);
+    Py_END_ALLOW_THREADS
+    result = PyBool_FromLong(fits);
+done:
+    free(scratch);
+    release_all(a, 9);
+    return result;
+#endif
 }
 
 /* -- the hash table of OutcomeCache ------------------------------------------------------ */
@@ -659,6 +792,11 @@ static PyMethodDef methods[] = {
     {"outcome_sums", outcome_sums, METH_VARARGS,
      "outcome_sums(shoes, blocks, block_of, halves, low_of, high_of, runs, mult, kmax, out)\n"
      "Per shoe, the summed weight of each dealer outcome (written into out)."},
+    {"outcome_sums_exact", outcome_sums_exact, METH_VARARGS,
+     "outcome_sums_exact(shoes, blocks, block_of, halves, low_of, high_of, runs, mult, kmax,\n"
+     "                   out) -> fits\n"
+     "The same sums in integers over the common denominator, 128 bits each as two words\n"
+     "(low, high) of out; False, out not to be read, when a denominator needs more."},
     {"cache_find", cache_find, METH_VARARGS,
      "cache_find(out, slot_keys, slot_rows, keys, n, rows, first) -> added\n"
      "Each shoe's row in the cache; a new shoe enters as row n, n+1, ... (first: its\n"

@@ -11,8 +11,9 @@ the probability of a composition ``k`` (``K`` cards) is::
 The compositions are enumerated once per (upcard, S17/H17); evaluating a shoe
 is then a product over ten falling factorials, which vectorises over thousands
 of shoe states at once (every player hand needs its own depleted shoe).  With
-``exact=True`` the same products are taken over Python integers and divided
-once, giving :class:`fractions.Fraction` results.
+``exact=True`` the same products are taken over integers (128-bit in the C
+extension, Python integers where it is not built or a denominator needs more) and
+divided once, giving :class:`fractions.Fraction` results.
 
 The first card drawn is the hole card, so the ``BLACKJACK`` outcome is exactly
 the event a peeking dealer rules out; conditioning on "no blackjack" is
@@ -154,6 +155,7 @@ class KernelTables:
     high_of: npt.NDArray[np.int64]  # (c,) its high half
     runs: npt.NDArray[np.int64]  # (N_OUTCOMES + 1,) outcome o: compositions runs[o]:runs[o+1]
     mult: npt.NDArray[np.float64]  # (c,) orderings
+    mult_int: npt.NDArray[np.int64]  # (c,) the same, as integers (the exact kernel's)
     kmax: int  # most cards the dealer draws
 
 
@@ -208,6 +210,7 @@ def _kernel(upcard: int, hits_soft_17: bool) -> KernelTables:
                         high_of=(high_of + len(low)).astype(np.int64),
                         runs=np.searchsorted(outcome, np.arange(N_OUTCOMES + 1)).astype(np.int64),
                         mult=table.mult[order].astype(np.float64),
+                        mult_int=np.ascontiguousarray(table.mult[order], dtype=np.int64),
                         kmax=int(table.drawn.max()))
 
 
@@ -235,9 +238,10 @@ def _outcome_sums(
     """Per shoe and outcome, the summed weights ``S[s, o]`` and a normaliser ``D[s]``.
 
     ``P(o) = S[s, o] / D[s]``.  In exact mode all weights are integers over the
-    common denominator ``N (N-1) .. (N-kmax+1)``; in float mode ``D`` is 1.  The
-    float mode is not on the engine's path (the compiled kernel is): it stays as
-    the tests' independent reference for that kernel.
+    common denominator ``N (N-1) .. (N-kmax+1)``; in float mode ``D`` is 1.  Neither
+    mode is the engine's first path (the compiled kernels are): the float mode stays as
+    the tests' independent reference for the float kernel, the exact mode as that of
+    the 128-bit kernel and the exact path where that kernel declines.
     """
     f = _factored(upcard, hits_soft_17, short)
     shoes = np.asarray(shoes, dtype=np.int64)
@@ -286,8 +290,10 @@ def outcome_matrix(
 ) -> npt.NDArray[Any]:
     """``P[s, o]``: probability of outcome ``o`` for shoe ``s`` (upcard already out of it).
 
-    Float mode gives a float array; exact mode an object array of Fractions.
-    Busting on 23 or more, half of all compositions, is taken as the remainder.
+    Float mode gives a float array; exact mode an object array of Fractions, the sums
+    taken in 128-bit integers by the C extension when every denominator fits (else by
+    :func:`_outcome_sums`, the same integers in Python).  Busting on 23 or more, half
+    of all compositions, is taken as the remainder.
     """
     if not exact:
         k = _kernel(upcard, hits_soft_17)
@@ -299,10 +305,18 @@ def outcome_matrix(
     if len(shoes) > CHUNK:  # bound the (shoes x dealer compositions) temporaries
         return np.concatenate([outcome_matrix(upcard, hits_soft_17, shoes[lo:lo + CHUNK], exact)
                                for lo in range(0, len(shoes), CHUNK)])
-    sums, denom = _outcome_sums(upcard, hits_soft_17, shoes, exact, short=True)
-    if not exact:
-        sums[:, Outcome.BUST23] = 1.0 - sums.sum(axis=1)
-        return sums
+    shoes = np.ascontiguousarray(shoes, dtype=np.int64)
+    k = _kernel(upcard, hits_soft_17)
+    words = np.empty((len(shoes), N_OUTCOMES, 2), dtype=np.int64)
+    if _dealer.outcome_sums_exact(shoes, k.blocks, k.block_of, k.halves, k.low_of, k.high_of,
+                                 k.runs, k.mult_int, k.kmax, words):
+        # the same integers as _outcome_sums below, summed in 128 bits (two words each)
+        sums = np.array([[lo | hi << 64 for lo, hi in row]
+                         for row in words.view(np.uint64).tolist()], dtype=object)
+        totals = shoes.sum(axis=1).tolist()
+        denom = np.array([_falling_int(n, min(n, k.kmax)) for n in totals], dtype=object)
+    else:
+        sums, denom = _outcome_sums(upcard, hits_soft_17, shoes, exact, short=True)
     out = np.empty(sums.shape, dtype=object)
     for s in range(len(denom)):
         den = int(denom[s])

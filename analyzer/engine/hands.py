@@ -173,11 +173,11 @@ def _ratio(num: Array, den: Array, exact: bool) -> Array:
     if not exact:
         result: Array = num / den
         return result
-    out = np.empty(np.broadcast_shapes(num.shape, den.shape), dtype=object)
     num_b, den_b = np.broadcast_arrays(num, den)
-    for idx in np.ndindex(out.shape):
-        out[idx] = Fraction(int(num_b[idx]), int(den_b[idx]))
-    return out
+    out = np.empty(num_b.size, dtype=object)
+    out[:] = [Fraction(n, d) for n, d in zip(num_b.ravel().tolist(), den_b.ravel().tolist(),
+                                             strict=True)]
+    return out.reshape(num_b.shape)
 
 
 def draw_probabilities(shoes: npt.NDArray[np.int64], upcard: int, conditioned: bool,

@@ -6,9 +6,11 @@ card-set dedupe of split rounds, the post-split bounds and optimal splitting's h
 recursion.  The C extension is optional: ``pip install`` builds it when a compiler is
 there and goes on without it otherwise; :mod:`analyzer.engine.kernel_numba` holds the
 same loops compiled by numba, which gives the same bits (the same IEEE operations in
-the same order) at the cost of numba's import and a one-time compilation.  Exact
-arithmetic uses no float kernel; the hash table holds integer keys only, so
-exact figures are the same on either path.
+the same order) at the cost of numba's import and a one-time compilation.  The C
+extension also sums the exact dealer weights in 128-bit integers
+(:func:`outcome_sums_exact`); numba has no such type, so on the fallback exact mode
+sums them with Python integers, the same integers.  The hash table holds integer keys
+only, so exact figures are the same on either path.
 
 The environment variable ``BJA_KERNEL`` chooses: ``auto`` (the default: the C
 extension if it imports), ``c`` (the C extension or an error, never silently the
@@ -139,6 +141,42 @@ def outcome_sums(shoes: IntArray, blocks: IntArray, block_of: IntArray, halves: 
     """
     _module().outcome_sums(shoes, blocks, block_of, halves, low_of, high_of, runs, mult, kmax,
                        out)
+
+
+def outcome_sums_exact(shoes: IntArray, blocks: IntArray, block_of: IntArray,
+                       halves: IntArray, low_of: IntArray, high_of: IntArray, runs: IntArray,
+                       mult: IntArray, kmax: int, out: IntArray) -> bool:
+    """The exact dealer sums in 128-bit integers, when the C extension can compute them.
+
+    The integers of exact mode's :func:`~analyzer.engine.dealer.outcome_matrix`: per
+    shoe and outcome, the summed weight over the common denominator ``N (N-1) ..
+    (N-k+1)``, ``k = min(kmax, N)``.  Only the C extension has it (numba has no
+    128-bit integers); elsewhere, or when a denominator needs more than 128 bits, this
+    returns False and the caller computes the sums with Python integers.
+
+    Parameters
+    ----------
+    shoes, blocks, block_of, halves, low_of, high_of, runs, kmax
+        As :func:`outcome_sums`.
+    mult : int64 (c,)
+        Orderings of each composition.
+    out : int64 (m, n_out, 2)
+        Written when True is returned: each sum's low and high 64-bit words (unsigned).
+
+    Returns
+    -------
+    bool
+        Whether ``out`` holds the sums.
+    """
+    module = _module()
+    if not hasattr(module, "outcome_sums_exact"):
+        return False
+    try:
+        fits: bool = module.outcome_sums_exact(shoes, blocks, block_of, halves, low_of,
+                                               high_of, runs, mult, kmax, out)
+    except NotImplementedError:  # built by a compiler without 128-bit integers
+        return False
+    return fits
 
 
 def cache_find(out: IntArray, slot_keys: IntArray, slot_rows: IntArray, keys: IntArray,
@@ -289,4 +327,4 @@ def implementations() -> dict[str, Any]:
 
 __all__ = ["C_EXTENSION", "CHOICES", "ENV", "FALLBACK", "best_play", "cache_find",
            "cache_rehash", "compiled", "describe", "implementations", "name", "outcome_sums",
-           "requested", "split_bounds", "sum_index"]
+           "outcome_sums_exact", "requested", "split_bounds", "sum_index"]
