@@ -10,11 +10,11 @@ never the value: each is checked here against the direct route, bit for bit.
 from __future__ import annotations
 
 import os
-from fractions import Fraction
 
 import numpy as np
 import pytest
 
+from analyzer.core.arith import MPQ
 from analyzer.core.errors import InternalError
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
@@ -52,8 +52,8 @@ def test_outcome_cache_rows_are_the_direct_outcomes(exact: bool) -> None:
     mixed = np.concatenate([odd[:1], fresh, odd[1:]])
     direct = outcome_matrix(7, False, np.maximum(np.array(base) - mixed, 0), exact)
     assert (cache.rows(mixed) == direct).all() and cache._n == n + 1  # the fitting row kept
-    if exact:
-        assert all(isinstance(x, Fraction) for x in cache.rows(batches[1][:3]).ravel())
+    if exact:  # the engine's exact type inside (a GMP rational), never a float
+        assert all(isinstance(x, MPQ) for x in cache.rows(batches[1][:3]).ravel())
 
 
 def test_outcome_cache_forgets_rows_it_failed_to_fill(monkeypatch: pytest.MonkeyPatch) -> None:

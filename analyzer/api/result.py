@@ -17,6 +17,7 @@ from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from analyzer.core.arith import is_exact, public
 from analyzer.core.cards import format_value
 from analyzer.core.errors import UsageError
 
@@ -47,6 +48,8 @@ def plain(value: Any) -> Any:
         return tuple(plain(v) for v in value)
     if value is None or type(value) in (str, int, float, bool, Fraction):
         return value
+    if is_exact(value):  # a GMP rational: the Fraction it equals
+        return public(value)
     if isinstance(value, str):  # a StrEnum member (a split level): its text
         return str.__str__(value)
     item = getattr(value, "item", None)  # a numpy scalar or 0-d array
@@ -66,8 +69,9 @@ def plain(value: Any) -> Any:
 
 def number(x: Any) -> float | Fraction | int:
     """A figure as a plain number: a Fraction stays exact, anything else is a float."""
-    if isinstance(x, Fraction):
-        return x
+    if is_exact(x):
+        exact: Fraction = public(x)
+        return exact
     if type(x) is int:
         return x
     return float(x)

@@ -18,6 +18,7 @@ from analyzer.certificates.meta import LABELS
 from analyzer.certificates.model import Certificate
 from analyzer.certificates.sim import MIN_EXPECTED, P_LIMIT, POOLING_RULE, Z_LIMIT
 from analyzer.charts.model import LEGEND, UPCARD_LABELS
+from analyzer.core.arith import is_exact
 from analyzer.core.cards import format_value
 from analyzer.core.levels import LEVEL_TITLES
 from analyzer.core.presets import READINGS
@@ -63,7 +64,7 @@ def pct(x: Any, places: int = 6) -> str:
 
 def frac(x: Any) -> str:
     """```p/q``` (a code span) for an exact fraction, ``-`` for a float."""
-    return f"`{fraction_text(x)}`" if isinstance(x, Fraction) else "-"
+    return f"`{fraction_text(x)}`" if is_exact(x) else "-"
 
 
 FRACTION_INLINE = 24  # characters of p/q printed in the body; longer ones go to the appendix
@@ -83,7 +84,7 @@ class Appendix:
 
     def fraction(self, x: Any, what: str) -> str:
         """``p/q`` inline when short, else a pointer to its appendix row; ``-`` for a float."""
-        if not isinstance(x, Fraction):
+        if not is_exact(x):
             return "-"
         text = fraction_text(x)
         if len(text) <= FRACTION_INLINE:

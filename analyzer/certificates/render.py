@@ -10,7 +10,6 @@ JSON carries every figure, exact fractions as ``"p/q"`` strings.
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from html import escape
 from typing import TypedDict
 
@@ -20,7 +19,7 @@ from analyzer.certificates.plot import render_svg
 from analyzer.certificates.sim import POOLING_RULE
 from analyzer.charts.model import COLOURS, UPCARD_LABELS, UPCARDS, Chart
 from analyzer.charts.render_text import FREE_MARK, blocks, cell_text, free_note, row_name
-from analyzer.core.arith import Number
+from analyzer.core.arith import Number, is_exact
 from analyzer.core.cards import format_value
 from analyzer.core.presets import READINGS
 from analyzer.report.distribution_model import format_result
@@ -40,7 +39,7 @@ Exact = str | float | None  # "p/q" in exact mode, else the float
 
 def _exact(x: Number | None) -> Exact:
     """``"p/q"`` for a fraction, the number itself for a float, None for None."""
-    if isinstance(x, Fraction):
+    if is_exact(x):
         return fraction_text(x)
     return None if x is None else float(x)
 
@@ -442,7 +441,7 @@ def _headline(c: Certificate) -> HeadlineJson:
         return {"figure": "rtp_as_dealt", "rtp": c.as_dealt.rtp, "se": c.as_dealt.se,
                 "method": "simulation to the cut card, cluster-robust SE per shoe"}
     return {"figure": "rtp_off_the_top", "rtp": float(c.rtp), "se": None,
-            "method": "exact" if isinstance(c.rtp, Fraction) else "float64"}
+            "method": "exact" if is_exact(c.rtp) else "float64"}
 
 
 class CertificateJson(LevelsJson, DistributionJson, TablesJson, ChecksJson, ProvenanceJson,
@@ -480,8 +479,8 @@ def certificate_data(c: Certificate) -> CertificateJson:
         "headline": _headline(c), **spots_data(c.spots, float(c.optimal.variance)),
         "published_variants": [{"change": v.change, "rules": v.spec, "rtp": v.rtp}
                                for v in c.variants],
-        "ev_exact": _exact(c.ev) if isinstance(c.ev, Fraction) else None, "ev": float(c.ev),
-        "rtp_exact": _exact(c.rtp) if isinstance(c.rtp, Fraction) else None,
+        "ev_exact": _exact(c.ev) if is_exact(c.ev) else None, "ev": float(c.ev),
+        "rtp_exact": _exact(c.rtp) if is_exact(c.rtp) else None,
         **_levels_data(c), **_distribution_data(c), **_tables_data(c),
         "sidebets": _sidebets_data(c), **_checks_data(c), **_provenance_data(c),
     }

@@ -9,16 +9,29 @@ value whose arithmetic is chosen at run time (``exact=`` of an analysis).
 Values read out of numpy object arrays (the vectorised engine) are untyped:
 numpy cannot say an object array holds Fractions.
 
+Inside the vectorised engine the exact values are GMP rationals (``gmpy2.mpq``,
+:func:`fast_ratio`): the same numbers, which compare and hash equal to their
+Fractions and convert to the same floats, with arithmetic an order of magnitude
+faster than :mod:`fractions` (it is most of exact mode's time).  Arithmetic mixing
+the two gives an ``mpq``.  Results leave the engine as Fractions (:func:`public`,
+applied where the engine's results are built); the formatters accept either
+(:func:`is_exact`), so a value that is still an ``mpq`` prints the same digits.
+
 >>> unit(True), unit(False), ratio(1, 3, Fraction(1)), ratio(1, 4, 1.0)
 (Fraction(1, 1), 1.0, Fraction(1, 3), 0.25)
+>>> q = fast_ratio(2, 6); q == Fraction(1, 3), public(q), is_exact(q), is_exact(0.5)
+(True, Fraction(1, 3), True, False)
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal, TypeAlias, TypeVar, overload
+from typing import Any, Literal, TypeAlias, TypeGuard, TypeVar, cast, overload
+
+from gmpy2 import mpq
 
 Num = TypeVar("Num", float, Fraction)
+T = TypeVar("T")
 Number: TypeAlias = float | Fraction
 
 
@@ -41,3 +54,32 @@ def ratio(num: int, den: int, one: Num) -> Num:
 def as_number(value: Fraction, exact: bool) -> Number:
     """An exact value, or its float in the float arithmetic."""
     return value if exact else float(value)
+
+
+MPQ: type = type(mpq())
+
+
+def fast_ratio(num: int, den: int) -> Any:
+    """``num / den`` as the engine's fast exact type (a GMP rational, ``gmpy2.mpq``)."""
+    return mpq(num, den)
+
+
+def is_exact(x: object) -> TypeGuard[Fraction]:
+    """Whether ``x`` is an exact rational of the engine: a Fraction or a GMP rational.
+
+    Typed as a Fraction: a GMP rational has the same arithmetic, comparisons,
+    ``numerator`` and ``denominator`` (gmpy2 ships no type stubs).
+    """
+    return isinstance(x, Fraction | MPQ)
+
+
+def public(x: T) -> T:
+    """A GMP rational as the Fraction it equals; anything else unchanged.
+
+    Where the engine's exact results are handed out: a caller sees one exact type,
+    :class:`fractions.Fraction`, whichever arithmetic computed it.
+    """
+    if isinstance(x, MPQ):
+        q: Any = x
+        return cast(T, Fraction(int(q.numerator), int(q.denominator)))
+    return x

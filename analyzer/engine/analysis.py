@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.core.arith import Number, as_number, unit
+from analyzer.core.arith import Number, as_number, public, unit
 from analyzer.core.cards import (
     blackjack_value,
     card_value,
@@ -244,7 +244,7 @@ class Analysis:
                 post = self._post_split(ua)  # the round's pairs split together
                 for pair in range(1 if self.rules.split_aces else 2, 11):
                     post.expect(SplitPlan.from_rules(self.rules, pair, upcard))
-            ua.ev = self._round_ev(ua)
+            ua.ev = public(self._round_ev(ua))  # a Fraction, whatever computed it
             ua.dealer, ua.post_split = None, None
         return ua.ev
 
@@ -281,7 +281,7 @@ class Analysis:
                                            exact=self.exact, decide=decide, hits=hits,
                                            doubles=doubles, free_hits=free_hits,
                                            dealer=ua.dealer)
-        return ua.splits[pair]
+        return public(ua.splits[pair])
 
     def _split_play(self, ua: UpcardAnalysis) -> tuple[Callable[[int, bool], int],
                                                         npt.NDArray[np.bool_],
@@ -437,7 +437,7 @@ class Analysis:
             return {}
         i = v.space.index[key]
         if v.forced[i]:  # a Charlie, or 21 where 21 stands: no decision left
-            return {STAND: v.stand[i]}
+            return {STAND: public(v.stand[i])}
         result: dict[int, Number] = {STAND: v.stand[i], HIT: v.hit[i]}
         if len(cards) == 2:
             total, soft = hand_total(cards)
@@ -455,7 +455,7 @@ class Analysis:
                 result[DOUBLE] = v.double[i]  # DAN: after hitting too
             if self.play_rules(upcard).surrender_later:  # SAH: half the bet
                 result[SURRENDER] = Fraction(-1, 2) if self.exact else -0.5
-        return result
+        return {a: public(v) for a, v in result.items()}
 
     def _lone_hand(self, upcard: int, key: tuple[int, ...]) -> HandValues | None:
         """The values of the hands that ``key`` can become, where no other hand was asked.

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.arith import Number
+from analyzer.core.arith import Number, fast_ratio
 from analyzer.core.cards import soft_total
 from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
@@ -321,7 +321,7 @@ def outcome_matrix(
     for s in range(len(denom)):
         den = int(denom[s])
         sums[s, Outcome.BUST23] = den - sum(sums[s])
-        out[s, :] = [Fraction(int(x), den) for x in sums[s]]
+        out[s, :] = [fast_ratio(int(x), den) for x in sums[s]]
     return out
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.core.arith import Number
+from analyzer.core.arith import Number, public
 from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
 from analyzer.core.errors import RuleConflictError, StrategyError, UsageError
 from analyzer.core.rules import Rules, Surrender
@@ -297,7 +297,8 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     overall: Dist = {}
     error = 0 * _unit(exact)
     for u in ups:
-        by_upcard[u], part_error = share(u)
+        dist, part_error = share(u)  # GMP rationals in exact mode; handed out as Fractions
+        by_upcard[u], part_error = {x: public(p) for x, p in dist.items()}, public(part_error)
         if u not in finished:
             done(u)
         weights[u] = _frac(analysis.shoe[u], total, exact)

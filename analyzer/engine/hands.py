@@ -16,8 +16,9 @@ conditioned on it: the chance of drawing ``c`` from unseen counts ``n``
 
 EVs here are per unit of the hand's own bet, conditioned on no dealer
 blackjack where the dealer peeks (the convention of published analyzers).
-The arithmetic is float (numpy float64) or exact (numpy object arrays of
-Fractions) through the same code.
+The arithmetic is float (numpy float64) or exact (numpy object arrays of GMP
+rationals, which the engine's results hand out as Fractions: :mod:`analyzer.core.arith`)
+through the same code.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, SURRENDER
+from analyzer.core.arith import fast_ratio
 from analyzer.core.cards import blackjack_value, comp_total, soft_total
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
@@ -39,8 +41,9 @@ from analyzer.core.ruleset import suit_bonuses
 from analyzer.engine.dealer import outcome_matrix
 from analyzer.engine.suits import ThreePays, three_card_pays
 
-# float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
-# the union of the two dtypes (every operation would need a cast), so Any.
+# float64, or object (GMP rationals: core.arith.fast_ratio) in exact mode: numpy's stubs
+# define no arithmetic on the union of the two dtypes (every operation would need a cast),
+# so Any.
 Array = npt.NDArray[Any]
 
 
@@ -175,8 +178,8 @@ def _ratio(num: Array, den: Array, exact: bool) -> Array:
         return result
     num_b, den_b = np.broadcast_arrays(num, den)
     out = np.empty(num_b.size, dtype=object)
-    out[:] = [Fraction(n, d) for n, d in zip(num_b.ravel().tolist(), den_b.ravel().tolist(),
-                                             strict=True)]
+    out[:] = [fast_ratio(n, d)
+              for n, d in zip(num_b.ravel().tolist(), den_b.ravel().tolist(), strict=True)]
     return out.reshape(num_b.shape)
 
 
@@ -366,7 +369,7 @@ def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], play: PlayRules,
     """P(win) and P(loss) of standing, per node.
 
     Exact mode adds only the outcomes that count (grouped by the hand's total)
-    instead of multiplying all ten by 0 or 1: a third of the Fraction arithmetic
+    instead of multiplying all ten by 0 or 1: a third of the exact arithmetic
     of a whole analysis, the same fractions.
     """
     pay = payoff_matrix(play.push_22, play.player_21_wins)
@@ -423,7 +426,7 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
     hit_code = int(HIT)  # a plain int: numpy probes an IntEnum for array protocols each time
     double_code = int(DOUBLE)
     give_code = int(SURRENDER)
-    half: Any = Fraction(-1, 2) if dtype is object else -0.5  # an object or float scalar
+    half: Any = fast_ratio(-1, 2) if dtype is object else -0.5  # an object or float scalar
     for layer in space.layers:
         h = (probs[layer] * cont[space.child[layer]]).sum(axis=1)
         hit[layer] = h

@@ -49,11 +49,11 @@ import stat
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from enum import Enum
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from analyzer.core.arith import is_exact
 from analyzer.core.errors import InternalError, UsageError
 from analyzer.util.files import write_bytes_atomic
 from analyzer.util.text import fraction_text
@@ -107,7 +107,7 @@ def _plain(value: object) -> object:
         return {"enum": f"{type(value).__module__}.{type(value).__qualname__}.{value.name}"}
     if value is None or isinstance(value, bool | str):
         return value
-    if isinstance(value, Fraction):
+    if is_exact(value):  # a Fraction, or the GMP rational equal to it
         return {"fraction": fraction_text(value)}
     if isinstance(value, numbers.Integral):  # numpy's integers too
         return int(value)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.core.arith import Number
+from analyzer.core.arith import Number, is_exact, public
 
 
 def fraction_text(x: int | Fraction | float, *, bare_integers: bool = False) -> str:
@@ -30,7 +30,7 @@ def fraction_text(x: int | Fraction | float, *, bare_integers: bool = False) -> 
     ``bare_integers`` prints a whole number as ``"n"`` (pay tables, net results),
     otherwise as ``"n/1"`` (figures that are fractions by nature).
     """
-    f = Fraction(x)
+    f = Fraction(public(x))
     if bare_integers and f.denominator == 1:
         return str(f.numerator)
     return f"{f.numerator}/{f.denominator}"
@@ -42,8 +42,9 @@ def fixed(x: Number | int, places: int) -> str:
     A float prints as Python rounds it; a fraction is never converted to a float
     first, so a long exact figure keeps every digit asked for.
     """
-    if not isinstance(x, Fraction):
+    if not is_exact(x):
         return f"{float(x):.{places}f}"
+    x = public(x)
     scaled = round(abs(x) * 10**places)
     whole, frac = divmod(scaled, 10**places)
     sign = "-" if x < 0 and scaled else ""
