@@ -14,7 +14,7 @@ import os
 import numpy as np
 import pytest
 
-from analyzer.core.arith import MPQ
+from analyzer.core.arith import gmp_rational
 from analyzer.core.errors import InternalError
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
@@ -53,7 +53,7 @@ def test_outcome_cache_rows_are_the_direct_outcomes(exact: bool) -> None:
     direct = outcome_matrix(7, False, np.maximum(np.array(base) - mixed, 0), exact)
     assert (cache.rows(mixed) == direct).all() and cache._n == n + 1  # the fitting row kept
     if exact:  # the engine's exact type inside (a GMP rational), never a float
-        assert all(isinstance(x, MPQ) for x in cache.rows(batches[1][:3]).ravel())
+        assert all(isinstance(x, gmp_rational()) for x in cache.rows(batches[1][:3]).ravel())
 
 
 def test_outcome_cache_forgets_rows_it_failed_to_fill(monkeypatch: pytest.MonkeyPatch) -> None:

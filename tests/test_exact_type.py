@@ -18,7 +18,7 @@ import pytest
 
 import analyzer
 from analyzer.core.actions import SPLIT
-from analyzer.core.arith import MPQ, fast_ratio, is_exact, public
+from analyzer.core.arith import fast_ratio, gmp_rational, is_exact, public
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import parse_shoe
 from analyzer.engine.analysis import Analysis
@@ -58,7 +58,7 @@ def _no_gmp(result: object) -> int:
     """Fail on a GMP rational anywhere in ``result``; the number of Fractions seen."""
     seen = 0
     for leaf in _leaves(result):
-        assert not isinstance(leaf, MPQ), f"a GMP rational escaped: {leaf!r}"
+        assert not isinstance(leaf, gmp_rational()), f"a GMP rational escaped: {leaf!r}"
         seen += isinstance(leaf, Fraction)
     return seen
 

@@ -25,10 +25,10 @@ applied where the engine's results are built); the formatters accept either
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
+from functools import cache
 from typing import Any, Literal, TypeAlias, TypeGuard, TypeVar, cast, overload
-
-from gmpy2 import mpq
 
 Num = TypeVar("Num", float, Fraction)
 T = TypeVar("T")
@@ -56,12 +56,27 @@ def as_number(value: Fraction, exact: bool) -> Number:
     return value if exact else float(value)
 
 
-MPQ: type = type(mpq())
+@cache
+def gmp_rational() -> type:
+    """The GMP rational type, ``gmpy2.mpq`` (its constructor takes ``num, den``).
+
+    Imported at the first exact computation, not with the package: gmpy2 loads GMP,
+    MPFR and MPC, about 4 MB in every process, which a float analysis has no use for.
+    """
+    from gmpy2 import mpq
+
+    loaded: type = mpq
+    return loaded
 
 
 def fast_ratio(num: int, den: int) -> Any:
     """``num / den`` as the engine's fast exact type (a GMP rational, ``gmpy2.mpq``)."""
-    return mpq(num, den)
+    return gmp_rational()(num, den)
+
+
+def _is_gmp(x: object) -> bool:
+    """Whether ``x`` is a GMP rational (none can exist before gmpy2 is loaded)."""
+    return "gmpy2" in sys.modules and isinstance(x, gmp_rational())
 
 
 def is_exact(x: object) -> TypeGuard[Fraction]:
@@ -70,7 +85,7 @@ def is_exact(x: object) -> TypeGuard[Fraction]:
     Typed as a Fraction: a GMP rational has the same arithmetic, comparisons,
     ``numerator`` and ``denominator`` (gmpy2 ships no type stubs).
     """
-    return isinstance(x, Fraction | MPQ)
+    return isinstance(x, Fraction) or _is_gmp(x)
 
 
 def public(x: T) -> T:
@@ -79,7 +94,7 @@ def public(x: T) -> T:
     Where the engine's exact results are handed out: a caller sees one exact type,
     :class:`fractions.Fraction`, whichever arithmetic computed it.
     """
-    if isinstance(x, MPQ):
+    if _is_gmp(x):
         q: Any = x
         return cast(T, Fraction(int(q.numerator), int(q.denominator)))
     return x

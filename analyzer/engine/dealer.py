@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.arith import Number, fast_ratio
+from analyzer.core.arith import Number, gmp_rational
 from analyzer.core.cards import soft_total
 from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
@@ -318,10 +318,11 @@ def outcome_matrix(
     else:
         sums, denom = _outcome_sums(upcard, hits_soft_17, shoes, exact, short=True)
     out = np.empty(sums.shape, dtype=object)
+    q = gmp_rational()
     for s in range(len(denom)):
         den = int(denom[s])
         sums[s, Outcome.BUST23] = den - sum(sums[s])
-        out[s, :] = [fast_ratio(int(x), den) for x in sums[s]]
+        out[s, :] = [q(int(x), den) for x in sums[s]]
     return out
 
 

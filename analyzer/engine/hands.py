@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, SURRENDER
-from analyzer.core.arith import fast_ratio
+from analyzer.core.arith import fast_ratio, gmp_rational
 from analyzer.core.cards import blackjack_value, comp_total, soft_total
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
@@ -178,8 +178,8 @@ def _ratio(num: Array, den: Array, exact: bool) -> Array:
         return result
     num_b, den_b = np.broadcast_arrays(num, den)
     out = np.empty(num_b.size, dtype=object)
-    out[:] = [fast_ratio(n, d)
-              for n, d in zip(num_b.ravel().tolist(), den_b.ravel().tolist(), strict=True)]
+    q = gmp_rational()
+    out[:] = [q(n, d) for n, d in zip(num_b.ravel().tolist(), den_b.ravel().tolist(), strict=True)]
     return out.reshape(num_b.shape)
 
 
