@@ -102,7 +102,7 @@ def check_same(lib: ctypes.CDLL, rules: Rules, tables: DecisionTables) -> None:
     cut = rules.cut_card or 26 * rules.decks
     settings = [(0, None, False), (cut, None, False), (cut, (1, 8), True), (0, (2, 4), True)]
     for cut_card, spread, record in settings:
-        cfg = sr.cfg(cut_card, spread, tables.split)
+        cfg = sr.cfg(cut_card, spread, tables.split, tables.suited)
         outputs = []
         for play in (simulator_job, lambda job, n: reference_job(lib, job, n)):
             job = _Job(sr, tables.packed(), cfg, 100_000, np.random.SeedSequence(9), record)
@@ -128,7 +128,7 @@ def compare(lib: ctypes.CDLL, game: str, strategy: str, rounds: int, repeat: int
     tables, label = strategy_tables(rules, strategy)
     check_same(lib, rules, tables)
     sr = SimRules.of(rules)
-    cfg = sr.cfg(rules.cut_card, None, tables.split)
+    cfg = sr.cfg(rules.cut_card, None, tables.split, tables.suited)
     simulate(rules, 1000, seed=0, jobs=1, strategy=tables)  # compile, or load the cache
     print(f"{game}, {label}, {rounds:,} rounds a run, one job; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

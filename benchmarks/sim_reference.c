@@ -26,8 +26,17 @@ typedef int32_t i32;
 
 #define INLINE static inline __attribute__((always_inline)) /* numba's forceinline */
 
-static const i64 VAL[14] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10};
-static const i64 HILO[14] = {0, -1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1};
+/* by card code: rank 1-13 plus 16 times the suit (suits coded only where they pay) */
+#define RANKS16(...) __VA_ARGS__, __VA_ARGS__, __VA_ARGS__, __VA_ARGS__
+static const i64 VAL[64] = {RANKS16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 0, 0)};
+static const i64 HILO[64] = {RANKS16(0, -1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1, 0, 0)};
+#define RANK_BITS ((1 << SUIT_SHIFT) - 1)
+INLINE i64 suit(i64 c) { return c >> SUIT_SHIFT; }
+INLINE int same_rank(i64 c, i64 d) { return (c & RANK_BITS) == (d & RANK_BITS); }
+/* the common suit plus 1 of two cards, 0 where they differ or suits are not read */
+INLINE i64 suits2(const i64 *cfg, i64 c, i64 d) {
+    return cfg[C_SUITS] != 0 && suit(c) == suit(d) ? suit(c) + 1 : 0;
+}
 static i64 DEALER[2 * 64]; /* [64 h17 + 2 hard + ace]: 0 draw, else the final total */
 
 /* The deal state: the next card's index and the generator's words. */
@@ -106,23 +115,26 @@ INLINE i64 draw(i64 *st, i64 n, i64 stacked, Deal *g) {
 /* a later decision from a hit-table cell: bits shift..shift+2 (0 unsplit, 3 split hand) */
 INLINE i64 later(i64 c, i64 shift) { return c < 0 ? c : (c >> shift) & 7; }
 
-/* level << 12 | state << 10 | cards << 5 | total: state 0 bust / 1 stands / 2 Charlie /
+/* three << 15 | level << 12 | state << 10 | cards << 5 | total (three: a three-card
+   6-7-8, 4 + 8 case, or 7-7-7, 5 + 8 case; case 0 mixed, 1 one suit, 2 spades): state 0 bust / 1 stands / 2 Charlie /
    3 given up after a double (DDR: the cell's bit 5 + level where a paid double's card
    landed) or after hitting (SAH: the cell says surrender); level the doublings, again
    where the cell's bit 9 + level is set (RDn) */
 INLINE i64 play(i64 *st, const i32 *tab, i64 charlie, i64 a21, i64 col, i64 node, i64 act,
-                i64 shift, i64 rescue, i64 n, i64 stacked, Deal *g) {
+                i64 shift, i64 rescue, i64 suits, i64 n, i64 stacked, Deal *g) {
     if (act < 0) st[ERR] = ERR_TABLE;
     i64 state = 1, level = 0;
     while (act == HIT || act == DOUBLE) {
         if (act == DOUBLE) level += 1;
-        i64 child = cell(tab, node, VAL[draw(st, n, stacked, g)] - 1);
+        i64 drawn = draw(st, n, stacked, g);
+        i64 child = cell(tab, node, VAL[drawn] - 1);
         if (child < 0) {
             if (child == -2) st[ERR] = ERR_IMPOSSIBLE;
             state = 0;
             break;
         }
         node = child;
+        if (suits != 0 && cell(tab, node, T_NCARDS) == 3 && suit(drawn) + 1 != suits) suits = 0;
         if (cell(tab, node, T_NCARDS) >= charlie) {
             state = 2;
             break;
@@ -143,17 +155,21 @@ INLINE i64 play(i64 *st, const i32 *tab, i64 charlie, i64 a21, i64 col, i64 node
         else if (act < 0)
             st[ERR] = ERR_TABLE;
     }
-    return level << 12 | state << 10 | (i64)cell(tab, node, T_NCARDS) << 5
+    i64 three = 0, kind = cell(tab, node, T_THREE);
+    if (kind != 0) three = 3 + kind + 8 * (suits == 0 ? 0 : suits == 1 ? 2 : 1);
+    return three << 15 | level << 12 | state << 10 | (i64)cell(tab, node, T_NCARDS) << 5
            | cell(tab, node, T_TOTAL);
 }
 
 /* a played paid hand into its row, in ticks: a free double loses the own bet only, a hand
    given up loses half its stake, a standing 21 of five or more cards wins its bonus (not
-   doubled under BND, not split under BNS) */
-INLINE void record(i64 *row, const i64 *cfg, i64 hand, int free_double, int split_) {
+   doubled under BND, not split under BNS), a three-card 6-7-8 or 7-7-7 its pay by suits
+   (the same conditions), a suited 7-7-7 neither doubled nor split the Super Bonus
+   against an upcard u 7 */
+INLINE void record(i64 *row, const i64 *cfg, i64 hand, int free_double, int split_, i64 u) {
     i64 ticks = cfg[C_TICKS];
     i64 total = hand & 31, cards = (hand >> 5) & 31, state = (hand >> 10) & 3,
-        level = hand >> 12;
+        level = (hand >> 12) & 7, three = hand >> 15;
     i64 stake = (i64)1 << level;
     row[1] = total;
     if (state == 3) {
@@ -166,6 +182,13 @@ INLINE void record(i64 *row, const i64 *cfg, i64 hand, int free_double, int spli
     if (total == 21 && cards >= 5 && !(level > 0 && cfg[C_BND] != 0)
         && !(split_ && cfg[C_BNS] != 0))
         win = cfg[C_BONUS5 + (cards < 7 ? cards : 7) - 5];
+    else if (three != 0 && cfg[C_SUITS] != 0 && !(level > 0 && cfg[C_BND] != 0)
+             && !(split_ && cfg[C_BNS] != 0)) {
+        i64 kind = (three & 7) - 4, case_ = three >> 3;
+        win = cfg[C_THREE + 3 * kind + case_];
+        if (kind == 1 && case_ != 0 && u == 7 && level == 0 && !split_ && cfg[C_SUPER] != 0)
+            win = cfg[C_SUPER];
+    }
     row[0] = state;
     row[2] = stake * win;
     row[3] = free_double ? ticks : stake * ticks;
@@ -185,7 +208,7 @@ static i64 split(i64 *st, const i32 *tab, const i64 *cfg, i64 u, i64 pc, i64 n, 
         int free_hand = free_ && nh == 1;
         i64 decisions = C_SPLIT_TABLE + 2 * (11 * (11 * u + p) + b);
         i64 act = -1;
-        if (c == pc && firsts < limit) {
+        if (same_rank(c, pc) && firsts < limit) {
             act = cfg[decisions + 1];
             if (act == SPLIT) {
                 firsts += 1;
@@ -201,15 +224,15 @@ static i64 split(i64 *st, const i32 *tab, const i64 *cfg, i64 u, i64 pc, i64 n, 
             row[3] = free_hand ? 0 : ticks;
         } else if (free_hand) {
             i64 hand = play(st, tab, charlie, a21, T_FREE + u - 1, node,
-                            cell(tab, node, T_FREE + u - 1), 0, 0, n, stacked, g);
+                            cell(tab, node, T_FREE + u - 1), 0, 0, 0, n, stacked, g);
             row[0] = (hand >> 10) & 3;
             row[1] = hand & 31;
             row[2] = ticks;
             row[3] = 0;
         } else {
             if (act < 0) act = cfg[decisions];
-            record(row, cfg, play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1, n,
-                                  stacked, g), 0, 1);
+            record(row, cfg, play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1,
+                                  suits2(cfg, pc, c), n, stacked, g), 0, 1, u);
         }
         nh += 1;
     }
@@ -268,6 +291,19 @@ INLINE i64 settle(i64 *st, const i64 *cfg, i64 u, i64 hole, i64 peeked, i64 nh, 
     return result;
 }
 
+/* the first action by suits of 6-7, 6-8, 7-8, 7-7 (-1: by ranks) */
+INLINE i64 by_suits(const i64 *cfg, i64 u, i64 up, i64 a, i64 b, i64 c1, i64 c2) {
+    i64 lo = a < b ? a : b, hi = a < b ? b : a;
+    if (lo < 6 || hi > 8 || (lo == hi && lo != 7)) return -1;
+    i64 hand = lo == hi ? 3 : lo + hi - 13;
+    i64 same = suits2(cfg, c1, c2), case_ = 0;
+    if (same != 0) {
+        i64 apart = u == 21 - a - b && suit(up) + 1 != same ? 1 : 0;
+        case_ = (same == 1 ? 1 : 3) + apart;
+    }
+    return cfg[C_SUITED + SUIT_CASES * (4 * u + hand) + case_];
+}
+
 static i64 floordiv(i64 a, i64 b) { /* Python's // */
     i64 q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
@@ -285,15 +321,21 @@ INLINE i64 round_(i64 *st, const i32 *tab, const i64 *cfg, i64 n, i64 stacked, D
     int may_bj = u == 1 || u == 10;
     i64 peek = cfg[C_PEEK + u];
     if (a + b == 11 && (a == 1 || b == 1)) {
+        i64 paid = cfg[C_BJ];
+        if (cfg[C_SBJ] != 0 && suit(c1) == suit(c2)) paid = cfg[C_SBJ];
         if (may_bj) {
             if (enhc) hole = draw(st, n, stacked, g);
-            if (VAL[hole] + u == 11) return cfg[C_BJW] != 0 ? cfg[C_BJ] : 0;
+            if (VAL[hole] + u == 11) return cfg[C_BJW] != 0 ? paid : 0;
         }
-        return cfg[C_BJ];
+        return paid;
     }
     i64 node = cell(tab, cell(tab, 0, a - 1), b - 1);
-    i64 pair = c1 == c2 && cfg[C_CAN_SPLIT + a] != 0 ? 1 : 0;
+    i64 pair = same_rank(c1, c2) && cfg[C_CAN_SPLIT + a] != 0 ? 1 : 0;
     i64 act = cell(tab, node, T_FIRST + 2 * (u - 1) + pair);
+    if (cfg[C_SUITS] != 0) {
+        i64 chosen = by_suits(cfg, u, up, a, b, c1, c2);
+        if (chosen >= 0) act = chosen;
+    }
     if (act < 0) st[ERR] = ERR_TABLE;
     if (act == SURRENDER && cfg[C_EARLY] != 0) return floordiv(-ticks, 2);
     if (peek != 0 && VAL[hole] + u == 11) return -ticks;
@@ -310,8 +352,9 @@ INLINE i64 round_(i64 *st, const i32 *tab, const i64 *cfg, i64 n, i64 stacked, D
     } else {
         int free_double = act == DOUBLE && cfg[C_FREE_DOUBLE + 11 * a + b] != 0;
         record(st + HANDS, cfg, play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node,
-                                     act, 0, free_double ? 0 : 1, n, stacked, g),
-               free_double, 0);
+                                     act, 0, free_double ? 0 : 1, suits2(cfg, c1, c2), n,
+                                     stacked, g),
+               free_double, 0, u);
         nh = 1;
     }
     return settle(st, cfg, u, hole, peek, nh, n, stacked, g);

@@ -21,6 +21,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+from analyzer.core.actions import DOUBLE, STAND
 from analyzer.core.presets import get_preset
 from analyzer.core.rules import Rules, parse_spec
 from analyzer.sim import export_tables
@@ -47,6 +48,9 @@ SPECS = [
     "2D H17 DOA DAS SPL3 LS DAN DDR RD3 B5C=3:2 B6C=2:1 B7C=5:1 BND",
     "1D S17 D10 NDAS SPL3 RD2 B5C=7:4 B6C=2:1 B7C=3:1 BNS ENHC OBO",  # ticks of 1/4 bet
     "2D H17 DOA DAS SPL3 LS SAH DAN",  # surrender after hitting (unsplit hands)
+    # suits: 6-7-8 and 7-7-7 by suit, the Super Bonus, a suited blackjack, hands by suits
+    "3D H17 DOA DAS SPL3 LS B678=3:2/2:1/3:1 B777=2:1/5:1/9:1 SB=50:1 BSBJ=2:1",
+    "3D S17 DOA DAS SPL3 SPR DAN B678=2:1/3:1/5:1 B777=3:2/2:1/3:1 SB=20:1 BND BNS P21W",
 ]
 
 
@@ -62,6 +66,16 @@ class _Rescuer(Script):
         hard = sum(v * n for v, n in zip(range(1, 11), comp, strict=True))
         return 12 <= hard <= 16 and not (comp[0] and hard <= 11)
 
+    def decide_suits(self, upcard: int, comp: tuple[int, ...], hand_suits: tuple[int, int],
+                     upcard_suit: int, options: frozenset[int]) -> int:
+        """Double one suit in spades or with the upcard in another suit, stand other single
+        suits, play mixed suits as the script."""
+        if hand_suits[0] != hand_suits[1]:
+            return self.decide(upcard, comp, options)
+        if DOUBLE in options and (hand_suits[0] == 0 or upcard_suit != hand_suits[0]):
+            return DOUBLE
+        return STAND
+
 
 def _tables(rules: Rules) -> DecisionTables:
     return export_tables(rules, _Rescuer(split_tens=True, surrender_16=True))
@@ -76,7 +90,7 @@ def _settings(rules: Rules) -> list[tuple[int, tuple[int, int] | None, bool]]:
 def _job(rules: Rules, tables: DecisionTables, cut: int, spread: tuple[int, int] | None,
          record: bool, rounds: int, seed: int = 9) -> _Job:
     sr = SimRules.of(rules)
-    return _Job(sr, tables.packed(), sr.cfg(cut, spread, tables.split), rounds,
+    return _Job(sr, tables.packed(), sr.cfg(cut, spread, tables.split, tables.suited), rounds,
                 np.random.SeedSequence(seed), record)
 
 

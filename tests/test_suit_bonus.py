@@ -26,8 +26,8 @@ from analyzer.engine.analysis import Analysis
 from analyzer.engine.distribution import round_distribution
 from analyzer.engine.optimal_split import SplitInfeasible
 from analyzer.engine.suits import suit_states, suited_blackjack_pays, three_card_pays
-from analyzer.sim.config import check_simulated
 from analyzer.sim.run import SimulationError
+from analyzer.sim.spots import simulate_spots
 from tests import oracle
 from tests.test_double_any import assert_hands_equal_the_oracle
 
@@ -180,8 +180,8 @@ def test_the_parts_that_do_not_read_suits_refuse_in_one_line() -> None:
     for level in ("cdp1", "cdp", "optimal"):
         with pytest.raises(SplitInfeasible, match=f"split level '{level}'"):
             Analysis(rules, split=level)  # type: ignore[arg-type]
-    with pytest.raises(SimulationError, match="deals ranks, not suits"):
-        check_simulated(rules)
+    with pytest.raises(SimulationError, match="two spots simulated do not read suits"):
+        simulate_spots(rules, 100, seed=1)
 
 
 def test_the_suit_cases_of_a_hand_average_to_its_actions() -> None:

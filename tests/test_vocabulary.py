@@ -293,7 +293,7 @@ def test_a_rule_not_simulated_yet_is_refused_with_its_reason(name: str) -> None:
 def _sim_view(rules: Rules) -> tuple[object, ...]:
     """Everything the simulator reads of a rule set: its tables, parameters and shoe."""
     sim = SimRules.of(rules)
-    table = np.zeros(L.CFG_SIZE - L.C_SPLIT_TABLE, dtype=np.int8)
+    table = np.zeros(L.C_SUITS - L.C_SPLIT_TABLE, dtype=np.int8)
     cfg = sim.cfg(rules.cut_card, None, table)
     tables = dataclasses.replace(sim, rules=DEFAULT_RULES)
     return tables, cfg.tobytes(), shoe_codes(rules).tobytes()

@@ -7,12 +7,14 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.actions import DOUBLE, HIT, STAND, SURRENDER
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from analyzer.core.arith import Number
 from analyzer.core.cards import card_value, comp_cards, is_natural
 from analyzer.core.errors import CardNotationError, RuleConflictError, UsageError
 from analyzer.core.rules import Surrender
-from analyzer.engine.analysis import Analysis
+from analyzer.engine.analysis import Analysis, unpeeked
 from analyzer.engine.strategy import PREFERENCE, checked_comps
+from analyzer.engine.suits import case_label
 
 
 class FrozenStrategy:
@@ -94,6 +96,54 @@ class FrozenStrategy:
         for i in np.flatnonzero(comps.sum(axis=1) == 2).tolist():
             policy[i] = self.decide(upcard, tuple(rows[i]), both)
         return policy
+
+    def decide_suits(self, upcard: int, comp: tuple[int, ...], hand_suits: tuple[int, int],
+                     upcard_suit: int, options: frozenset[int]) -> int:
+        """The action for a two-card hand dealt in ``hand_suits`` against an upcard of
+        ``upcard_suit`` (suits 0-3, 0 spades), as the analysis plays by suits.
+
+        6-7, 6-8, 7-8 and 7-7, where a suit bonus pays, are played suit case by suit case
+        (:meth:`Analysis.suit_actions`); where the analysis decides a split of 7-7 on its
+        ranks, the split is taken in every case when it beats the suit-read play on
+        average.  Any other hand (or an analysis with ``suits=False``) is :meth:`decide`.
+        """
+        a = self._analysis
+        upcard = card_value(upcard, "upcard")
+        options = frozenset(options)
+        cards = comp_cards(comp) if isinstance(comp, tuple) else ()
+        cases = a.suit_actions(upcard, cards) if len(cards) == 2 else []
+        if not cases:
+            return self.decide(upcard, comp, options)
+        label = case_label(a.rules, (min(cards), max(cards)), upcard,
+                           (hand_suits[0], hand_suits[1]), upcard_suit)
+        p_bj = a.p_blackjack(upcard, cards)
+        early = a.rules.surrender is Surrender.EARLY
+
+        def worth(action: int, value: Number) -> Number:
+            """The round's value of the action (as the analysis weighs a hand's plays)."""
+            if action == SURRENDER and early:
+                return Fraction(-1, 2)
+            return unpeeked(value, p_bj) if a.conditioned(upcard) else value
+
+        def best(actions: dict[int, Number]) -> int:
+            chosen = -1
+            for action in PREFERENCE:
+                if action in actions and action in options and (
+                        chosen < 0 or worth(action, actions[action])
+                        > worth(chosen, actions[chosen])):
+                    chosen = action
+            return chosen
+
+        plays = {state.label: (state.chance, acts, best(acts)) for state, acts in cases}
+        split = a.actions(upcard, cards).get(SPLIT)
+        if SPLIT in options and split is not None and SPLIT not in cases[0][1]:
+            average = sum((chance * worth(act, acts[act]) for chance, acts, act
+                           in plays.values()), Fraction(0))
+            if worth(SPLIT, split) > average:  # the split, decided on the ranks
+                return SPLIT
+        if label not in plays:  # a suit case the rules' decks cannot deal (three 7s of
+            return self.decide(upcard, comp, options)  # one suit from two decks)
+        return plays[label][2]
 
     def decide_rescue(self, upcard: int, comp: tuple[int, ...], level: int = 1) -> bool:
         """DDR: whether a doubled hand holding ``comp`` (its card dealt) at stake

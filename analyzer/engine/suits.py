@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from analyzer.core.errors import UsageError
 from analyzer.core.rules import Rules
 from analyzer.core.ruleset import NO_SUIT_BONUS
 
@@ -147,6 +148,17 @@ def suit_cases(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitSt
                  for label, (p, h, x) in sorted(cases.items()))
 
 
+def case_label(rules: Rules, hand: tuple[int, int], upcard: int, hand_suits: tuple[int, int],
+               upcard_suit: int) -> str:
+    """The :func:`suit_cases` label of a two-card hand (sorted ranks) dealt in these suits
+    (0-3, 0 spades) against an upcard of this suit: what the player sees of them."""
+    if not all(isinstance(x, int) and 0 <= x < SUITS for x in (*hand_suits, upcard_suit)):
+        raise UsageError(f"suits are 0 to {SUITS - 1} (0 spades), not {hand_suits!r} and "
+                         f"{upcard_suit!r}")
+    counts = upcard == completing_rank(rules, hand, upcard)
+    return _label(hand_suits, upcard_suit if counts else None)
+
+
 @lru_cache(maxsize=256)
 def suit_states(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitState, ...]:
     """:func:`suit_cases` merged where their pays agree (the fewer cases to value)."""
@@ -178,6 +190,7 @@ def suit_shoe_refusal(rules: Rules, counts: Sequence[int]) -> str | None:
             f"more {'/'.join(map(str, over))}s than {'they do' if rules.decks > 1 else 'it does'}")
 
 
-__all__ = ["NEAR_678", "NEAR_777", "SuitState", "ThreePays", "completing_rank", "pay",
+__all__ = ["NEAR_678", "NEAR_777", "SuitState", "ThreePays", "case_label", "completing_rank",
+           "pay",
            "suit_cases", "suit_shoe_refusal", "suit_states", "suited_blackjack_pays",
            "three_card_pays"]

@@ -70,16 +70,21 @@ SIMULATED: dict[str, str] = {
     "surrender after hitting": "surrender_later: the hit table offers surrender to an "
                                "unsplit hand of three or more cards (_play: state 3)",
     "cut card": "the run's cut (simulate and rtp_as_dealt deal down to rules.cut_card)",
+    "21 bonus 6-7-8": "C_THREE: a winning three-card 6-7-8 (T_THREE) paid by the suits the "
+                      "shoe's cards carry (_play follows them, _record pays); C_SUITED: "
+                      "6-7, 6-8, 7-8 played by their suits and the upcard's",
+    "21 bonus 7-7-7": "C_THREE: a winning three-card 7-7-7 paid by its suits; C_SUITED: 7-7 "
+                      "played by its suits and the upcard's",
+    "super bonus": "C_SUPER: a winning suited 7-7-7, neither doubled nor split, against an "
+                   "upcard 7 (_record)",
+    "suited blackjack": "C_SBJ: a natural of one suit (_round)",
 }
 # Rules the simulator leaves out on purpose, and why.
 NOT_SIMULATED: dict[str, str] = {
     "insured hand splits": "the simulated player never insures, so no hand is insured",
 }
 # Rules the simulator does not play yet, and why: a rule set setting one is refused.
-NOT_YET: dict[str, str] = {
-    **{name: "the simulator deals ranks, not suits, and a suit bonus reads the suits"
-       for name in ("21 bonus 6-7-8", "21 bonus 7-7-7", "super bonus", "suited blackjack")},
-}
+NOT_YET: dict[str, str] = {}
 
 
 def check_simulated(rules: Rules) -> None:
@@ -118,6 +123,14 @@ def check_cut(rules: Rules, cut: int) -> None:
         raise SimulationError(f"cut card at {cut} cards is not inside the {size}-card shoe")
 
 
+def reads_suits(rules: Rules) -> bool:
+    """Whether a payout reads suits: a 6-7-8 or 7-7-7 bonus, the Super Bonus, a suited
+    blackjack's pay."""
+    plain = (Fraction(1),) * 3
+    return (rules.bonus_678 != plain or rules.bonus_777 != plain or bool(rules.super_bonus)
+            or bool(rules.suited_blackjack))
+
+
 def _two_card_total(a: int, b: int) -> tuple[int, bool]:
     hard = a + b
     return (hard + 10, True) if 1 in (a, b) and hard <= 11 else (hard, False)
@@ -147,6 +160,10 @@ class SimRules:
     redoubles: int  # times a paid double may double again after its card (RDn)
     redouble_on: tuple[bool, ...]  # by best total 0..21: a doubled hand may double again
     bonus: tuple[Fraction, Fraction, Fraction]  # what a 21 of 5, 6, 7+ cards pays per stake
+    three: tuple[tuple[Fraction, Fraction, Fraction], ...]  # 6-7-8, 7-7-7: mixed, suited, spades
+    super_bonus: Fraction  # a suited 7-7-7 against a 7 (0: none)
+    suited_blackjack: Fraction  # a natural of one suit (0: as any natural)
+    suits: bool  # a payout reads suits: the shoe's cards carry them
     ticks: int  # result units per initial bet: results are whole numbers of ticks
 
     @classmethod
@@ -185,9 +202,13 @@ class SimRules:
             surrender_later=tuple(s and rules.surrender_after_hit for s in surrender),
             redouble_on=tuple(bool(rules.redoubles) and t < 21
                               and (rules.double is Double.ANY or t in low) for t in range(22)),
-            bonus=bonus,
+            bonus=bonus, three=(rules.bonus_678, rules.bonus_777),
+            super_bonus=rules.super_bonus, suited_blackjack=rules.suited_blackjack,
+            suits=reads_suits(rules),
             ticks=math.lcm(2, rules.blackjack_pays.denominator,
-                           *(b.denominator for b in bonus)))
+                           *(b.denominator for b in (*bonus, *rules.bonus_678, *rules.bonus_777,
+                                                     rules.super_bonus,
+                                                     rules.suited_blackjack))))
 
     @property
     def stake(self) -> int:
@@ -202,8 +223,10 @@ class SimRules:
     @property
     def most_won(self) -> Fraction:
         """The largest win of a round, in initial bets: every hand at the largest stake,
-        paid the largest 21 bonus; or a blackjack."""
-        return max(self.most_lost * max(Fraction(1), *self.bonus), self.rules.blackjack_pays)
+        paid the largest 21 bonus; or a blackjack (suited), or the Super Bonus."""
+        largest = max(Fraction(1), *self.bonus, *self.three[0], *self.three[1])
+        return max(self.most_lost * largest, self.rules.blackjack_pays, self.suited_blackjack,
+                   self.super_bonus)
 
     @property
     def low(self) -> int:
@@ -214,9 +237,10 @@ class SimRules:
     def bins(self) -> int:
         return int(self.most_won * self.ticks) - self.low + 1
 
-    def cfg(self, cut: int, spread: tuple[int, int] | None,
-            split_table: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
-        """The kernel's parameter vector (see :mod:`~analyzer.sim.layout`)."""
+    def cfg(self, cut: int, spread: tuple[int, int] | None, split_table: npt.NDArray[np.int8],
+            suited: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int64]:
+        """The kernel's parameter vector (see :mod:`~analyzer.sim.layout`); ``suited`` the
+        first actions by suits, ``(11, 4, SUIT_CASES)`` (None: every hand by its ranks)."""
         r = self.rules
         v = np.zeros(L.CFG_SIZE, dtype=np.int64)
         scalars = {
@@ -229,7 +253,11 @@ class SimRules:
             L.C_MAX_HANDS: self.max_hands, L.C_ACES_HANDS: self.aces_hands,
             L.C_ONE_CARD: self.one_card_aces, L.C_CUT: cut, L.C_LOW: self.low,
             L.C_BND: r.bonus_not_doubled, L.C_BNS: r.bonus_not_split,
-            **{L.C_BONUS5 + i: int(b * self.ticks) for i, b in enumerate(self.bonus)}}
+            **{L.C_BONUS5 + i: int(b * self.ticks) for i, b in enumerate(self.bonus)},
+            L.C_SUITS: self.suits, L.C_SBJ: int(self.suited_blackjack * self.ticks),
+            L.C_SUPER: int(self.super_bonus * self.ticks),
+            **{L.C_THREE + 3 * k + case: int(pay * self.ticks)
+               for k, pays in enumerate(self.three) for case, pay in enumerate(pays)}}
         if spread is not None:
             scalars |= {L.C_COUNTING: 1, L.C_SPREAD_LO: spread[0], L.C_SPREAD_HI: spread[1]}
         for index, value in scalars.items():
@@ -239,7 +267,8 @@ class SimRules:
             v[start:start + 11] = row
         v[L.C_PAID_DOUBLE:L.C_PAID_DOUBLE + 121] = np.array(self.paid_double).ravel()
         v[L.C_FREE_DOUBLE:L.C_FREE_DOUBLE + 121] = np.array(self.free_double).ravel()
-        v[L.C_SPLIT_TABLE:] = split_table.ravel()
+        v[L.C_SPLIT_TABLE:L.C_SUITS] = split_table.ravel()
+        v[L.C_SUITED:] = -1 if suited is None else suited.ravel()
         return v
 
 
@@ -256,9 +285,15 @@ def _limits(rules: Rules) -> tuple[int, ...]:
 
 def shoe_codes(rules: Rules) -> npt.NDArray[np.int8]:
     """The card codes of the shoe: 1-13 (A, 2-10, J, Q, K) when pairs split by rank, else
-    values 1-10 (any two tens are a pair); Spanish decks (``SP``) hold no 10s."""
+    values 1-10 (any two tens are a pair); Spanish decks (``SP``) hold no 10s.  Where a
+    payout reads suits, each code adds ``16 * suit`` (suit 0 spades): ``d`` cards of each
+    rank in each suit."""
     ranks = np.repeat(np.array(_ranks(rules), dtype=np.int8), 4 * rules.deck_count)
-    return ranks if rules.split_by_rank else np.minimum(ranks, 10).astype(np.int8)
+    codes = ranks if rules.split_by_rank else np.minimum(ranks, 10).astype(np.int8)
+    if reads_suits(rules):  # each rank's 4d cards: d of suit 0, then d of suit 1, ...
+        suit = np.tile(np.repeat(np.arange(4, dtype=np.int8), rules.deck_count), len(_ranks(rules)))
+        codes = (codes + (suit << L.SUIT_SHIFT)).astype(np.int8)
+    return codes
 
 
 # Sizes, checked before a run starts (kept apart from the rule mapping above).

@@ -64,10 +64,15 @@ from analyzer.sim.layout import (
     C_P21W,
     C_P22,
     C_PEEK,
+    C_SBJ,
     C_SPLIT_TABLE,
     C_SPREAD_HI,
     C_SPREAD_LO,
+    C_SUITED,
+    C_SUITS,
+    C_SUPER,
     C_TAKES_ALL,
+    C_THREE,
     C_TICKS,
     DOUBLE,
     ERR,
@@ -87,19 +92,25 @@ from analyzer.sim.layout import (
     SIZE,
     SPLIT,
     STACKED,
+    SUIT_CASES,
+    SUIT_SHIFT,
     SURRENDER,
     T_FIRST,
     T_FREE,
     T_HIT,
     T_NCARDS,
+    T_THREE,
     T_TOTAL,
     T_WIDTH,
     TC_MAX,
     K,
 )
 
-_VAL = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10], dtype=np.int64)
-_HILO = np.array([0, -1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1], dtype=np.int64)
+# By card code: rank 1-13 plus 16 times the suit (suits are coded only where they pay).
+_VAL = np.tile(np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 0, 0], dtype=np.int64), 4)
+_HILO = np.tile(np.array([0, -1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1, 0, 0], dtype=np.int64),
+                4)
+_RANK = (1 << SUIT_SHIFT) - 1  # a code's rank bits
 _U32 = np.uint64(0xFFFFFFFF)
 
 
@@ -143,6 +154,18 @@ def _ix(i: Any) -> Any:
 def _value(c: Any) -> Any:
     """The value (1-10) of card code ``c``."""
     return _VAL[_ix(c)]
+
+
+@njit(**_INLINE)
+def _suit(c: Any) -> Any:
+    """The suit (0-3, 0 spades) of card code ``c``, where suits are coded."""
+    return c >> SUIT_SHIFT
+
+
+@njit(**_INLINE)
+def _same_rank(c: Any, d: Any) -> Any:
+    """Whether card codes ``c`` and ``d`` are of one rank (a pair), whatever their suits."""
+    return (c & _RANK) == (d & _RANK)
 
 
 @njit(**_INLINE)
@@ -234,9 +257,12 @@ def _later(cell: Any, shift: Any) -> Any:
 
 @njit(**_INLINE)
 def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: Any,
-          shift: Any, rescue: Any, n: Any, stacked: Any, g: Any) -> Any:
+          shift: Any, rescue: Any, suits: Any, n: Any, stacked: Any, g: Any) -> Any:
     """Play a two-card hand from its first action (decisions from ``tab`` column ``col``,
-    see :func:`_later`): ``(level << 12 | state << 10 | cards << 5 | total, g)``, state
+    see :func:`_later`): ``(three << 15 | level << 12 | state << 10 | cards << 5 | total,
+    g)``; ``suits`` is the two cards' common suit plus 1 (0: mixed, or suits not read), and
+    ``three`` a three-card 6-7-8 (``4 + 8 case``) or 7-7-7 (``5 + 8 case``) with ``case``
+    the suit case of ``C_THREE`` (0 mixed, 1 one suit, 2 spades), else 0; state
     0 bust / 1 stands / 2 Charlie / 3 given up (after a double, DDR; or after hitting,
     where the cell says surrender, SAH); ``level`` the doublings
     (stake ``2**level``): on the first action, after hitting (DAN), or again after a
@@ -258,6 +284,8 @@ def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: A
             state = 0
             break
         node = child
+        if suits != 0 and _cell(tab, node, T_NCARDS) == 3 and _suit(c) + 1 != suits:
+            suits = 0  # the third card breaks the suit
         if _cell(tab, node, T_NCARDS) >= charlie:
             state = 2
             break
@@ -276,19 +304,27 @@ def _play(st: Any, tab: Any, charlie: Any, a21: Any, col: Any, node: Any, act: A
             state = 3
         elif act < 0:
             st[ERR] = ERR_TABLE
-    return (level << 12 | state << 10 | _cell(tab, node, T_NCARDS) << 5
+    three = 0
+    kind = _cell(tab, node, T_THREE)
+    if kind != 0:  # 6-7-8 or 7-7-7: its suit case (suits == 0 where they are not read)
+        three = 3 + kind + 8 * (0 if suits == 0 else 2 if suits == 1 else 1)
+    return (three << 15 | level << 12 | state << 10 | _cell(tab, node, T_NCARDS) << 5
             | _cell(tab, node, T_TOTAL)), g
 
 
 @njit(**_INLINE)
-def _record(st: Any, cfg: Any, row: Any, hand: Any, free_double: Any, split: Any) -> None:
+def _record(st: Any, cfg: Any, row: Any, hand: Any, free_double: Any, split: Any,
+            u: Any) -> None:
     """Put a played paid hand (:func:`_play`'s result) in ``st``'s rows: state, total,
     what it wins and what it loses, in ticks.  A free double loses the own bet only; a
     hand given up loses half its stake and waits for no dealer total; a
-    standing 21 of five or more cards wins its bonus per unit of stake (not on a doubled
-    hand under BND, nor on a split hand under BNS)."""
+    standing 21 of five or more cards wins its bonus per unit of stake, and a three-card
+    6-7-8 or 7-7-7 its pay by suits (neither on a doubled hand under BND, nor on a split
+    hand under BNS); a suited 7-7-7 neither doubled nor split wins the Super Bonus against
+    upcard ``u`` 7, where the rules pay one."""
     ticks = cfg[C_TICKS]
-    total, cards, state, level = hand & 31, (hand >> 5) & 31, (hand >> 10) & 3, hand >> 12
+    total, cards, state = hand & 31, (hand >> 5) & 31, (hand >> 10) & 3
+    level, three = (hand >> 12) & 7, hand >> 15
     stake = 1 << level
     if state == 3:
         st[row], st[row + 1], st[row + 2], st[row + 3] = 0, total, 0, (stake * ticks) >> 1
@@ -297,6 +333,13 @@ def _record(st: Any, cfg: Any, row: Any, hand: Any, free_double: Any, split: Any
     if (total == 21 and cards >= 5 and not (level > 0 and cfg[C_BND] != 0)
             and not (split and cfg[C_BNS] != 0)):
         win = cfg[_ix(C_BONUS5 + min(cards, 7) - 5)]
+    elif three != 0 and cfg[C_SUITS] != 0 and not (level > 0 and cfg[C_BND] != 0) \
+            and not (split and cfg[C_BNS] != 0):
+        kind, case = (three & 7) - 4, three >> 3
+        win = cfg[_ix(C_THREE + 3 * kind + case)]
+        if kind == 1 and case != 0 and u == 7 and level == 0 and not split \
+                and cfg[C_SUPER] != 0:
+            win = cfg[C_SUPER]
     st[row], st[row + 1] = state, total
     st[row + 2], st[row + 3] = stake * win, ticks if free_double else stake * ticks
 
@@ -321,7 +364,7 @@ def _split(st: Any, tab: Any, cfg: Any, u: Any, pc: Any, n: Any, stacked: Any, g
         free_hand = free and nh == 1
         decisions = C_SPLIT_TABLE + 2 * (11 * (11 * u + p) + b)
         act = -1
-        if c == pc and firsts < limit:
+        if _same_rank(c, pc) and firsts < limit:
             act = cfg[decisions + 1]
             if act == SPLIT:
                 firsts += 1
@@ -333,15 +376,15 @@ def _split(st: Any, tab: Any, cfg: Any, u: Any, pc: Any, n: Any, stacked: Any, g
             st[row + 2], st[row + 3] = ticks, 0 if free_hand else ticks
         elif free_hand:
             hand, g = _play(st, tab, charlie, a21, T_FREE + u - 1, node,
-                            _cell(tab, node, T_FREE + u - 1), 0, 0, n, stacked, g)
+                            _cell(tab, node, T_FREE + u - 1), 0, 0, 0, n, stacked, g)
             st[row], st[row + 1] = (hand >> 10) & 3, hand & 31
             st[row + 2], st[row + 3] = ticks, 0
         else:
             if act < 0:
                 act = cfg[decisions]
-            hand, g = _play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1, n, stacked,
-                            g)
-            _record(st, cfg, row, hand, False, True)
+            hand, g = _play(st, tab, charlie, a21, T_HIT + u - 1, node, act, 3, 1,
+                            _suits(cfg, pc, c), n, stacked, g)
+            _record(st, cfg, row, hand, False, True, u)
         nh += 1
     return nh, g
 
@@ -404,13 +447,37 @@ def _settle(st: Any, cfg: Any, u: Any, hole: Any, peeked: Any, nh: Any, n: Any, 
 
 
 @njit(**_INLINE)
+def _suits(cfg: Any, c: Any, d: Any) -> Any:
+    """The common suit plus 1 of two cards, 0 where they differ or suits are not read."""
+    return _suit(c) + 1 if cfg[C_SUITS] != 0 and _suit(c) == _suit(d) else 0
+
+
+@njit(**_INLINE)
+def _by_suits(cfg: Any, u: Any, up: Any, a: Any, b: Any, c1: Any, c2: Any) -> Any:
+    """The first action of the two cards ``c1``, ``c2`` (values ``a``, ``b``) by their suits
+    and the upcard's (``up``, value ``u``): 6-7, 6-8, 7-8 and 7-7, where a suit bonus
+    pays; -1 for every other hand (the action by ranks then)."""
+    lo, hi = min(a, b), max(a, b)
+    if lo < 6 or hi > 8 or (lo == hi and lo != 7):
+        return -1
+    hand = 3 if lo == hi else lo + hi - 13  # 6-7, 6-8, 7-8, 7-7: SUIT_HANDS' order
+    same = _suits(cfg, c1, c2)
+    case = 0
+    if same != 0:
+        apart = 1 if u == 21 - a - b and _suit(up) + 1 != same else 0  # an upcard that
+        case = (1 if same == 1 else 3) + apart  # could complete the hand, of another suit
+    return cfg[_ix(C_SUITED + SUIT_CASES * (4 * u + hand) + case)]
+
+
+@njit(**_INLINE)
 def _play_one(st: Any, tab: Any, cfg: Any, u: Any, a: Any, b: Any, node: Any, act: Any,
-              n: Any, stacked: Any, g: Any) -> Any:
-    """Play the unsplit hand ``a``, ``b`` from its first action into the first row; ``g``."""
+              suits: Any, n: Any, stacked: Any, g: Any) -> Any:
+    """Play the unsplit hand ``a``, ``b`` from its first action into the first row (their
+    common suit plus 1 in ``suits``, 0 where mixed or not read); ``g``."""
     free_double = act == DOUBLE and cfg[_ix(C_FREE_DOUBLE + 11 * a + b)] != 0
     hand, g = _play(st, tab, cfg[C_CHARLIE], cfg[C_A21], T_HIT + u - 1, node, act, 0,
-                    0 if free_double else 1, n, stacked, g)
-    _record(st, cfg, HANDS, hand, free_double, False)
+                    0 if free_double else 1, suits, n, stacked, g)
+    _record(st, cfg, HANDS, hand, free_double, False, u)
     return g
 
 
@@ -429,15 +496,22 @@ def _round(st: Any, tab: Any, cfg: Any, n: Any, stacked: Any, g: Any) -> Any:
     may_bj = u == 1 or u == 10
     peek = cfg[_ix(C_PEEK + u)]
     if a + b == 11 and (a == 1 or b == 1):  # player blackjack
+        paid = cfg[C_BJ]
+        if cfg[C_SBJ] != 0 and _suit(c1) == _suit(c2):  # BSBJ (C_SBJ set: suits coded)
+            paid = cfg[C_SBJ]
         if may_bj:
             if enhc:
                 hole, g = _draw(st, n, stacked, g)
             if _value(hole) + u == 11:  # pushes, or is paid too under BJW
-                return (cfg[C_BJ] if cfg[C_BJW] != 0 else 0), g
-        return cfg[C_BJ], g
+                return (paid if cfg[C_BJW] != 0 else 0), g
+        return paid, g
     node = _cell(tab, _cell(tab, 0, a - 1), b - 1)
-    pair = 1 if c1 == c2 and cfg[_ix(C_CAN_SPLIT + a)] != 0 else 0
+    pair = 1 if _same_rank(c1, c2) and cfg[_ix(C_CAN_SPLIT + a)] != 0 else 0
     act = _cell(tab, node, T_FIRST + 2 * (u - 1) + pair)
+    if cfg[C_SUITS] != 0:
+        by_suits = _by_suits(cfg, u, up, a, b, c1, c2)
+        if by_suits >= 0:
+            act = by_suits
     if act < 0:
         st[ERR] = ERR_TABLE
     if act == SURRENDER and cfg[C_EARLY] != 0:
@@ -454,7 +528,7 @@ def _round(st: Any, tab: Any, cfg: Any, n: Any, stacked: Any, g: Any) -> Any:
     if act == SPLIT:
         nh, g = _split(st, tab, cfg, u, c1, n, stacked, g)
     else:
-        g = _play_one(st, tab, cfg, u, a, b, node, act, n, stacked, g)
+        g = _play_one(st, tab, cfg, u, a, b, node, act, _suits(cfg, c1, c2), n, stacked, g)
         nh = 1
     return _settle(st, cfg, u, hole, peek, nh, n, stacked, g)
 
@@ -513,7 +587,7 @@ def run_chunk(nrounds: int, st: Any, tab: Any, cfg: Any, hist: Any, shoe_acc: An
         w = bet * x
         if counting:
             for q in range(SHOE + st[RS], SHOE + g[0]):  # the round's cards
-                rc += _HILO[_ix(st[_ix(q)])]
+                rc += _HILO[_ix(st[_ix(q)])]  # by code: any suit bits index copies
             b = (floor_tc if -TC_MAX < floor_tc < TC_MAX else np.sign(floor_tc) * TC_MAX) + TC_MAX
             tc_acc[b, 0] += 1
             tc_acc[b, 1] += x

@@ -32,7 +32,8 @@ T_TOTAL, T_NCARDS = 10, 11
 T_FIRST = 12  # + 2 (u - 1) + pair: first two cards (pair: a split is offered)
 T_HIT = 32  # + u - 1: three or more cards
 T_FREE = 42  # + u - 1: the free split hand
-T_WIDTH = 52
+T_THREE = 52  # 1: the hand is 6-7-8, 2: 7-7-7 (three cards that a suit bonus pays), else 0
+T_WIDTH = 53
 
 # cfg: scalars
 (C_H17, C_A21, C_P22, C_CHBJ, C_CHARLIE, C_TAKES_ALL, C_BJ, C_TICKS, C_EARLY, C_ENHC,
@@ -41,6 +42,17 @@ T_WIDTH = 52
 C_PEEK, C_SURRENDER, C_CAN_SPLIT, C_FREE_SPLIT = 32, 44, 56, 68  # + upcard / pair value
 C_PAID_DOUBLE, C_FREE_DOUBLE = 80, 208  # + 11 a + b
 C_SPLIT_TABLE = 336  # + 2 (11 (11 u + p) + b) + resplit offered
-CFG_SIZE = C_SPLIT_TABLE + 2 * 11 * 11 * 11
+# Suits (B678, B777, SB, BSBJ), read only where C_SUITS is set: then a card code is its
+# rank plus 16 times its suit (0 spades).
+C_SUITS = C_SPLIT_TABLE + 2 * 11 * 11 * 11
+C_SBJ, C_SUPER = C_SUITS + 1, C_SUITS + 2  # a suited blackjack's, the Super Bonus's ticks
+C_THREE = C_SUITS + 3  # + 3 kind + case: a winning three-card 21's ticks per unit of stake,
+# kind 0 6-7-8, 1 7-7-7; case 0 mixed suits, 1 one suit, 2 spades
+C_SUITED = C_THREE + 6  # + 5 (4 u + hand) + case: the first action by suits (-1: by ranks)
+SUIT_HANDS = ((6, 7), (6, 8), (7, 8), (7, 7))  # hand 0-3: two cards one from a bonus 21
+SUIT_CASES = 5  # 0 mixed suits; 1-2 one suit, spades; 3-4 one suit, not spades: the second
+# of each where the upcard is of the rank that completes the hand and of another suit
+CFG_SIZE = C_SUITED + 5 * 4 * 11
+SUIT_SHIFT = 4  # code = rank + (suit << SUIT_SHIFT)
 
 TC_MAX = 30  # true-count bins -TC_MAX..TC_MAX (floored counts, clipped)

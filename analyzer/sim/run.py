@@ -117,7 +117,7 @@ def run(sr: SimRules, tables: DecisionTables, rounds: int, *, seed: int | None, 
     root = np.random.SeedSequence(seed)
     used_seed = int(root.entropy)  # type: ignore[arg-type]
     jobs = min(jobs, rounds)
-    cfg = sr.cfg(cut, spread, tables.split)
+    cfg = sr.cfg(cut, spread, tables.split, tables.suited)
     tab = tables.packed()
     shares = [rounds // jobs + (i < rounds % jobs) for i in range(jobs)]
     work = [_Job(sr, tab, cfg, n, child, record)
@@ -155,7 +155,7 @@ def play_round(sr: SimRules, tables: DecisionTables, cards: list[int]) -> tuple[
             raise SimulationError(f"card code {c} is not (or no longer) in the shoe")
         rest.remove(c)
     n = len(rest) + len(cards)
-    job = _Job(sr, tables.packed(), sr.cfg(n - 1, None, tables.split), 1,
+    job = _Job(sr, tables.packed(), sr.cfg(n - 1, None, tables.split, tables.suited), 1,
                np.random.SeedSequence(0), False)
     job.st[L.SHOE:] = [*cards, *rest]
     job.st[L.STACKED] = 1

@@ -57,7 +57,7 @@ def _start(st: Any, tab: Any, cfg: Any, u: Any, c1: Any, c2: Any, s: Any, hands:
     if act == L.SPLIT:
         nh, g = _split(st, tab, cfg, u, c1, n, stacked, g)
     else:
-        g = _play_one(st, tab, cfg, u, a, b, node, act, n, stacked, g)
+        g = _play_one(st, tab, cfg, u, a, b, node, act, 0, n, stacked, g)  # no suits here
         nh = 1
     hands[s, 0, 0] = nh
     for h in range(nh):
@@ -217,6 +217,10 @@ def simulate_spots(rules: Rules, rounds: int, *, seed: int, jobs: int = 1,
     check_counts(rounds, jobs, seed)
     check_size(rules, rounds, jobs, 0)
     sr = SimRules.of(rules)
+    if sr.suits:  # this round loop deals no suits: refused, not played without the pays
+        raise SimulationError("two spots simulated do not read suits yet: the suit bonuses "
+                              "(B678, B777, SB, BSBJ) are played by the one-spot simulator "
+                              "only")
     tables, name = strategy_tables(rules, strategy)
     cfg = sr.cfg(0, None, tables.split)
     tab = tables.packed().reshape(-1)  # the kernel indexes rows itself

@@ -13,7 +13,11 @@ meet *before* dealing, so the compiled loop never calls back into Python:
   hand's (which may not surrender, nor double without DAS); where a paid double's card
   lands here at stake level ``l`` (``2**l`` bets), bit ``5 + l`` whether it is given up
   (DDR, ``l`` 1-4) and bit ``9 + l`` whether it doubles again (RDn, ``l`` 1-3);
-* ``free[u, node]``: the hand carrying Free Bet's free split bet (hit or stand).
+* ``free[u, node]``: the hand carrying Free Bet's free split bet (hit or stand);
+* ``suited[u, hand, case]``: where a suit bonus pays, the first action of 6-7, 6-8, 7-8
+  and 7-7 (:data:`~analyzer.sim.layout.SUIT_HANDS`) in each suit case the player can
+  tell apart (:data:`~analyzer.sim.layout.SUIT_CASES`), asked of a strategy that reads
+  suits (``decide_suits``); ``-1`` where the hand plays by its ranks.
 
 Hands are nodes of the simulator's own composition graph (:class:`HandNodes`):
 ``nxt[node, v - 1]`` is the hand after drawing value ``v``, ``-1`` a bust.
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Protocol
 
 import numpy as np
@@ -39,12 +44,17 @@ from analyzer.sim.layout import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 I8 = npt.NDArray[np.int8]
 I16 = npt.NDArray[np.int16]
 I32 = npt.NDArray[np.int32]
+_SIX_SEVEN_EIGHT = (0, 0, 0, 0, 0, 1, 1, 1, 0, 0)
+_THREE_SEVENS = (0, 0, 0, 0, 0, 0, 3, 0, 0, 0)
 RESCUE_BIT, REDOUBLE_BIT = 5, 9  # + stake level: the hit table's bits (module docstring)
 
 
 class SimStrategy(Protocol):
     """What the simulator asks a strategy (``analyzer.engine.strategy.Strategy`` codes).
 
+    Where a suit bonus pays it asks, if the strategy has it, ``decide_suits(upcard, comp,
+    hand_suits, upcard_suit, options) -> action`` for 6-7, 6-8, 7-8 and 7-7 (suits 0-3, 0
+    spades); a strategy without it plays those hands by their ranks.
     Under DDR it also asks ``decide_rescue(upcard, comp, level) -> bool``: whether a
     doubled hand holding ``comp`` at stake ``2**level`` is given up; under RDn
     ``decide_redouble(upcard, comp, level) -> bool``: whether it doubles again (a
@@ -112,6 +122,7 @@ class DecisionTables:
     hit: I16  # (11, m)
     free: I8  # (11, m)
     seconds: float  # time spent asking the strategy
+    suited: I8 | None = None  # (11, 4, SUIT_CASES); None: every hand by its ranks
 
     def packed(self) -> I32:
         """One row per hand node, in the kernel's layout (see ``layout``)."""
@@ -123,6 +134,8 @@ class DecisionTables:
         tab[:, L.T_FIRST:L.T_FIRST + 20] = self.first[1:].transpose(1, 0, 2).reshape(-1, 20)
         tab[:, L.T_HIT:L.T_HIT + 10] = self.hit[1:].T
         tab[:, L.T_FREE:L.T_FREE + 10] = self.free[1:].T
+        tab[:, L.T_THREE] = [1 if c == _SIX_SEVEN_EIGHT else 2 if c == _THREE_SEVENS else 0
+                             for c in n.comps]
         return tab
 
 
@@ -161,6 +174,20 @@ class _Asker:
             raise SimulationError(f"the strategy's {question} answer for {comp} against {u} "
                                   f"is {answer!r}, not True or False")
         return bool(answer)
+
+    def decide_suits(self, u: int, comp: tuple[int, ...], suits: tuple[int, int], up: int,
+                     options: int) -> int | None:
+        """The action for ``comp`` in one suit case, or None: the strategy reads ranks only."""
+        ask = getattr(self.strategy, "decide_suits", None)
+        if ask is None:
+            return None
+        opts = _mask(options)
+        action = ask(u, comp, suits, up, opts)
+        if action not in opts:
+            raise SimulationError(f"the strategy chose action {action} for {comp} in suits "
+                                  f"{suits} against {u} of suit {up}, not one of the options "
+                                  f"{sorted(opts)}")
+        return int(action)
 
     def decide_free(self, u: int, comp: tuple[int, ...]) -> int:
         action = self.strategy.decide_free(u, comp)
@@ -252,6 +279,37 @@ def _hit_tables(sr: SimRules, nodes: HandNodes, ask: _Asker) -> tuple[I16, I8]:
     return hit, free
 
 
+# One suit case each (``SUIT_CASES``' order): the hand's suits and the upcard's.
+_CASE_SUITS = (((0, 1), 2), ((0, 0), 0), ((0, 0), 1), ((1, 1), 1), ((1, 1), 2))
+
+
+def _suited_table(sr: SimRules, nodes: HandNodes, ask: _Asker) -> I8 | None:
+    """The first actions by suits (module docstring), or None: no suit bonus on a three-card
+    21, or a strategy that reads ranks only."""
+    plain = (Fraction(1),) * 3
+    if sr.three[0] == plain and sr.three[1] == plain and not sr.super_bonus:
+        return None
+    table = np.full((11, len(L.SUIT_HANDS), L.SUIT_CASES), -1, dtype=np.int8)
+    for hand, (a, b) in enumerate(L.SUIT_HANDS):
+        node = nodes.node(a, b)
+        comp = nodes.comps[node]
+        kind = 1 if a == b else 0  # 7-7 one card from 7-7-7, the others from 6-7-8
+        opts = 1 << STAND | 1 << HIT | (1 << DOUBLE if sr.paid_double[a][b] else 0)
+        if a == b and sr.can_split[a]:
+            opts |= 1 << SPLIT
+        for u in range(1, 11):
+            if not ask.possible(u, comp) or (sr.three[kind] == plain and not (
+                    kind == 1 and sr.super_bonus and u == 7)):
+                continue  # no suit pays this hand against this upcard
+            surr = 1 << SURRENDER if sr.surrender_on[u] else 0
+            for case, (suits, up) in enumerate(_CASE_SUITS):
+                action = ask.decide_suits(u, comp, suits, up, opts | surr)
+                if action is None:
+                    return None
+                table[u, hand, case] = action
+    return table
+
+
 def export_tables(rules: Rules, strategy: SimStrategy) -> DecisionTables:
     """Ask ``strategy`` every decision the simulator may meet under ``rules``, once."""
     start = time.perf_counter()
@@ -261,8 +319,9 @@ def export_tables(rules: Rules, strategy: SimStrategy) -> DecisionTables:
     first = _first_table(sr, nodes, ask)
     split = _split_table(sr, nodes, ask)
     hit, free = _hit_tables(sr, nodes, ask)
+    suited = _suited_table(sr, nodes, ask)
     return DecisionTables(nodes=nodes, first=first, split=split, hit=hit, free=free,
-                          seconds=time.perf_counter() - start)
+                          seconds=time.perf_counter() - start, suited=suited)
 
 
 __all__ = ["DecisionTables", "HandNodes", "SimStrategy", "export_tables"]
