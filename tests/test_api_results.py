@@ -309,11 +309,12 @@ def test_quickstart_script_prints_the_cli_figures(capsys: pytest.CaptureFixture[
 
 def test_rules_list_names_every_game_and_show_works_for_each(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from analyzer.core.presets import CLASSIC_GAMES, PRESETS
+    from analyzer.core.presets import CLASSIC_GAMES, PRESETS, VARIANT_GAMES
 
     listed = _cli_json(capsys, ["rules", "list"])
-    assert list(listed) == [*PRESETS, *CLASSIC_GAMES]
-    assert {v["kind"] for v in listed.values()} == {"seed", "classic"}
+    assert list(listed) == [*PRESETS, *CLASSIC_GAMES, *VARIANT_GAMES]
+    assert {v["kind"] for v in listed.values()} == {"seed", "classic", "variant"}
+    assert {n for n, v in listed.items() if v["kind"] == "variant"} == set(VARIANT_GAMES)
     for name in listed:
         shown = _cli_json(capsys, ["rules", "show", name])
         assert shown["name"] == name and shown["spec"] == listed[name]["spec"]

@@ -208,8 +208,6 @@ def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
     rules = parse_spec("6D H17 DAS SPL3 LS DAN DDR")
     with pytest.raises(RuleConflictError, match=r"^DAN and DDR: the distribution of a round"):
         round_distribution(rules)
-    with pytest.raises(RuleConflictError, match=r"^DAN and DDR: play by a fixed strategy"):
-        Analysis(rules, strategy=FrozenStrategy(Analysis(rules)))
     for level in ("cdp1", "cdp", "optimal"):
         with pytest.raises(SplitInfeasible, match=f"split level '{level}'"):
             Analysis(rules, split=level)  # type: ignore[arg-type]

@@ -377,7 +377,7 @@ def test_the_chart_gaps_of_docs_charts_md_are_the_committed_charts() -> None:
 def test_docs_games_md_states_every_named_game_as_the_presets_do() -> None:
     """docs/games.md reads each seed game's rule text; the spec it states is the preset's,
     and its table of classic games is CLASSIC_GAMES."""
-    from analyzer.core.presets import CLASSIC_GAMES, PRESETS
+    from analyzer.core.presets import CLASSIC_GAMES, PRESETS, VARIANT_GAMES
     from analyzer.core.rules import format_spec, parse_spec
 
     text = (ROOT / "docs" / "games.md").read_text(encoding="utf-8")
@@ -389,5 +389,8 @@ def test_docs_games_md_states_every_named_game_as_the_presets_do() -> None:
         row = re.search(rf"^\| `{re.escape(name)}` \| `([^`]+)` \|", text, re.M)
         assert row is not None and row.group(1) == preset.spec, name
     classic = dict(re.findall(r"^\| `([\w-]+)` \| `([^`]+)` \|$", text, re.M))
+    variants = {name: classic.pop(name) for name in VARIANT_GAMES if name in classic}
+    assert variants == VARIANT_GAMES  # Spanish 21's table, stated as the presets state it
+    assert all(format_spec(parse_spec(s)) == s for s in variants.values())
     assert classic == CLASSIC_GAMES
     assert all(format_spec(parse_spec(s)) == s for s in classic.values())

@@ -85,3 +85,13 @@ def test_no_surrender_s17_is_a_shade_over_the_published_figure() -> None:
     game = f"6D S17 {GAME}"
     cost = 100 * (Analysis(Rules(game)).ev() - Analysis(Rules(game.replace(" LS", " NS"))).ev())
     assert 0.006 < cost < 0.007
+
+
+def test_the_named_games_are_this_reading() -> None:
+    """``spanish21`` and ``spanish21-s17`` (docs/games.md) are the rules checked above."""
+    from analyzer.api.games import is_game_name
+    from analyzer.core.presets import game_base
+
+    assert game_base("spanish21") == Rules(f"6D H17 {GAME}")
+    assert game_base("spanish21-s17") == Rules(f"6D S17 {GAME}")
+    assert is_game_name("spanish21") and is_game_name("spanish21-s17")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from analyzer.core.errors import RuleConflictError, RuleError, UsageError
-from analyzer.core.presets import CLASSIC_GAMES, PRESETS, game_base, game_rules
+from analyzer.core.presets import CLASSIC_GAMES, PRESETS, VARIANT_GAMES, game_base, game_rules
 from analyzer.core.rules import Rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe, parse_shoe
 
@@ -21,8 +21,8 @@ Game = Rules | str  # a Rules, a spec, a game name, or a game name and tokens
 
 
 def is_game_name(word: str) -> bool:
-    """Whether ``word`` names a game (a seed preset or a classic table)."""
-    return word in PRESETS or word in CLASSIC_GAMES
+    """Whether ``word`` names a game (a seed preset, a classic table or a variant)."""
+    return word in PRESETS or word in CLASSIC_GAMES or word in VARIANT_GAMES
 
 
 def resolve(game: Game, spec: str = "") -> tuple[Rules, str]:

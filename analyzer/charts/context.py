@@ -7,7 +7,11 @@ charts follow the engine's rules from these attributes alone:
 * ``rules.charlie``: a hand of that many cards stops and wins (0: no Charlie);
 * ``rules.stand_on_21``: a hand totalling 21 stands automatically;
 * ``rules.free_doubles`` / ``rules.free_splits``: Free Bet's free doubles (two-card
-  hard totals) and free splits (pair values).
+  hard totals) and free splits (pair values);
+* ``rules.double_any_cards`` / ``rules.surrender_after_hit``: a D or R code also doubles
+  or surrenders a hand of three or more cards (DAN, SAH), so the card count matters;
+* ``rules.double_rescue`` / ``rules.redoubles``: a doubled hand still decides once its
+  card is dealt (give up, double again): the chart's ``doubled-hand`` section.
 """
 
 from __future__ import annotations
@@ -25,11 +29,15 @@ class ChartContext:
     twenty_one_stands: bool = False
     free_doubles: frozenset[int] = frozenset()  # two-card hard totals doubled for free
     free_splits: frozenset[int] = frozenset()  # pair values split for free
+    later_actions: bool = False  # DAN or SAH: hands of 3+ cards may double or surrender
+    doubled_decides: bool = False  # DDR or RDn: a doubled hand may give up or double again
 
     @classmethod
     def from_rules(cls, rules: Rules) -> ChartContext:
         return cls(charlie=rules.charlie or None, twenty_one_stands=rules.stand_on_21,
-                   free_doubles=rules.free_doubles, free_splits=rules.free_splits)
+                   free_doubles=rules.free_doubles, free_splits=rules.free_splits,
+                   later_actions=rules.double_any_cards or rules.surrender_after_hit,
+                   doubled_decides=rules.double_rescue or bool(rules.redoubles))
 
     @property
     def free_bet(self) -> bool:
@@ -44,4 +52,4 @@ class ChartContext:
     @property
     def by_cards(self) -> bool:
         """Whether the card count can change the play enough to print qualified rows."""
-        return self.charlie is not None
+        return self.charlie is not None or self.later_actions

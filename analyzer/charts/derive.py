@@ -26,6 +26,7 @@ from analyzer.charts.context import ChartContext
 from analyzer.charts.model import UPCARDS, RowKey, Section, standard_rows
 from analyzer.charts.rows import (
     FALLBACK,
+    SOLVE_ORDER,
     ActionValues,
     Array,
     RowProblem,
@@ -34,9 +35,11 @@ from analyzer.charts.rows import (
     reach,
     solve_rows,
 )
-from analyzer.charts.strategy import FREE_SECTION, ChartStrategy
+from analyzer.charts.strategy import DOUBLED_SECTION, FREE_SECTION, ChartStrategy
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
 from analyzer.engine.analysis import Analysis
+from analyzer.engine.fixed import play_policy
+from analyzer.engine.hands import later_doubles
 
 MAX_ROUNDS = 8
 SplitValues = Mapping[tuple[int, int], float]
@@ -56,6 +59,9 @@ class Deriver:
         self._data = {u: prepare(analysis, u) for u in self.upcards}
         self._ndas: dict[tuple[int, int], float] = {}
         self._forced_of: dict[int, Array] = {}
+        # the codes a hand of three or more cards plays as written (DAN, SAH)
+        self._later_codes = frozenset(("D", "Ds") if self.rules.double_any_cards else ()) | \
+            frozenset(("R", "Rs") if self.rules.surrender_after_hit else ())
 
     def upcard_data(self, upcard: int) -> UpcardData:
         return self._data[upcard]
@@ -104,13 +110,18 @@ class Deriver:
             stacked = np.vstack([np.nan_to_num(first[a], nan=-np.inf) if a in first
                                  else np.full(m, -np.inf) for a in range(5)])
             result: Array = np.where(space.ncards == 2, np.argmax(stacked, axis=0) == HIT,
-                                     v.hit > v.stand)
+                                     v.hits)  # CDZ-: a hand that doubles (DAN) draws no more
             return result & ~self._forced(d)
-        hits: Array = (strategy.hit_policy(d.upcard, space.comps) == HIT) & (space.ncards >= 3)
+        hits: Array = (self._policy(d, strategy) == HIT) & (space.ncards >= 3)
         for i in d.options:  # the two-card hands dealt: their own options
             if int(space.ncards[i]) == 2:
                 hits[i] = strategy.decide(d.upcard, d.comps[i], d.options[i]) == HIT
         return hits
+
+    def _policy(self, d: UpcardData, strategy: ChartStrategy) -> Array:
+        """Per hand, the chart's action after hitting (DAN's double, SAH's surrender too)."""
+        return play_policy(strategy, self.analysis.play_rules(d.upcard), d.upcard,
+                           d.ua.values.space)
 
     def hit_values(self, section: Section, upcard: int) -> Array:
         """EV of hitting each hand when the chart plays on (the engine's policy hit EVs)."""
@@ -139,7 +150,8 @@ class Deriver:
             d = self._data[u]
             columns[u], cell_evs, _ = self._solve_upcard(d, strategy, split_values)
             evs.update({(key, u): values for key, values in cell_evs.items()})
-        return Section(name="main", title="chart", rows=_assemble(columns), evs=evs)
+        return Section(name="main", title="chart",
+                       rows=_assemble(columns, self._later_codes), evs=evs)
 
     def _solve_upcard(self, d: UpcardData, strategy: ChartStrategy | None,
                       split_values: SplitValues
@@ -197,6 +209,83 @@ class Deriver:
             self._ndas[key] = float(ndas.split_value(dataclasses.replace(d.ua, splits={}), p))
         without_das = d.keep[i] * self._ndas[key] - d.p_bj[i]
         return "Ph" if without_das < values[HIT] else "P"
+
+    # -- DDR, RDn: a doubled hand once its card is dealt -------------------------
+    def derive_doubled(self, main: Section) -> Section | None:
+        """The doubled-hand section (S, Rs to give up, Ds to double again), or None when a
+        doubled hand has no decision under these rules.
+
+        Each row's code maximises the value of its doubled hands at the first stake
+        (twice the bet), weighted by how often the main chart doubles into each; a
+        redouble is valued with the later stakes played at their best.
+        """
+        if not self.context.doubled_decides:
+            return None
+        strategy = ChartStrategy(main, self.rules, context=self.context)
+        columns: Columns = {}
+        evs: dict[tuple[RowKey, int], dict[str, float]] = {}
+        for u in self.upcards:
+            columns[u], cell_evs = self._solve_doubled(self._data[u], strategy)
+            evs.update({(key, u): values for key, values in cell_evs.items()})
+        return Section(name=DOUBLED_SECTION, title="doubled hand", rows=_assemble(columns),
+                       evs=evs)
+
+    def _doubled_weight(self, d: UpcardData, strategy: ChartStrategy) -> Array:
+        """Per hand, the chance the chart's player holds it as a doubled hand, card dealt."""
+        v = d.ua.values
+        space = v.space
+        m = len(d.comps)
+        doubling = np.where(self._policy(d, strategy) == DOUBLE, self.met(d.upcard, strategy),
+                            0.0)
+        for i in d.options:
+            if d.two[i]:
+                doubling[i] = d.deal[i] * d.keep[i] if strategy.decide(
+                    d.upcard, d.comps[i], d.options[i]) == DOUBLE else 0.0
+        out = np.zeros(m + 2)
+        np.add.at(out, space.child, doubling[:, None] * v.probs)
+        return out[:m]
+
+    def _solve_doubled(self, d: UpcardData, strategy: ChartStrategy
+                       ) -> tuple[dict[RowKey, str], dict[RowKey, dict[str, float]]]:
+        v = d.ua.values
+        space = v.space
+        assert v.stand_doubled is not None
+        ds = v.stand_doubled.astype(float)
+        play = self.analysis.play_rules(d.upcard)
+        levels = play.redoubles + 1
+        may = later_doubles(space, play.double) & ~self._forced(d) if play.redoubles \
+            else np.zeros(len(ds), dtype=bool)
+        options = {"S": 2 * ds}
+        after = np.zeros(0)
+        for level in range(levels, 0, -1):  # the later stakes at their best, top down
+            stake = 2 ** level
+            vals = stake * ds
+            again = (v.probs * after[space.child]).sum(axis=1) if level < levels else None
+            if again is not None:
+                vals = np.where(may, np.maximum(vals, again), vals)
+            if play.rescue:
+                vals = np.maximum(vals, -stake / 2)
+            if level == 1:
+                if play.rescue:
+                    options["Rs"] = np.full(len(ds), -1.0)
+                if again is not None:
+                    options["Ds"] = np.where(may, again, 2 * ds)
+            after = np.concatenate([vals, [-stake, 0.0]])
+        weight = self._doubled_weight(d, strategy)
+        forced = self._forced(d)
+        codes: dict[RowKey, str] = {}
+        evs: dict[RowKey, dict[str, float]] = {}
+        for key in SOLVE_ORDER:
+            nodes = d.rows[key]
+            nodes = nodes[(space.ncards[nodes] >= 3) & ~forced[nodes]]
+            w = weight[nodes]
+            if len(nodes) == 0 or w.sum() <= 0:
+                codes[key] = "S"
+                continue
+            values = {c: float(w @ a[nodes]) / float(w.sum()) for c, a in options.items()}
+            codes[key] = max(values, key=lambda c: (values[c], c == "S"))  # ties: stand
+            evs[key] = values
+        return codes, evs
 
     # -- Free Bet: the free-bet hand after a free split -----------------------
     def derive_free(self, main: Section) -> Section | None:
@@ -259,13 +348,16 @@ class Deriver:
 
         problem = RowProblem(d=d, stand=free_stand, bust=0.0, first_weight=start,
                              met=reach(d, start, hits), first_values=first_values,
-                             forced=forced, by_cards=self.by_cards)
+                             forced=forced, by_cards=self.by_cards, later=False)
         codes, evs, _ = solve_rows(problem)
         return codes, evs
 
 
-def _assemble(columns: Columns) -> dict[RowKey, tuple[str, ...]]:
-    """Rows from per-upcard codes; cells an upcard did not decide get the play they imply."""
+def _assemble(columns: Columns, later: frozenset[str] = frozenset()
+              ) -> dict[RowKey, tuple[str, ...]]:
+    """Rows from per-upcard codes; cells an upcard did not decide get the play they imply
+    (``later``: the codes a hand of three or more cards plays as they are, D and Ds under
+    DAN, R and Rs under SAH; a card-count row repeats them)."""
     keys = set(standard_rows(pairs=False))
     for codes in columns.values():
         keys.update(codes)
@@ -276,7 +368,8 @@ def _assemble(columns: Columns) -> dict[RowKey, tuple[str, ...]]:
             codes = columns.get(u, {})
             code = codes.get(key)
             if code is None and key.cards is not None:  # the base row's play on many cards
-                code = FALLBACK.get(codes.get(key.base, "H"), "S")
+                base = codes.get(key.base, "H")
+                code = base if base in later else FALLBACK.get(base, "S")
             elif code is None and key.kind == "P":  # a pair not split here: its total's row
                 total = RowKey("S", 12) if key.total == 1 else RowKey("H", 2 * key.total)
                 code = codes.get(total, "H")

@@ -31,11 +31,25 @@ NOTES = (
     "first action (three or more cards, split hands); they are not advice for other rules.",
 )
 
+LATER_NOTES = {
+    "DAN": "DAN: a D or Ds also doubles a hand of three or more cards where the doubling "
+           "rule allows its total (a 21 is not doubled); a row qualified by a card count "
+           "(H11/4) gives hands of that many cards their own play.",
+    "SAH": "SAH: an R or Rs also surrenders a hand of three or more cards that was not split.",
+    "doubled": "Doubled-hand section: a doubled hand, its card dealt, reads the row of its "
+               "total: S stands, Rs gives it up for half its stake (the original bet: "
+               "double-down rescue), Ds doubles it again (redouble); every stake alike.  Each "
+               "code maximises the row's doubled hands at the first stake, weighted by how "
+               "often the chart doubles into them, later stakes valued at their best.",
+}
+
 FREE_CAVEAT = ("Caveat: this engine plays the free-bet hand at its composition-dependent "
                "optimum when it evaluates a chart (it does not ask the chart's free-bet-hand "
                "section), so the chart EV counts that hand at its best.")
 TITLES = {"main": "basic strategy (total-dependent)",
-          "free-bet-hand": "the free-bet hand after a free split (hit or stand)"}
+          "free-bet-hand": "the free-bet hand after a free split (hit or stand)",
+          "doubled-hand": "a doubled hand once its card is dealt (S stand, Rs give up for the "
+                          "original bet, Ds double again)"}
 
 
 @dataclass
@@ -86,8 +100,8 @@ def make_chart(rules: Rules, title: str, *, shoe: Shoe | None = None,
     deriver = Deriver(optimum, context, by_cards=by_cards)
 
     def sections(main: Section) -> tuple[Section, ...]:
-        free = deriver.derive_free(main)
-        return (main,) if free is None else (main, free)
+        extra = (deriver.derive_free(main), deriver.derive_doubled(main))
+        return (main, *(s for s in extra if s is not None))
 
     main = deriver.derive()
     chart = Chart(rules=rules, sections=sections(main), title=title)
@@ -104,7 +118,9 @@ def make_chart(rules: Rules, title: str, *, shoe: Shoe | None = None,
         figures2, played2, _ = evaluate(candidate, shoe, optimum)
         if figures2.chart_ev > figures.chart_ev:
             chart, figures, played = candidate, figures2, played2
-    notes: tuple[str, ...] = NOTES
+    notes: tuple[str, ...] = NOTES + tuple(LATER_NOTES[k] for k, on in (
+        ("DAN", rules.double_any_cards), ("SAH", rules.surrender_after_hit),
+        ("doubled", context.doubled_decides)) if on)
     strategy = played.strategy
     if len(chart.sections) > 1 and isinstance(strategy, ChartStrategy) \
             and strategy.free_calls == 0:

@@ -19,7 +19,7 @@ import numpy as np
 from analyzer.charts.derive import Deriver
 from analyzer.charts.model import UPCARDS, Chart, RowKey
 from analyzer.charts.strategy import ChartStrategy
-from analyzer.core.actions import HIT, STAND, Action
+from analyzer.core.actions import DOUBLE, HIT, STAND, SURRENDER, Action
 from analyzer.core.cards import comp_cards, format_value
 from analyzer.core.rules import format_spec
 from analyzer.engine.analysis import Analysis
@@ -70,8 +70,12 @@ def find_exceptions(chart: Chart, optimum: Analysis,
             else:
                 if deriver.context.forced_stand(int(v.space.total[i]), n):
                     continue
-                options = both
                 values = {STAND: float(v.stand[i]), HIT: float(v.hit[i])}
+                if d.may_double[i]:  # DAN
+                    values[DOUBLE] = float(v.double[i])
+                if d.may_give[i]:  # SAH
+                    values[SURRENDER] = -0.5
+                options = frozenset(values) if len(values) > 2 else both
                 scale = 1.0
             chart_action = strategy.decide(u, comp, options)
             best = max(sorted(options), key=lambda a: values[a])

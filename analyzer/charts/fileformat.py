@@ -4,19 +4,22 @@ One row per line: a label (``H4``..``H21``, ``S12``..``S21``, ``P2``..``P9``,
 ``PT``, ``PA``; ``H16/5`` for a row that applies to five-card hands only), then
 ten codes for upcards 2..9, T, A, separated by commas or whitespace.  ``#``
 starts a comment.  Labels and codes are case-insensitive.  A line ``[name]``
-starts a further section (Free Bet's ``[free-bet-hand]``); rows before any such
-line are the main chart.  H4, S12, H21, S21 and the pair rows may be left out
+starts a further section (Free Bet's ``[free-bet-hand]``; ``[doubled-hand]`` where a
+doubled hand may be given up or doubled again); rows before any such line are the
+main chart.  H4, S12, H21, S21 and the pair rows may be left out
 (see :data:`~analyzer.charts.model.LOOKUP_RULES`); every other row is required.
 
 Read for a rule set (:func:`load_chart`), a file must also fit it: a section,
 row or code the rules never consult is refused, naming its line, rather than
 ignored (a typo ``[free-bet-hnd]`` would otherwise drop the free-bet hand's
 play and evaluate another strategy than the one written).  Refused: a section
-other than the main one and, in games with free splits, ``[free-bet-hand]``; a
+other than the main one, ``[free-bet-hand]`` in games with free splits and
+``[doubled-hand]`` under DDR or RDn; a
 section or row given twice; pair rows where the rules never split, ``PA``
 where aces may not be split; a row qualified by a card count the hand never
 decides at (a Charlie stops it); in ``[free-bet-hand]`` (the hand carrying the
-free bet only hits or stands) a pair row or a code other than H and S.
+free bet only hits or stands) a pair row or a code other than H and S; in
+``[doubled-hand]`` a pair row or a code other than S, Rs (DDR) and Ds (RDn).
 
 >>> text = format_rows({RowKey("H", 16): ("S",) * 5 + ("H", "H", "R", "R", "R")})
 >>> text
@@ -42,7 +45,7 @@ from analyzer.charts.model import (
     parse_label,
     validate_rows,
 )
-from analyzer.charts.strategy import FREE_SECTION
+from analyzer.charts.strategy import DOUBLED_SECTION, FREE_SECTION
 from analyzer.core.errors import ChartError
 from analyzer.core.rules import Rules, format_spec
 from analyzer.util.files import read_input
@@ -53,12 +56,28 @@ _SECTION = re.compile(r"\[\s*([A-Za-z0-9_-]+)\s*\]")
 
 def _unused(rules: Rules, section: str, key: RowKey, codes: tuple[str, ...]) -> str | None:
     """Why the rules never consult this row (None: they do)."""
-    if section != "main" and section != FREE_SECTION:
-        known = "[free-bet-hand] with free splits" if rules.free_splits else "none"
-        return f"unknown section [{section}] (the main chart, then {known})"
+    if section not in ("main", FREE_SECTION, DOUBLED_SECTION):
+        known = [name for name, on in (("[free-bet-hand] with free splits", rules.free_splits),
+                                       ("[doubled-hand] with DDR or RDn", _doubled(rules)))
+                 if on]
+        return (f"unknown section [{section}] (the main chart, then "
+                f"{', '.join(known) or 'none'})")
     if section == FREE_SECTION and not rules.free_splits:
         return "section [free-bet-hand] is for games with free splits (FS), and these rules "\
             "have none"
+    if section == DOUBLED_SECTION:
+        if not _doubled(rules):
+            return ("section [doubled-hand] is for games where a doubled hand may be given "
+                    "up or doubled again (DDR, RDn), and these rules have neither")
+        if key.kind == "P":
+            return f"row {key.label}: a doubled hand is never a pair"
+        allowed = {"S"} | ({"Rs"} if rules.double_rescue else set()) | \
+            ({"Ds"} if rules.redoubles else set())
+        bad = sorted(set(codes) - allowed)
+        if bad:
+            return (f"row {key.label}: code {bad[0]} in [doubled-hand] (these rules let a "
+                    f"doubled hand {'/'.join(sorted(allowed))}: S stands, Rs gives up (DDR), "
+                    "Ds doubles again (RDn))")
     if key.kind == "P":
         if section == FREE_SECTION:
             return f"row {key.label}: the free-bet hand never splits"
@@ -75,6 +94,11 @@ def _unused(rules: Rules, section: str, key: RowKey, codes: tuple[str, ...]) -> 
             return (f"row {key.label}: code {bad[0]} in [free-bet-hand] (the free-bet hand only "
                     "hits or stands: H or S)")
     return None
+
+
+def _doubled(rules: Rules) -> bool:
+    """Whether a doubled hand still decides (DDR, RDn): the doubled-hand section applies."""
+    return rules.double_rescue or bool(rules.redoubles)
 
 
 def parse_sections(text: str, source: str = "chart", *, require_all: bool = True,

@@ -72,7 +72,11 @@ def render_png(chart: Chart) -> bytes:
     note = free_note(chart)
     legend_rows = (len(LEGEND) + 2) // 3 + (1 if note else 0)
     n_figures = len(figures(chart)) if chart.evaluation is not None else 0
-    head = 2.2 + 0.7 * len(words) + 0.8 * n_figures + legend_rows + 1
+    # long titles and rule specs wrap (the characters per unit of width of each size)
+    titles = textwrap.wrap(chart.title, width=int(width * 2.5)) or [""]
+    specs = textwrap.wrap(f"Rules: {format_spec(chart.rules)}", width=int(width * 3.6))
+    head = 2.2 + 1.0 * (len(titles) - 1) + 0.8 * (len(specs) - 1) + 0.7 * len(words) \
+        + 0.8 * n_figures + legend_rows + 1
     multi = len(chart.sections) > 1
     body = sum(_section_height(s) + (1 if multi else 0) for s in chart.sections)
     height = head + body
@@ -85,9 +89,12 @@ def render_png(chart: Chart) -> bytes:
     ax.set_ylim(0, height)
     ax.axis("off")
     y = height - 0.5
-    ax.text(0, y, chart.title, fontsize=13, fontweight="bold", va="center")
-    y -= 1.1
-    ax.text(0, y, f"Rules: {format_spec(chart.rules)}", fontsize=10, va="center")
+    for i, line in enumerate(titles):
+        y -= 1.0 if i else 0
+        ax.text(0, y, line, fontsize=13, fontweight="bold", va="center")
+    for i, line in enumerate(specs):
+        y -= 0.8 if i else 1.1
+        ax.text(0, y, line, fontsize=10, va="center")
     for line in words:
         y -= 0.7
         ax.text(0, y, line, fontsize=8, va="center", color="#444444")

@@ -25,6 +25,7 @@ from analyzer.charts.model import CODE_ACTIONS, RowKey
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.cards import blackjack_value, comp_cards, is_natural
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
+from analyzer.engine.fixed import later_options
 
 # float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
 # the union of the two dtypes (every operation would need a cast), so Any.
@@ -58,6 +59,8 @@ class UpcardData:
     first: ActionValues  # unconditional EVs of stand, double, split, surrender (NaN: none)
     pair: Array  # pair value where splitting is an option, else 0
     rows: dict[RowKey, Array]  # node indices (two or more cards) of each row
+    may_double: Array  # bool: a hand of three or more cards may double (DAN)
+    may_give: Array  # bool: ... may surrender (SAH)
 
     def unconditional(self, values: Array, nodes: Array | None = None) -> Array:
         """Per-hand EVs conditioned on no dealer blackjack -> unconditional (two-card hands)."""
@@ -110,7 +113,21 @@ def prepare(analysis: Analysis, upcard: int) -> UpcardData:
     for key in SOLVE_ORDER:
         mask = multi & (space.total == key.total) & (space.soft == (key.kind == "S"))
         rows[key] = np.flatnonzero(mask & ~((space.ncards == 2) & (space.total == 21)))
-    return UpcardData(upcard, ua, comps, two, deal, p_bj, 1 - p_bj, options, first, pair, rows)
+    may_double, may_give = later_options(space, analysis.play_rules(upcard))
+    return UpcardData(upcard, ua, comps, two, deal, p_bj, 1 - p_bj, options, first, pair, rows,
+                      may_double, may_give)
+
+
+def later_values(d: UpcardData, hit: Array, stand: Array, nodes: Array) -> dict[str, Array]:
+    """Per code, what each of ``nodes`` (hands of three or more cards) is worth playing it:
+    its first action where the hand has it (DAN's double, SAH's surrender), else its
+    fallback.  Hit and stand values are the caller's (the chart's own continuation)."""
+    values = d.ua.values
+    h, s = hit[nodes], stand[nodes]
+    double = values.double[nodes].astype(float)
+    dbl, give = d.may_double[nodes], d.may_give[nodes]
+    return {"H": h, "S": s, "D": np.where(dbl, double, h), "Ds": np.where(dbl, double, s),
+            "R": np.where(give, -0.5, h), "Rs": np.where(give, -0.5, s)}
 
 
 def dealt_probability(comp: tuple[int, ...], shoe: tuple[int, ...]) -> float:
@@ -150,6 +167,7 @@ class RowProblem:
     first_values: FirstValues  # EVs of the first actions of two-card hands
     forced: Array  # bool: hands with no decision (Charlie, 21 standing)
     by_cards: bool
+    later: bool = True  # hands of 3+ cards may double (DAN) or surrender (SAH) where allowed
 
 
 Solution = tuple[dict[RowKey, str], dict[RowKey, dict[str, float]], Array]
@@ -175,19 +193,32 @@ def solve_rows(problem: RowProblem) -> Solution:
         codes[key] = code
         codes.update(qualified)
         evs[key] = values
-        decision = np.full(len(nodes), FALLBACK[code] == "H")
+        # what each hand continues at, played by its row's code (its card count's, if any)
+        played = np.full(len(nodes), code, dtype=object)
         for qkey, qcode in qualified.items():
-            decision[space.ncards[nodes] == qkey.cards] = qcode == "H"
-        decision &= ~problem.forced[nodes]
-        cont[nodes] = np.where(decision, hit[nodes], problem.stand[nodes])
+            played[space.ncards[nodes] == qkey.cards] = qcode
+        worth = _later_values(problem, hit, nodes)
+        value = problem.stand[nodes].astype(float)
+        for c in set(played.tolist()):
+            sel = played == c
+            value[sel] = worth[c if problem.later else FALLBACK[c]][sel]
+        cont[nodes] = np.where(problem.forced[nodes], problem.stand[nodes], value)
     return codes, evs, hit
+
+
+def _later_values(problem: RowProblem, hit: Array, nodes: Array) -> dict[str, Array]:
+    """Per code, the value of ``nodes`` played by it after hitting (DAN/SAH where the
+    problem has them, else each code's hit or stand fallback)."""
+    if problem.later:
+        return later_values(problem.d, hit, problem.stand, nodes)
+    h, s = hit[nodes], problem.stand[nodes].astype(float)
+    return {"H": h, "S": s}
 
 
 def _choose(problem: RowProblem, key: RowKey, nodes: Array,
             hit: Array) -> tuple[str, dict[RowKey, str], dict[str, float]]:
     """Best code of a row, its card-count rows, and each candidate's average EV."""
     d = problem.d
-    stand = problem.stand
     ncards = d.ua.values.space.ncards[nodes]
     two = nodes[problem.first_weight[nodes] > 0]
     multi = nodes[(ncards >= 3) & ~problem.forced[nodes]]
@@ -197,39 +228,52 @@ def _choose(problem: RowProblem, key: RowKey, nodes: Array,
         w2 = d.deal[two]
         wm = np.array([dealt_probability(d.comps[i], d.ua.shoe) for i in multi])
     first = problem.first_values(two, hit)
-    h_multi, s_multi = hit[multi], stand[multi]
-    multi_value = {"H": float(wm @ h_multi), "S": float(wm @ s_multi)}
+    worth = _later_values(problem, hit, multi)
+    # the codes a hand of three or more cards tells apart (H and S; D, R where it may)
+    distinct = ["H", "S"] + [c for c, on in (("D", d.may_double[multi].any()),
+                                             ("R", d.may_give[multi].any())) if on
+                             and problem.later]
+    distinct += [c + "s" for c in distinct[2:]]
+
+    def multi_of(code: str) -> str:
+        """The code whose play on hands of 3+ cards this code's is."""
+        return code if code in distinct else FALLBACK[code]
+
+    multi_value = {c: float(wm @ worth[c]) for c in distinct}
     groups: dict[int, str] = {}
-    agree = {"H": 0.0, "S": 0.0}
+    agree = dict.fromkeys(distinct, 0.0)
     if problem.by_cards:  # each card count plays its own best where that matters
         sizes = d.ua.values.space.ncards[multi]
-        best = np.maximum(h_multi, s_multi)
         for n in sorted(set(sizes.tolist())):
             sel = sizes == n
-            h, s = float(wm[sel] @ h_multi[sel]), float(wm[sel] @ s_multi[sel])
-            if abs(h - s) >= MIN_IMPACT:
-                groups[n] = "H" if h > s else "S"
+            by_code = {c: float(wm[sel] @ worth[c][sel]) for c in distinct}
+            best = max(distinct, key=lambda c: by_code[c])  # ties: the first listed
+            if max(by_code.values()) - min(by_code.values()) >= MIN_IMPACT:
+                groups[n] = best
+                agree[best] += float(wm[sel].sum())  # ties: the code most counts agree with
         own = np.isin(sizes, list(groups))
-        fixed = float(wm[own] @ best[own])
-        for n, g in groups.items():  # ties: prefer the code most card counts agree with
-            agree[g] += float(wm[sizes == n].sum())
-        multi_value = {"H": fixed + float(wm[~own] @ h_multi[~own]),
-                       "S": fixed + float(wm[~own] @ s_multi[~own])}
+        # the same for every code: each hand of these counts at its best
+        fixed = float(wm[own] @ np.max([worth[c][own] for c in distinct], axis=0)) \
+            if own.any() else 0.0
+        multi_value = {c: fixed + float(wm[~own] @ worth[c][~own]) for c in distinct}
     weight = float(w2.sum() + wm.sum()) or 1.0
     best_code, best_score = "S", (-math.inf, -math.inf, -math.inf)
     values: dict[str, float] = {}
     for code in TOTAL_CODES:
         primary = PRIMARY[code]
+        fb = STAND if FALLBACK[code] == "S" else HIT
         if primary not in (STAND, HIT) and (
                 primary not in first or np.isnan(first[primary]).all()):
-            continue
-        fb = STAND if FALLBACK[code] == "S" else HIT
-        two_values = np.where(np.isnan(first[primary]), first[fb], first[primary])
-        total = float(w2 @ two_values) + multi_value[FALLBACK[code]]
-        score = (total, float(w2 @ first[fb]), agree[FALLBACK[code]])
+            if multi_of(code) == FALLBACK[code]:  # nothing in this row takes the action
+                continue
+            two_values = first[fb]
+        else:
+            two_values = np.where(np.isnan(first[primary]), first[fb], first[primary])
+        total = float(w2 @ two_values) + multi_value[multi_of(code)]
+        score = (total, float(w2 @ first[fb]), agree[multi_of(code)])
         values[code] = total / weight
         if score > best_score:
             best_code, best_score = code, score
-    fallback = FALLBACK[best_code]
-    qualified = {RowKey(key.kind, key.total, n): g for n, g in groups.items() if g != fallback}
+    base = multi_of(best_code)
+    qualified = {RowKey(key.kind, key.total, n): g for n, g in groups.items() if g != base}
     return best_code, qualified, values

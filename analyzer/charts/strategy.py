@@ -11,7 +11,12 @@ The lookup rules (also :data:`analyzer.charts.model.LOOKUP_RULES`):
 3. otherwise the hard/soft row of the total, or its card-count row (``H16/5``);
 4. D/Ds fall back to hit/stand where doubling is not an option; R/Rs/Rp to
    hit/stand/split where surrender is not; Ph splits only under DAS;
-5. missing H4 uses H5, missing S12 hits, missing H21/S21 stand.
+5. missing H4 uses H5, missing S12 hits, missing H21/S21 stand;
+6. under DAN a D/Ds doubles a hand of three or more cards where the doubling rule allows
+   its total, under SAH an R/Rs surrenders an unsplit one;
+7. a doubled hand, its card dealt, reads the ``doubled-hand`` section by its total (DDR,
+   RDn): Rs gives it up for the original bet (rescue), Ds doubles it again, S stands;
+   without the section it stands.
 """
 
 from __future__ import annotations
@@ -24,12 +29,13 @@ import numpy.typing as npt
 
 from analyzer.charts.context import ChartContext
 from analyzer.charts.model import CODE_ACTIONS, UPCARDS, Chart, RowKey, Section, validate_rows
-from analyzer.core.actions import HIT, SPLIT, STAND
+from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.cards import comp_total
 from analyzer.core.rules import Rules
 from analyzer.engine.strategy import checked_comps
 
 FREE_SECTION = "free-bet-hand"
+DOUBLED_SECTION = "doubled-hand"
 _COLUMN = {u: i for i, u in enumerate(UPCARDS)}  # an upcard's column in a row of codes
 
 
@@ -76,10 +82,13 @@ class ChartStrategy:
     def __init__(self, chart: Chart | Section, rules: Rules, *,
                  context: ChartContext | None = None, section: str | None = None) -> None:
         free: ChartStrategy | None = None
+        doubled: ChartStrategy | None = None
         if isinstance(chart, Chart):
             names = [s.name for s in chart.sections]
             if section is None and FREE_SECTION in names:
                 free = ChartStrategy(chart.section(FREE_SECTION), rules, context=context)
+            if section is None and DOUBLED_SECTION in names:
+                doubled = ChartStrategy(chart.section(DOUBLED_SECTION), rules, context=context)
             chart = chart.section(section) if section else chart.main
         validate_rows(chart.rows, f"chart section {chart.name!r}")
         self.section = chart
@@ -87,6 +96,7 @@ class ChartStrategy:
         self.context = context or ChartContext.from_rules(rules)
         self._rows = {key: codes for key, codes in chart.rows.items()}
         self._free = free
+        self._doubled = doubled
         self.free_calls = 0
         self._row_of: dict[tuple[tuple[int, ...], bool], RowKey | None] = {}
         self._codes: dict[tuple[tuple[int, ...], bool], Sequence[str]] = {}
@@ -167,3 +177,28 @@ class ChartStrategy:
         self.free_calls += 1
         player = self._free or self
         return player.decide(upcard, comp, frozenset((STAND, HIT)))
+
+    def decide_rescue(self, upcard: int, comp: tuple[int, ...], level: int = 1) -> bool:
+        """DDR: whether a doubled hand holding ``comp`` gives up (an Rs in the doubled-hand
+        section; every stake level alike)."""
+        return self._doubled_action(upcard, comp, SURRENDER)
+
+    def decide_redouble(self, upcard: int, comp: tuple[int, ...], level: int) -> bool:
+        """RDn: whether a doubled hand holding ``comp`` doubles again (a Ds in the
+        doubled-hand section; every stake level alike)."""
+        return self._doubled_action(upcard, comp, DOUBLE)
+
+    def _doubled_action(self, upcard: int, comp: tuple[int, ...], action: int) -> bool:
+        if self._doubled is None:
+            return False
+        return self._doubled.decide(upcard, comp, frozenset((STAND, action))) == action
+
+    def doubled_policy(self, upcard: int, comps: npt.NDArray[np.int64], levels: int,
+                       ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """:meth:`decide_rescue` and :meth:`decide_redouble` for every row of ``comps``,
+        repeated for each of ``levels`` stake levels."""
+        comps = checked_comps(comps)
+        rows = [tuple(c) for c in comps.tolist()]
+        give = np.array([self.decide_rescue(upcard, c) for c in rows], dtype=bool)
+        again = np.array([self.decide_redouble(upcard, c, 1) for c in rows], dtype=bool)
+        return np.tile(give, (levels, 1)), np.tile(again, (levels, 1))

@@ -33,9 +33,7 @@ def _notes(options: RunOptions) -> tuple[str, ...]:
     if options.charts:
         notes.append("chart: the rules' own total-dependent basic-strategy chart (as bja "
                      "chart derives it), its EV computed exactly over every card (float "
-                     f"arithmetic); gap = chart EV - {level.split(' ')[0]} EV; a blank chart "
-                     "cell: no chart is derived for that rule set yet (doubling after hitting, "
-                     "DAN; redoubling, RDn; double-down rescue, DDR)")
+                     f"arithmetic); gap = chart EV - {level.split(' ')[0]} EV")
     if options.levels:
         notes.append("levels: the EV of the round at every other level of split play: "
                      + "; ".join(LEVEL_TITLES[v] for v in options.level_columns)

@@ -36,17 +36,14 @@ def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, An
     from analyzer.core.rules import parse_spec
     from analyzer.core.shoe import parse_shoe
     from analyzer.engine.analysis import Analysis
-    from analyzer.engine.hands import doubling_refusal
     from analyzer.util.text import fraction_text
 
     out: dict[str, Any] = {}
     try:
         rules = parse_spec(spec)
         fixed = parse_shoe(shoe) if shoe else None
-        if "chart" in kinds and doubling_refusal(rules, "a chart") is None:
+        if "chart" in kinds:
             out.update(_chart(rules, fixed, spec))
-        elif "chart" in kinds:  # no chart for these rules yet: the optimum, chart cell blank
-            out["chart"] = {"ev": float(Analysis(rules, fixed).ev()), "chart_ev": None}
         if "float" in kinds:
             ev = out["chart"]["ev"] if "chart" in out else Analysis(rules, fixed).ev()
             out["float"] = {"ev": float(ev)}

@@ -41,6 +41,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
 from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.exhaustion import RoundCheck, SplitPolicy, refusal, round_cards_bound
+from analyzer.engine.fixed import fixed_play, split_policy
 from analyzer.engine.hands import (
     HandValues,
     PlayRules,
@@ -88,7 +89,7 @@ class UpcardAnalysis:
     upcard: int
     shoe: tuple[int, ...]  # the shoe with the upcard removed
     values: HandValues
-    policy: npt.NDArray[np.int64] | None = None  # per node STAND/HIT of a fixed strategy
+    policy: npt.NDArray[np.int64] | None = None  # per node, a fixed strategy's later action
     splits: dict[int, Number] = field(default_factory=dict)  # pair value -> split EV
     ev: Number | None = None  # the round's EV given this upcard, once computed (upcard_ev)
     # Dealer outcomes shared by the hands and every pair's split hands (dropped once the
@@ -154,11 +155,7 @@ class Analysis:
         if strategy is not None and split not in ("cdz", "exact"):
             raise RuleConflictError(f"split level '{split}' is a level of optimal play; a fixed "
                                     "strategy plays its split hands its own way (use cdz)")
-        later = doubling_refusal(rules, "play by a fixed strategy (a chart, or the frozen "
-                                 "optimum a study plays)" if strategy is not None
-                                 else f"split level '{split}'", payouts=strategy is None)
-        if later and strategy is not None:
-            raise RuleConflictError(later)
+        later = doubling_refusal(rules, f"split level '{split}'")
         if later and split != "cdz":  # the level is refused, not the rules
             raise SplitInfeasible(later)
         if strategy is not None and not callable(getattr(strategy, "decide", None)):
@@ -213,21 +210,17 @@ class Analysis:
                 raise HandError(f"the shoe holds no upcard {upcard}")
             base = self.shoe.remove([upcard]).counts
             space = hand_space(base)
-            policy = None
-            if self.strategy is not None:
-                bulk = getattr(self.strategy, "hit_policy", None)
-                if bulk is not None:  # the whole space at once (frozen and chart strategies)
-                    policy = bulk(upcard, space.comps)
-                else:
-                    both = frozenset((STAND, HIT))
-                    policy = np.array([self.strategy.decide(upcard, tuple(c), both)
-                                       for c in space.comps.tolist()], dtype=np.int64)
+            play = self.play_rules(upcard)
+            fixed = None if self.strategy is None else \
+                fixed_play(self.strategy, self.rules, play, upcard, space)
+            policy = None if fixed is None else fixed.policy
             dealer = OutcomeCache.shared(base, upcard, hits_soft_17=self.rules.hits_soft_17,
                                          exact=self.exact)
             values = evaluate(space, base, upcard, hits_soft_17=self.rules.hits_soft_17,
                               conditioned=self.conditioned(upcard), exact=self.exact,
-                              policy=policy, play=self.play_rules(upcard),
-                              outcomes=dealer.rows(space.comps))
+                              policy=policy, play=play, outcomes=dealer.rows(space.comps),
+                              rescue_policy=None if fixed is None else fixed.rescues,
+                              redouble_policy=None if fixed is None else fixed.redoubles)
             ua = UpcardAnalysis(upcard=upcard, shoe=base, values=values, policy=policy,
                                 dealer=dealer)
             self._upcards[upcard] = ua
@@ -302,8 +295,11 @@ class Analysis:
             return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
                                    frozenset(options))
 
-        if ua.policy is not None:  # a fixed strategy: no doubling after hitting (refused)
-            return decide, ua.policy == HIT, np.zeros(len(space.comps), dtype=bool)
+        if strategy is not None:  # as the strategy plays a split hand's options
+            assert ua.policy is not None
+            hits, doubles = split_policy(strategy, self.rules, self.play_rules(ua.upcard),
+                                         ua.upcard, space, ua.policy)
+            return decide, hits, doubles
         rules = self.rules
         hits, doubles = later_play(ua.values, rules.double if rules.double_any_cards
                                    and rules.double_after_split else None)

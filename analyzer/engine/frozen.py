@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.core.arith import Number
+from analyzer.core.arith import Number, fast_ratio
 from analyzer.core.cards import card_value, comp_cards, is_natural
 from analyzer.core.errors import CardNotationError, RuleConflictError, UsageError
 from analyzer.core.rules import Surrender
@@ -96,6 +96,43 @@ class FrozenStrategy:
         for i in np.flatnonzero(comps.sum(axis=1) == 2).tolist():
             policy[i] = self.decide(upcard, tuple(rows[i]), both)
         return policy
+
+    def later_policy(self, upcard: int, comps: npt.NDArray[np.int64],
+                     may_double: npt.NDArray[np.bool_], may_give: npt.NDArray[np.bool_],
+                     ) -> npt.NDArray[np.int64]:
+        """:meth:`decide` for hands of three or more cards (every row of ``comps``) with the
+        options stand, hit, double where ``may_double`` (DAN) and surrender where
+        ``may_give`` (SAH): the frozen EVs compared as arrays, ties as :data:`PREFERENCE`."""
+        comps = checked_comps(comps)
+        values = self._analysis.upcard(card_value(upcard, "upcard")).values
+        index = values.space.index
+        nodes = np.array([index[tuple(c)] for c in comps.tolist()], dtype=np.int64)
+        best = values.stand[nodes]
+        half = fast_ratio(-1, 2) if best.dtype == object else -0.5  # of the values' own type
+        action = np.full(len(nodes), int(STAND), dtype=np.int64)
+        for code, value, allowed in ((HIT, values.hit[nodes], None),
+                                     (DOUBLE, values.double[nodes], may_double),
+                                     (SURRENDER, half, may_give)):
+            better = np.asarray(value > best, dtype=bool)
+            if allowed is not None:
+                better &= np.asarray(allowed, dtype=bool)
+            better &= ~values.forced[nodes]
+            action = np.where(better, int(code), action)
+            best = np.where(better, value, best)
+        return action
+
+    def doubled_policy(self, upcard: int, comps: npt.NDArray[np.int64], levels: int,
+                       ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """:meth:`decide_rescue` and :meth:`decide_redouble` for every row of ``comps`` and
+        every stake level: two ``(levels, len(comps))`` arrays."""
+        comps = checked_comps(comps)
+        values = self._analysis.upcard(card_value(upcard, "upcard")).values
+        if levels != len(values.rescues):
+            raise UsageError(f"stake levels must be {len(values.rescues)} under these rules, "
+                             f"not {levels!r}")
+        index = values.space.index
+        nodes = np.array([index[tuple(c)] for c in comps.tolist()], dtype=np.int64)
+        return values.rescues[:, nodes].copy(), values.redoubles[:, nodes].copy()
 
     def decide_suits(self, upcard: int, comp: tuple[int, ...], hand_suits: tuple[int, int],
                      upcard_suit: int, options: frozenset[int]) -> int:

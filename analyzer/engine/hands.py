@@ -235,8 +235,7 @@ def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | 
 
     The one list of parts that play a hand by standing and hitting after its first
     decision, a double by standing, and pay a 21 1:1 (checked where each starts): the
-    one-line refusal beats a figure silently computed without the rule.  A fixed
-    strategy is refused the doubling rules only (its stand values carry the bonuses).
+    one-line refusal beats a figure silently computed without the rule.
     """
     paid = payouts and (card_bonus(rules) is not None or suit_bonuses(rules))
     on = [t for t, v in (("DAN", rules.double_any_cards), (f"RD{rules.redoubles}",
@@ -247,8 +246,7 @@ def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | 
         return None
     return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting, "
             "redoubling, double-down rescue, surrender after hitting or 21 bonuses (by card "
-            "count or suits) yet (bja ev and bja hand are; bja simulate too, but for the "
-            "suit bonuses)")
+            "count or suits) yet (bja ev, bja hand, bja chart and bja simulate are)")
 
 
 Bonus = tuple[Fraction, Fraction, Fraction]  # what a winning 21 of 5, 6, 7+ cards pays
@@ -354,6 +352,8 @@ class HandValues:
     free_stand: Array | None = None
     free_hit: Array | None = None
     free_cont: Array | None = None
+    # what a doubled hand stands for per unit of its stake (BND: no bonus; no Super Bonus)
+    stand_doubled: Array | None = None
 
     @cached_property
     def free_double(self) -> Array:
@@ -384,6 +384,16 @@ def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], play: PlayRules,
         win[nodes] = part[:, np.flatnonzero(pay[t] == 1)].sum(axis=1)
         lose[nodes] = part[:, np.flatnonzero(pay[t] == -1)].sum(axis=1)
     return win, lose
+
+
+def forced_nodes(space: HandSpace, play: PlayRules) -> npt.NDArray[np.bool_]:
+    """Hands with no decision left: a Charlie, or 21 where 21 stands."""
+    forced = np.zeros(len(space.comps), dtype=bool)
+    if play.charlie:
+        forced |= space.ncards >= play.charlie
+    if play.stand_on_21:
+        forced |= space.total == 21
+    return forced
 
 
 def later_doubles(space: HandSpace, rule: Double | None) -> npt.NDArray[np.bool_]:
@@ -577,7 +587,7 @@ def evaluate(space: HandSpace, base: tuple[int, ...], upcard: int, *, hits_soft_
     values = HandValues(space=space, stand=stand, hit=hit, double=double, cont=cont, hits=hits,
                         doubles=doubles, gives=gives, rescues=rescues, redoubles=redoubles,
                         forced=forced, probs=probs,
-                        outcomes=outcomes, win=win, lose=lose)
+                        outcomes=outcomes, win=win, lose=lose, stand_doubled=doubled)
     if play.free_hand:
         bj = outcomes[:, Outcome.BLACKJACK]
         fstand = np.where(charlie, 1 - (0 if play.charlie_beats_bj else 1) * bj, win)

@@ -63,6 +63,7 @@ from analyzer.engine.hands import (
     condition_outcomes,
     double_allowed,
     draw_probabilities,
+    forced_nodes,
     hand_space,
     payoff_matrix,
     sub_space,
@@ -267,13 +268,7 @@ class OptimalSplit:
         return vals
 
     def _forced(self, nd: _Nodes) -> npt.NDArray[np.bool_]:
-        play, space = self.plan.play, nd.space
-        forced = np.zeros(len(space.comps), dtype=bool)
-        if play.charlie:
-            forced |= space.ncards >= play.charlie
-        if play.stand_on_21:
-            forced |= space.total == 21
-        return forced
+        return forced_nodes(nd.space, self.plan.play)
 
     def _stand(self, nd: _Nodes, dealt: npt.NDArray[np.int64], free: bool
                ) -> tuple[Array, Array]:

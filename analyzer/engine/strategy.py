@@ -30,6 +30,13 @@ class Strategy(Protocol):
     ``hit_policy(upcard, comps) -> array`` giving ``decide`` with the options stand
     and hit for every row of a hand space at once, which an analysis then asks
     instead of one call per hand.
+
+    Under DAN or SAH a hand of three or more cards is asked with double or surrender
+    among its options (``later_policy(upcard, comps, may_double, may_give)`` answers a
+    space at once).  Under DDR and RDn a doubled hand, its card dealt, asks
+    ``decide_rescue(upcard, comp, level) -> bool`` and ``decide_redouble(upcard, comp,
+    level) -> bool`` (``doubled_policy(upcard, comps, levels)`` at once); a strategy
+    without them cannot be played under those rules (:mod:`analyzer.engine.fixed`).
     """
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
