@@ -2,11 +2,12 @@
 
 Built on :mod:`tests.oracle`, the independent whole-round enumerator: its model
 of the round, its dealer, its settlement of finished hands and its decisions
-(optimal play of unsplit hands, CDZ- play of split hands, Free Bet's free hand)
-are used as they are.  Where :mod:`tests.oracle` returns the expectation of a
-round, the functions here return the whole distribution ``{net result:
-probability}``, following the same card sequences with the hole card fixed.
-Nothing is shared with the engine's distribution modules
+(optimal play of unsplit hands, CDZ- play of split hands, Free Bet's free hand;
+doubling after hitting, a doubled hand given up or doubled again, surrender after
+hitting; the 21 bonuses by card count) are used as they are.  Where
+:mod:`tests.oracle` returns the expectation of a round, the functions here return the
+whole distribution ``{net result: probability}``, following the same card sequences
+with the hole card fixed.  Nothing is shared with the engine's distribution modules
 (``analyzer.engine.dist_*``).  Speed and memory are those of the oracle: shoes
 of up to about 16-20 cards.
 """
@@ -26,11 +27,15 @@ from tests.oracle import (
     OUTCOMES,
     PAID,
     PAID_DOUBLE,
+    Bet,
     Cards,
     Counts,
     Payoffs,
     _action_values,
+    _after_double_choice,
+    _after_double_values,
     _cdz_action,
+    _cdz_after_double,
     _dealer,
     _double_bet,
     _draws,
@@ -40,15 +45,20 @@ from tests.oracle import (
     _Game,
     _game,
     _is_natural,
+    _may_double,
     _may_resplit,
     _may_surrender,
+    _may_surrender_later,
     _outcome_values,
+    _paid,
     _payoffs,
     _put,
+    _q_double,
     _q_hit,
     _q_stand,
     _take,
     _take_all,
+    _total,
     _with,
 )
 
@@ -83,13 +93,51 @@ def _unseen(shoe: Counts, hole: int | None) -> Counts:
     return shoe if hole is None else _put(shoe, hole)
 
 
+def _stand_dist(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet,
+                split: bool = False) -> Dist:
+    return _settle_dist(g, hole, shoe, _payoffs(g.rules, _final(g.rules, hand),
+                                                _paid(g, hand, bet, split)))
+
+
 def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Dist:
-    """An unsplit hand after a hit (oracle's ``_play_on``)."""
+    """An unsplit hand after a hit (oracle's ``_v_play_on``): the best of standing,
+    hitting, doubling (DAN) and surrendering (SAH); ties go to the first of these."""
     rules = g.rules
     unseen = _unseen(shoe, hole)
-    if _forced(rules, hand) or _q_stand(g, unseen, hand, PAID) >= _q_hit(g, unseen, hand, PAID):
-        return _settle_dist(g, hole, shoe, _payoffs(rules, _final(rules, hand), PAID))
+    if _forced(rules, hand):
+        return _stand_dist(g, hole, shoe, hand, PAID)
+    choices = [("stand", _q_stand(g, unseen, hand, PAID)), ("hit", _q_hit(g, unseen, hand, PAID))]
+    if _may_double(rules, hand):
+        choices.append(("double", _q_double(g, unseen, hand, PAID_DOUBLE)))
+    if _may_surrender_later(g, hand):
+        choices.append(("surrender", -HALF))
+    action, best = choices[0]
+    for name, value in choices[1:]:
+        if value > best:
+            action, best = name, value
+    if action == "stand":
+        return _stand_dist(g, hole, shoe, hand, PAID)
+    if action == "surrender":
+        return _point(-HALF)
+    if action == "double":
+        return _mix((p, _doubled(g, hole, rest, _with(hand, card), PAID_DOUBLE))
+                    for card, p, rest in _draws(shoe))
     return _mix((p, _play_on(g, hole, rest, _with(hand, card))) for card, p, rest in _draws(shoe))
+
+
+def _doubled(g: _Game, hole: int | None, shoe: Counts, cards: Cards, bet: Bet) -> Dist:
+    """An unsplit doubled hand, its card dealt: it stands, or (oracle's
+    ``_after_double_values``) is given up for half its stake or doubled again."""
+    choice = "stand"
+    if _total(cards) <= 21:
+        choice = _after_double_choice(_after_double_values(g, _unseen(shoe, hole), cards, bet))
+    if choice == "rescue":
+        return _point(Q(-bet[0], 2))
+    if choice == "redouble":
+        again = (2 * bet[0], 2 * bet[1])
+        return _mix((p, _doubled(g, hole, rest, _with(cards, card), again))
+                    for card, p, rest in _draws(shoe))
+    return _stand_dist(g, hole, shoe, cards, bet)
 
 
 @cache
@@ -99,8 +147,18 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     rules = g.rules
     free_hand = pair in rules.free_splits and waiting == 0
 
-    def finish(rest: Counts, cards: Cards, bet: tuple[int, int]) -> Dist:
-        finished = _payoffs(rules, _final(rules, cards), bet, done)
+    def doubled(rest: Counts, cards: Cards, bet: Bet) -> Dist:
+        choice = _cdz_after_double(g, cards, bet)
+        if choice == "redouble":
+            return _mix((p, doubled(after, _with(cards, card), (2 * bet[0], 2 * bet[1])))
+                        for card, p, after in _draws(rest))
+        return finish(rest, cards, bet, rescued=choice == "rescue")
+
+    def finish(rest: Counts, cards: Cards, bet: Bet, rescued: bool = False) -> Dist:
+        if rescued:  # given up: half the stake whatever comes
+            finished = tuple(e - bet[0] // 2 for e in done[:-2]) + done[-2:]
+        else:
+            finished = _payoffs(rules, _final(rules, cards), _paid(g, cards, bet, True), done)
         if waiting == 0:
             return _settle_dist(g, hole, rest, finished)
         return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
@@ -125,7 +183,7 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     for card, p, rest in _draws(shoe):
         cards = _with(current, card)
         if action == "double":
-            parts.append((p, finish(rest, cards, PAID_DOUBLE)))
+            parts.append((p, doubled(rest, cards, PAID_DOUBLE)))
         else:
             parts.append((p, _split_round(g, hole, rest, pair, hands, waiting, cards, done)))
     return _mix(parts)
@@ -149,8 +207,7 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
         cards = _with(hand, card)
         if action == "double":
             assert double is not None
-            parts.append((p, _settle_dist(g, hole, rest,
-                                          _payoffs(rules, _final(rules, cards), double))))
+            parts.append((p, _doubled(g, hole, rest, cards, double)))
         else:
             parts.append((p, _play_on(g, hole, rest, cards)))
     return _mix(parts)
@@ -163,19 +220,20 @@ def _deal(g: _Game, hand: Cards) -> Dist:
     natural = _is_natural(hand)
     values = _action_values(g, hand, rules.surrender is Surrender.LATE)
     action = max(values, key=lambda item: item[1])[0]
+    bj_vs_bj = rules.blackjack_pays if rules.blackjack_wins else 0  # BJW: paid against it
     if g.hole_first:
         parts = []
         for hole, p, rest in _draws(unseen):
             dealer_bj = _is_natural((g.up, hole))
             if g.peeked and dealer_bj:
-                parts.append((p, _point(0 if natural else -1)))
+                parts.append((p, _point(bj_vs_bj if natural else -1)))
             elif natural:
-                parts.append((p, _point(0 if dealer_bj else rules.blackjack_pays)))
+                parts.append((p, _point(bj_vs_bj if dealer_bj else rules.blackjack_pays)))
             else:
                 parts.append((p, _play(g, hole, rest, hand, action)))
         dist = _mix(parts)
     elif natural:
-        dist = _mix((p, _point(0 if _is_natural((g.up, card)) else rules.blackjack_pays))
+        dist = _mix((p, _point(bj_vs_bj if _is_natural((g.up, card)) else rules.blackjack_pays))
                     for card, p, _ in _draws(unseen))
     else:
         dist = _play(g, None, unseen, hand, action)

@@ -15,11 +15,10 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.core.errors import AnalyzerError, RuleConflictError
+from analyzer.core.errors import AnalyzerError
 from analyzer.core.rules import describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.distribution import round_distribution
 from analyzer.engine.optimal_split import SplitInfeasible
 from analyzer.engine.strategy import Strategy
 from tests import oracle
@@ -118,8 +117,6 @@ class _Stander:
 
 def test_the_parts_that_pay_a_21_one_to_one_refuse_in_one_line() -> None:
     rules = parse_spec(f"6D H17 DAS SPL3 LS {SPANISH}")
-    with pytest.raises(RuleConflictError, match="^21 bonuses: the distribution of a round"):
-        round_distribution(rules)
     for level in ("cdp1", "cdp", "optimal"):
         with pytest.raises(SplitInfeasible, match=f"split level '{level}'"):
             Analysis(rules, split=level)  # type: ignore[arg-type]

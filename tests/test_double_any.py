@@ -26,7 +26,6 @@ from analyzer.core.rules import Double, describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dist_spots import spot_covariance
-from analyzer.engine.distribution import round_distribution
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.optimal_split import SplitInfeasible
 from analyzer.sidebets.bustplayed import simulate_played
@@ -206,8 +205,6 @@ def test_a_three_card_hand_offers_the_double_and_rescue_raises_a_bad_one() -> No
 
 def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
     rules = parse_spec("6D H17 DAS SPL3 LS DAN DDR")
-    with pytest.raises(RuleConflictError, match=r"^DAN and DDR: the distribution of a round"):
-        round_distribution(rules)
     for level in ("cdp1", "cdp", "optimal"):
         with pytest.raises(SplitInfeasible, match=f"split level '{level}'"):
             Analysis(rules, split=level)  # type: ignore[arg-type]
@@ -218,8 +215,6 @@ def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
         spot_covariance(parse_spec("6D DAS SPL1 DDR"))
     with pytest.raises(RuleConflictError, match="^DAN and DDR: the played reading of Bust It"):
         simulate_played(rules.full_shoe().counts, rules, 10, 1)
-    with pytest.raises(RuleConflictError, match="^RD2: the distribution"):
-        round_distribution(parse_spec("6D RD2"))
 
 
 # -- the simulator: its own round loop plays the rules from the frozen optimum's tables ----

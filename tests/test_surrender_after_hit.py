@@ -19,7 +19,6 @@ from analyzer.core.actions import HIT, STAND, SURRENDER
 from analyzer.core.errors import RuleConflictError
 from analyzer.core.rules import describe_rules, format_spec, parse_spec
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.distribution import round_distribution
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.optimal_split import SplitInfeasible
 from analyzer.sim import simulate
@@ -114,8 +113,6 @@ def test_the_simulator_agrees_with_the_exact_ev(spec: str) -> None:
 
 def test_the_parts_that_do_not_play_it_refuse_in_one_line() -> None:
     rules = parse_spec("6D H17 DAS SPL3 LS SAH")
-    with pytest.raises(RuleConflictError, match=r"^SAH: the distribution of a round"):
-        round_distribution(rules)
     for level in ("cdp1", "cdp", "optimal"):
         with pytest.raises(SplitInfeasible, match=f"split level '{level}'"):
             Analysis(rules, split=level)  # type: ignore[arg-type]

@@ -276,6 +276,13 @@ class Analysis:
                                            dealer=ua.dealer)
         return public(ua.splits[pair])
 
+    def split_play(self, ua: UpcardAnalysis) -> tuple[Callable[[int, bool], int],
+                                                       npt.NDArray[np.bool_],
+                                                       npt.NDArray[np.bool_]]:
+        """How this analysis plays split hands against ``ua``'s upcard (:meth:`_split_play`):
+        what the distribution of a round enumerates."""
+        return self._split_play(ua)
+
     def _split_play(self, ua: UpcardAnalysis) -> tuple[Callable[[int, bool], int],
                                                         npt.NDArray[np.bool_],
                                                         npt.NDArray[np.bool_]]:

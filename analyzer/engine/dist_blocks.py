@@ -16,6 +16,7 @@ win where a Charlie beats it); the round settles "original bet only" itself.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -42,69 +43,139 @@ class Blocks:
     mult: IntArray  # (T,) card orders ending there
 
 
-def payoff(total: int, charlie: bool, wager: int, free: bool, play: PlayRules) -> list[int]:
-    """Result of a finished hand (``total`` > 21: bust) against each dealer outcome.
+def pay_scale(play: PlayRules) -> int:
+    """The units results are counted in, per unit bet: 1, or the least common denominator
+    of the 21 bonuses (2 for a 3:2 five-card 21), so that every result is a whole number
+    of units."""
+    return math.lcm(*(p.denominator for p in play.bonus)) if play.bonus is not None else 1
 
-    ``wager`` is 1, or 2 for a double; a ``free`` hand carries a free bet: it wins
-    ``wager`` when it wins and costs nothing otherwise.
+
+def payoff(total: int, charlie: bool, wager: int, free: bool, play: PlayRules,
+           ncards: int = 0, bonus: bool = False, scale: int = 1) -> list[int]:
+    """Result of a finished hand (``total`` > 21: bust) against each dealer outcome, in
+    units of ``1 / scale`` of the initial bet.
+
+    ``wager`` is the stake: 1, 2 for a double, 4, 8, ... redoubled; a ``free`` hand carries
+    a free bet: it wins ``wager`` when it wins and costs nothing otherwise.  With ``bonus``
+    a winning 21 of ``ncards`` >= 5 cards is paid ``play.bonus`` (B5C, B6C, B7C).
     """
-    lose = 0 if free else -wager
+    lose = 0 if free else -wager * scale
     if total > 21:
         return [lose] * N_OUTCOMES
+    win = wager * scale
+    if bonus and play.bonus is not None and total == 21 and ncards >= 5:
+        ratio = play.bonus[min(ncards, 7) - 5] * win
+        assert ratio.denominator == 1  # scale is a multiple of every bonus's denominator
+        win = int(ratio)
     pay = [0] * N_OUTCOMES
     for o in range(5):
         dealer = 17 + o
-        pay[o] = wager if charlie or total > dealer else 0 if total == dealer else lose
-    pay[Outcome.BUST22] = 0 if (play.push_22 and not charlie) else wager
-    pay[Outcome.BUST23] = wager
-    pay[Outcome.BLACKJACK] = wager if (charlie and play.charlie_beats_bj) else lose
+        pay[o] = win if charlie or total > dealer else 0 if total == dealer else lose
+    pay[Outcome.BUST22] = 0 if (play.push_22 and not charlie) else win
+    pay[Outcome.BUST23] = win
+    pay[Outcome.BLACKJACK] = win if (charlie and play.charlie_beats_bj) else lose
     if total == 21 and play.player_21_wins:  # P21W: every dealer hand but a blackjack
-        pay = [wager] * N_OUTCOMES
-        pay[Outcome.BLACKJACK] = wager if (charlie and play.charlie_beats_bj) else lose
+        pay = [win] * N_OUTCOMES
+        pay[Outcome.BLACKJACK] = win if (charlie and play.charlie_beats_bj) else lose
     return pay
+
+
+@dataclass(frozen=True)
+class DoubledPlay:
+    """What a doubled hand does once its card is dealt, per stake level (row ``l - 1``: stake
+    ``2**l``) and node: given up (DDR), doubled again (RDn); else it stands."""
+
+    rescues: npt.NDArray[np.bool_]
+    redoubles: npt.NDArray[np.bool_]
+
+
+# (compositions, card orders, stake, given up): hands that finished
+Ends = list[tuple[IntArray, IntArray, int, bool]]
 
 
 def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
                 hits: npt.NDArray[np.bool_], forced: npt.NDArray[np.bool_],
-                free: bool = False, seconds: tuple[int, ...] = tuple(range(1, 11))) -> Blocks:
+                free: bool = False, seconds: tuple[int, ...] = tuple(range(1, 11)),
+                doubles: npt.NDArray[np.bool_] | None = None,
+                doubled: DoubledPlay | None = None, scale: int = 1) -> Blocks:
     """Every way a split hand holding ``pair`` finishes, merged into blocks.
 
     ``decide`` is the two-card decision of a paid hand; ``hits`` (per node of
-    ``space``) says whether a hand reached by hitting hits again; a ``free`` hand
-    (Free Bet's second hand) hits where ``hits`` says, from two cards on, and
-    never doubles.  Only second cards in ``seconds`` are dealt.  The play mirrors
-    :func:`analyzer.engine.splits.split_ev`.
+    ``space``) says whether a hand reached by hitting hits again, ``doubles`` whether it
+    doubles (DAN); a doubled hand then plays ``doubled`` (DDR, RDn; None: it stands).
+    A ``free`` hand (Free Bet's second hand) hits where ``hits`` says, from two cards
+    on, and never doubles.  Only second cards in ``seconds`` are dealt.  The play
+    mirrors :func:`analyzer.engine.splits.split_ev`; results are in units of ``1 /
+    scale`` (:func:`pay_scale`).
 
     The number of card orders reaching each finish is counted forward through
     the compositions, layer by layer (a hand's play depends on its composition
     only, so paths merge there).
     """
-    stand, push, ends = _two_card_play(space, pair, plan, decide, hits, free, seconds)
-    stand, busts = carry_orders(space, stand, push, hits, forced)
+    stand, push, dbl = _two_card_play(space, pair, plan, decide, hits, free, seconds)
+    stand, busts, dbl = carry_orders(space, stand, push, hits, forced, doubles, dbl)
     held = np.flatnonzero(stand)
-    ends.append((space.comps[held], stand[held], 1))
-    ends += [(c, n, 1) for c, n in busts]
-    return _blocks(space, ends, pair, plan.play, free)
+    ends: Ends = [(space.comps[held], stand[held], 1, False)]
+    ends += [(c, n, 1, False) for c, n in busts]
+    ends += doubled_ends(space, dbl, doubled)
+    return _blocks(space, ends, pair, plan.play, free, scale)
+
+
+def doubled_ends(space: HandSpace, orders: IntArray, doubled: DoubledPlay | None) -> Ends:
+    """Where hands doubled on each node (``orders`` of them per node) finish: one card at
+    stake 2, then given up, doubled again (one more card at twice the stake) or standing."""
+    m = space.bust
+    ends: Ends = []
+    level = 1
+    while orders.any():
+        stake = 2 ** level
+        nodes = np.flatnonzero(orders)
+        kids = space.child[nodes]
+        ok = kids < m
+        arrive = np.zeros(m + 2, dtype=np.int64)
+        np.add.at(arrive, kids[ok], np.repeat(orders[nodes], 10).reshape(-1, 10)[ok])
+        rows, cards = np.nonzero(kids == m)  # busted on the card
+        ends.append((space.comps[nodes[rows]] + np.eye(10, dtype=np.int64)[cards],
+                     orders[nodes[rows]], stake, False))
+        arrive = arrive[:m]
+        give = again = np.zeros(m, dtype=bool)
+        if doubled is not None and level <= len(doubled.rescues):
+            give = doubled.rescues[level - 1]
+            again = doubled.redoubles[level - 1] & ~give
+        for mask, rescued in ((give, True), (~give & ~again, False)):
+            held = np.flatnonzero(mask & (arrive > 0))
+            ends.append((space.comps[held], arrive[held], stake, rescued))
+        orders = np.where(again, arrive, 0)
+        level += 1
+    return ends
 
 
 def carry_orders(space: HandSpace, stand: IntArray, push: IntArray, hits: npt.NDArray[np.bool_],
-                 forced: npt.NDArray[np.bool_]) -> tuple[IntArray, list[tuple[IntArray,
-                                                                                IntArray]]]:
+                 forced: npt.NDArray[np.bool_], doubles: npt.NDArray[np.bool_] | None = None,
+                 doubled: IntArray | None = None,
+                 ) -> tuple[IntArray, list[tuple[IntArray, IntArray]], IntArray]:
     """Card orders finishing on each node and busting, from two-card hands that stand
-    (``stand``) or hit (``push``); from three cards on a hand hits where ``hits`` says.
+    (``stand``) or hit (``push``); from three cards on a hand hits where ``hits`` says,
+    and doubles where ``doubles`` does (DAN).
 
-    Returns the orders standing per node and the busts as (compositions, orders).
+    Returns the orders standing per node, the busts as (compositions, orders), and the
+    orders doubling on each node (``doubled`` added: the two-card doubles).
     """
     m = space.bust
     stand = stand.copy()
+    dbl = np.zeros(m, dtype=np.int64) if doubled is None else doubled.copy()
     count = np.zeros(m + 2, dtype=np.int64)  # orders arriving at a node by a hit
     busts: list[tuple[IntArray, IntArray]] = []
     for layer in reversed(space.layers):
         if space.ncards[layer[0]] < 2:
             continue
         arriving = count[layer]
-        go = hits[layer] & ~forced[layer] if space.ncards[layer[0]] > 2 else \
-            np.zeros(len(layer), dtype=bool)
+        later = space.ncards[layer[0]] > 2
+        go = hits[layer] & ~forced[layer] if later else np.zeros(len(layer), dtype=bool)
+        if later and doubles is not None:
+            down = doubles[layer] & ~forced[layer] & ~go
+            dbl[layer] += np.where(down, arriving, 0)
+            arriving = np.where(down, 0, arriving)
         stand[layer] += np.where(go, 0, arriving)
         out = np.where(go, arriving, 0) + push[layer]
         live = np.flatnonzero(out)
@@ -115,20 +186,18 @@ def carry_orders(space: HandSpace, stand: IntArray, push: IntArray, hits: npt.ND
         np.add.at(count, kids.ravel(), np.repeat(flow, 10))
         rows, cards = np.nonzero(kids == m)
         busts.append((space.comps[nodes[rows]] + np.eye(10, dtype=np.int64)[cards], flow[rows]))
-    return stand, busts
-
-
-Ends = list[tuple[IntArray, IntArray, int]]  # (comps, counts, wager) of finished hands
+    return stand, busts, dbl
 
 
 def _two_card_play(space: HandSpace, pair: int, plan: SplitPlan, decide: Decide,
                    hits: npt.NDArray[np.bool_], free: bool,
-                   seconds: tuple[int, ...]) -> tuple[IntArray, IntArray, Ends]:
-    """Each second card's two-card decision: orders standing, hitting, and doubled ends."""
+                   seconds: tuple[int, ...]) -> tuple[IntArray, IntArray, IntArray]:
+    """Each second card's two-card decision: orders standing, hitting and doubling, per
+    node."""
     m = space.bust
     start = space.index[tuple(1 if v == pair else 0 for v in range(1, 11))]
     push = np.zeros(m, dtype=np.int64)  # orders hitting from a two-card node
-    ends: Ends = []
+    dbl = np.zeros(m, dtype=np.int64)  # orders doubling on a two-card node
     stand = np.zeros(m, dtype=np.int64)
     for x in seconds:
         node = int(space.child[start, x - 1])
@@ -148,29 +217,27 @@ def _two_card_play(space: HandSpace, pair: int, plan: SplitPlan, decide: Decide,
         elif action == HIT:
             push[node] += 1
         elif action == DOUBLE:
-            kids = space.child[node]
-            ok = kids < m
-            ends.append((space.comps[kids[ok]], np.ones(int(ok.sum()), dtype=np.int64), 2))
-            busted = np.flatnonzero(kids == m)
-            ends.append((space.comps[node][None, :] + np.eye(10, dtype=np.int64)[busted],
-                         np.ones(len(busted), dtype=np.int64), 2))
+            dbl[node] += 1
         else:
             raise StrategyError(f"a split hand cannot take action {action}")
-    return stand, push, ends
+    return stand, push, dbl
 
 
-def _blocks(space: HandSpace, ends: list[tuple[IntArray, IntArray, int]], pair: int,
-            play: PlayRules, free: bool) -> Blocks:
+def _blocks(space: HandSpace, ends: Ends, pair: int, play: PlayRules, free: bool,
+            scale: int = 1) -> Blocks:
     """Blocks from finished compositions (pair card included) and their counts."""
     drawn_parts, pay_parts, mult_parts = [], [], []
-    for comps, counts, wager in ends:
+    for comps, counts, wager, rescued in ends:
         if not len(counts):
             continue
         hard = comps @ np.arange(1, 11)
         soft = (comps[:, 0] > 0) & (hard + 10 <= 21)
         total = hard + 10 * soft
         ncards = comps.sum(axis=1)
-        rows = [payoff(int(t), bool(play.charlie and n >= play.charlie), wager, free, play)
+        bonus = not free and (wager == 1 or play.bonus_doubled)  # BND: not on a double
+        rows = [[-wager * scale // 2] * N_OUTCOMES if rescued else  # half the stake
+                payoff(int(t), bool(play.charlie and n >= play.charlie), wager, free, play,
+                       int(n), bonus, scale)
                 for t, n in zip(total.tolist(), ncards.tolist(), strict=True)]
         drawn = comps.copy()
         drawn[:, pair - 1] -= 1

@@ -33,31 +33,49 @@ from analyzer.engine.hands import HandValues, PlayRules
 # the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
 
-# Kinds of finished hands: paid bet of 1, paid double, free double (own bet + free bet).
-SINGLE, DOUBLED, FREE_DOUBLED = range(3)
+# Kinds of finished hands: paid bet of 1, paid double, free double (own bet + free bet);
+# kind ``REDOUBLED + j`` is a double redoubled ``j + 1`` times (stake ``2 ** (j + 2)``).
+SINGLE, DOUBLED, FREE_DOUBLED, REDOUBLED = range(4)
+
+
+def stake(kind: int) -> int:
+    """The money at risk of a finished hand of this kind (a free double risks its own 1)."""
+    return (1, 2, 1)[kind] if kind < REDOUBLED else 2 ** (kind - REDOUBLED + 2)
+
+
+def _kind(level: int) -> int:
+    """The kind of a paid double at stake level ``level`` (stake ``2**level``)."""
+    return DOUBLED if level == 1 else REDOUBLED + level - 2
 
 
 @dataclass
 class Finishes:
-    """Chance of finishing on each node, per kind of bet; busted hands by kind too."""
+    """Chance of finishing on each node, per kind of bet; busted hands by kind too; hands
+    given up (a surrender after hitting, a rescued double) by their result."""
 
     values: HandValues
     exact: bool
+    kinds: int = 3  # 3, plus one per redouble allowed
     reach: Array = field(init=False)  # (m + 2,) chance of arriving at a node by a hit
-    end: Array = field(init=False)  # (3, m) chance of finishing on a node, per kind
-    bust: Array = field(init=False)  # (3,) chance of busting, per kind
-    bust_bj: Array = field(init=False)  # (3,) ... with an unchecked dealer blackjack
+    end: Array = field(init=False)  # (kinds, m) chance of finishing on a node, per kind
+    bust: Array = field(init=False)  # (kinds,) chance of busting, per kind
+    bust_bj: Array = field(init=False)  # (kinds,) ... with an unchecked dealer blackjack
     hit_start: Array = field(init=False)  # (m,) two-card hands that hit
+    given: dict[Fraction, Any] = field(init=False)  # result of a hand given up -> chance
 
     def __post_init__(self) -> None:
         m = len(self.values.space.comps)
         dtype = object if self.exact else np.float64
         zero: Any = Fraction(0) if self.exact else 0.0
         self.reach = np.full(m + 2, zero, dtype=dtype)
-        self.end = np.full((3, m), zero, dtype=dtype)
-        self.bust = np.full(3, zero, dtype=dtype)
-        self.bust_bj = np.full(3, zero, dtype=dtype)
+        self.end = np.full((self.kinds, m), zero, dtype=dtype)
+        self.bust = np.full(self.kinds, zero, dtype=dtype)
+        self.bust_bj = np.full(self.kinds, zero, dtype=dtype)
         self.hit_start = np.full(m, zero, dtype=dtype)
+        self.given = {}
+
+    def _give(self, result: Fraction, mass: Any) -> None:
+        self.given[result] = self.given.get(result, 0) + mass
 
     def stand(self, node: int, mass: Any) -> None:
         self.end[SINGLE, node] += mass
@@ -66,17 +84,38 @@ class Finishes:
         self.hit_start[node] += mass
 
     def double(self, node: int, mass: Any, kind: int, base: tuple[int, ...], upcard: int,
-               peeked: bool) -> None:
-        """One card, then stand, on a bet of kind ``kind`` (DOUBLED or FREE_DOUBLED)."""
-        space = self.values.space
-        probs = self.values.probs[node]
+               peeked: bool, play: PlayRules | None = None, level: int = 1) -> None:
+        """One card, then stand, on a bet of kind ``kind`` (DOUBLED or FREE_DOUBLED).
+
+        A paid double, its card dealt, may be given up (DDR: half its stake) or doubled
+        again (RDn: one more card at twice the stake, ``level`` + 1), as the values'
+        ``rescues`` and ``redoubles`` say.  Where the dealer did not peek and a blackjack
+        takes only the original bet (``play.bj_takes_all`` false), a hand given up loses
+        1 against the dealer's blackjack, as a busted double does.
+        """
+        v = self.values
+        space = v.space
+        probs = v.probs[node]
         bj = blackjack_value(upcard)
         shoe = np.array(base) - space.comps[node]
+        paid = kind != FREE_DOUBLED
+        if paid:
+            kind = _kind(level)
+        obo = play is not None and not play.bj_takes_all and not peeked
         for c in range(10):
             child = int(space.child[node, c])
             p = probs[c] * mass
             if child < space.bust:
-                self.end[kind, child] += p
+                if paid and level <= len(v.rescues) and v.rescues[level - 1, child]:
+                    lost = Fraction(-stake(kind), 2)
+                    q = v.outcomes[child, Outcome.BLACKJACK] if obo else 0
+                    self._give(lost, p * (1 - q))
+                    if obo:
+                        self._give(Fraction(-1), p * q)
+                elif paid and level <= len(v.redoubles) and v.redoubles[level - 1, child]:
+                    self.double(child, p, DOUBLED, base, upcard, peeked, play, level + 1)
+                else:
+                    self.end[kind, child] += p
             elif child == space.bust:
                 self.bust[kind] += p
                 if bj is not None and not peeked:
@@ -85,8 +124,13 @@ class Finishes:
                     ratio = Fraction(int(left[bj - 1]), int(left.sum()))
                     self.bust_bj[kind] += p * (ratio if self.exact else float(ratio))
 
-    def propagate(self, hits: npt.NDArray[np.bool_]) -> None:
-        """Carry the hands that hit forward, smallest hands first.
+    def propagate(self, hits: npt.NDArray[np.bool_], doubles: npt.NDArray[np.bool_] | None = None,
+                  gives: npt.NDArray[np.bool_] | None = None,
+                  base: tuple[int, ...] = (), upcard: int = 0, peeked: bool = True,
+                  play: PlayRules | None = None) -> None:
+        """Carry the hands that hit forward, smallest hands first; from three cards on a
+        hand may also double (``doubles``, DAN) or surrender for half its bet (``gives``,
+        SAH).
 
         A busted single bet loses 1 whatever the dealer holds, so its blackjack
         chance is not needed (only "original bet only" doubles need it).
@@ -94,6 +138,7 @@ class Finishes:
         v = self.values
         space = v.space
         m = space.bust
+        half = Fraction(-1, 2)
         for layer in reversed(space.layers):
             if space.ncards[layer[0]] < 2:
                 continue
@@ -101,6 +146,18 @@ class Finishes:
             go = hits[layer] & ~v.forced[layer]
             if space.ncards[layer[0]] == 2:
                 go = np.zeros(len(layer), dtype=bool)
+            else:
+                for mask, double in ((gives, False), (doubles, True)):
+                    if mask is None or not mask[layer].any():
+                        continue
+                    chosen = mask[layer] & ~v.forced[layer] & ~go
+                    for i in np.flatnonzero(chosen).tolist():
+                        node, mass = int(layer[i]), arriving[i]
+                        if double:
+                            self.double(node, mass, DOUBLED, base, upcard, peeked, play)
+                        else:
+                            self._give(half, mass)
+                    arriving = np.where(chosen, 0 * arriving, arriving)
             self.end[SINGLE, layer] += np.where(go, 0, arriving)
             push = np.where(go, arriving, 0) + self.hit_start[layer]
             flow = push[:, None] * v.probs[layer]
@@ -108,45 +165,50 @@ class Finishes:
         self.bust[SINGLE] += self.reach[m]
 
 
-def hand_payoffs(values: HandValues, play: PlayRules, kind: int) -> npt.NDArray[np.int64]:
-    """``PAY[node, o]`` of a hand finishing on each node with a bet of ``kind``."""
+def hand_payoffs(values: HandValues, play: PlayRules, kind: int,
+                 scale: int = 1) -> npt.NDArray[np.int64]:
+    """``PAY[node, o]`` of a hand finishing on each node with a bet of ``kind``, in units of
+    ``1 / scale`` (:func:`analyzer.engine.dist_blocks.pay_scale`)."""
     space = values.space
     rows = []
+    wager = stake(kind)
+    bonus = kind == SINGLE or (kind != FREE_DOUBLED and play.bonus_doubled)
     for total, ncards in zip(space.total.tolist(), space.ncards.tolist(), strict=True):
         charlie = bool(play.charlie and ncards >= play.charlie)
         if kind == FREE_DOUBLED:
-            own = payoff(total, charlie, 1, False, play)
-            free = payoff(total, charlie, 1, True, play)
+            own = payoff(total, charlie, 1, False, play, scale=scale)
+            free = payoff(total, charlie, 1, True, play, scale=scale)
             rows.append([a + b for a, b in zip(own, free, strict=True)])
         else:
-            rows.append(payoff(total, charlie, 2 if kind == DOUBLED else 1, False, play))
+            rows.append(payoff(total, charlie, wager, False, play, ncards, bonus, scale))
     pay = np.array(rows, dtype=np.int64).reshape(-1, N_OUTCOMES)
     if not play.bj_takes_all:
-        paid = 2 if kind == DOUBLED else 1
+        paid = 1 if kind == FREE_DOUBLED else wager
         bj = Outcome.BLACKJACK
-        pay[:, bj] = np.where(pay[:, bj] < 0, -min(1, paid), pay[:, bj])
+        pay[:, bj] = np.where(pay[:, bj] < 0, -min(1, paid) * scale, pay[:, bj])
     return pay
 
 
-def settle_finishes(f: Finishes, play: PlayRules) -> dict[Fraction, Any]:
+def settle_finishes(f: Finishes, play: PlayRules, scale: int = 1) -> dict[Fraction, Any]:
     """``{net result: chance}`` of every finished unsplit hand recorded in ``f``."""
-    out: dict[Fraction, Any] = {}
+    out: dict[Fraction, Any] = dict(f.given)
     outcomes = f.values.outcomes
-    for kind in (SINGLE, DOUBLED, FREE_DOUBLED):
+    for kind in range(f.kinds):
         mass = f.end[kind]
         if not any(mass != 0):
             continue
-        pay = hand_payoffs(f.values, play, kind)
+        pay = hand_payoffs(f.values, play, kind, scale)
         for o in range(N_OUTCOMES):
             weights = mass * outcomes[:, o]
             for x in np.unique(pay[:, o]):
                 total = weights[pay[:, o] == x].sum()
-                out[Fraction(int(x))] = out.get(Fraction(int(x)), 0) + total
-    lost = (-1, -2, -1)
-    for kind in (SINGLE, DOUBLED, FREE_DOUBLED):
+                key = Fraction(int(x), scale)
+                out[key] = out.get(key, 0) + total
+    for kind in range(f.kinds):
         b, with_bj = f.bust[kind], f.bust_bj[kind]
-        if kind == DOUBLED and not play.bj_takes_all:
+        if kind != FREE_DOUBLED and kind != SINGLE and not play.bj_takes_all:
             out[Fraction(-1)] = out.get(Fraction(-1), 0) + with_bj
             b = b - with_bj
-        out[Fraction(lost[kind])] = out.get(Fraction(lost[kind]), 0) + b
+        lost = Fraction(-stake(kind))
+        out[lost] = out.get(lost, 0) + b
     return out

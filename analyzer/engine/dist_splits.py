@@ -137,6 +137,7 @@ class SplitSettings:
     peeked: bool  # the dealer checked for blackjack: condition on none
     bj_takes_all: bool  # an unchecked dealer blackjack takes every paid bet (else 1 unit)
     exact: bool
+    scale: int = 1  # results are in units of 1 / scale of the bet (dist_blocks.pay_scale)
 
 
 def _orders_by_result(ids: IntArray, n: int, results: IntArray, mult: IntArray,
@@ -234,7 +235,7 @@ def _collapse(by_outcome: dict[int, dict[int, Any]], s: SplitSettings) -> dict[i
     result: dict[int, Any] = {}
     for o, dist in by_outcome.items():
         if o == Outcome.BLACKJACK and not s.bj_takes_all:
-            dist = {-1: sum(dist.values())}
+            dist = {-s.scale: sum(dist.values())}
         for x, p in dist.items():
             result[x] = result.get(x, 0) + p
     return result

@@ -163,7 +163,7 @@ def _spot_finishes(part: _Upcard, scale: int) -> tuple[_Finishes, _Finishes]:
                 _split_finishes(part, x, scale, played)
             else:
                 raise StrategyError(f"unknown action {action}")
-    held, busts = carry_orders(space, stand, push, values.hits, values.forced)
+    held, busts, _ = carry_orders(space, stand, push, values.hits, values.forced)
     single = hand_payoffs(values, play, SINGLE) * scale
     nodes = np.flatnonzero(held)
     played.add(space.comps[nodes], single[nodes], held[nodes])

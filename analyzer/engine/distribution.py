@@ -31,10 +31,18 @@ from analyzer.core.arith import Number, public
 from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
 from analyzer.core.errors import RuleConflictError, StrategyError, UsageError
 from analyzer.core.rules import Rules, Surrender
+from analyzer.core.ruleset import suit_bonuses
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
-from analyzer.engine.dist_blocks import Blocks, hand_blocks, may_resplit, resplit_patterns
+from analyzer.engine.dist_blocks import (
+    Blocks,
+    DoubledPlay,
+    hand_blocks,
+    may_resplit,
+    pay_scale,
+    resplit_patterns,
+)
 from analyzer.engine.dist_hands import DOUBLED, FREE_DOUBLED, Finishes, settle_finishes
 from analyzer.engine.dist_splits import (
     STATE_BUDGET,
@@ -43,8 +51,7 @@ from analyzer.engine.dist_splits import (
     split_distribution,
 )
 from analyzer.engine.frozen import FrozenStrategy
-from analyzer.engine.hands import doubling_refusal
-from analyzer.engine.splits import SplitPlan, policy_decision
+from analyzer.engine.splits import SplitPlan
 from analyzer.engine.strategy import Strategy
 from analyzer.util.progress import ProgressCallback, report
 
@@ -112,7 +119,8 @@ class _Upcard:
         self.exact = analysis.exact
         self.peeked = self.rules.peeks_on(upcard)
         self.play = analysis.play_rules(upcard)
-        self.finishes = Finishes(self.ua.values, self.exact)
+        self.finishes = Finishes(self.ua.values, self.exact, kinds=3 + self.rules.redoubles)
+        self.scale = pay_scale(self.play)
         self.dist: Dist = {}
         self.error: Number = 0 * _unit(self.exact)
 
@@ -125,8 +133,10 @@ class _Upcard:
                 if ways > 0:
                     self._start(a, b, _frac(ways * (1 if a == b else 2), total * (total - 1),
                                             self.exact))
-        self.finishes.propagate(self.ua.values.hits)
-        for x, p in settle_finishes(self.finishes, self.play).items():
+        v = self.ua.values
+        self.finishes.propagate(v.hits, v.doubles, v.gives, base=self.ua.shoe, upcard=self.u,
+                                peeked=self.peeked, play=self.play)
+        for x, p in settle_finishes(self.finishes, self.play, self.scale).items():
             _add(self.dist, x, p)
         return {x: p for x, p in sorted(self.dist.items()) if p != 0}
 
@@ -171,7 +181,8 @@ class _Upcard:
         elif action == DOUBLE:
             total, soft = hand_total([v for v in range(1, 11) for _ in range(comp[v - 1])])
             kind = FREE_DOUBLED if (not soft and total in self.rules.free_doubles) else DOUBLED
-            self.finishes.double(node, weight, kind, self.ua.shoe, self.u, self.peeked)
+            self.finishes.double(node, weight, kind, self.ua.shoe, self.u, self.peeked,
+                                 self.play)
         elif action == SURRENDER:
             lost = 0 * p_bj if self.peeked else p_bj  # late: an unchecked blackjack takes all
             _add(self.dist, Fraction(-1), weight * lost)
@@ -180,7 +191,7 @@ class _Upcard:
             pair = next(v for v in range(1, 11) if comp[v - 1] == 2)
             split = self.split(pair)
             for x, p in split.probabilities.items():
-                _add(self.dist, Fraction(x), weight * p)
+                _add(self.dist, Fraction(x, self.scale), weight * p)
             self.error += weight * split.error
         else:
             raise StrategyError(f"unknown action {action}")
@@ -196,7 +207,7 @@ class _Upcard:
         families, patterns, plan = self.split_families(pair)
         settings = SplitSettings(upcard=self.u, hits_soft_17=self.rules.hits_soft_17,
                                  peeked=self.peeked, bj_takes_all=plan.bj_takes_all,
-                                 exact=self.exact)
+                                 exact=self.exact, scale=self.scale)
         return split_distribution(self.ua.shoe, pair, families, patterns, settings, self.budget)
 
     def split_families(self, pair: int) -> tuple[dict[str, Blocks],
@@ -207,16 +218,14 @@ class _Upcard:
         plan = SplitPlan.from_rules(rules, pair, self.u)
         values = ua.values
         space = values.space
-        strategy = self.policy_strategy
-
-        def decide(node: int, may_double: bool) -> int:
-            if strategy is None:
-                return policy_decision(values, node, may_double)
-            options = {STAND, HIT} | ({DOUBLE} if may_double else set())
-            return strategy.decide(self.u, tuple(space.comps[node].tolist()), frozenset(options))
-
-        paid = hand_blocks(space, pair, plan, decide=decide, hits=values.hits,
-                           forced=values.forced)
+        # as the EV engine plays split hands: the two-card decision, then hits and (DAN)
+        # doubles; a doubled hand given up or doubled again as the unsplit hand would be
+        decide, hits, doubles = self.a.split_play(ua)
+        doubled = DoubledPlay(values.rescues, values.redoubles) \
+            if plan.play.rescue or plan.play.redoubles else None
+        scale = pay_scale(plan.play)
+        paid = hand_blocks(space, pair, plan, decide=decide, hits=hits, forced=values.forced,
+                           doubles=doubles, doubled=doubled, scale=scale)
         others = tuple(v for v in range(1, 11) if v != pair)
         families: dict[str, Blocks] = {"any": paid}
         if plan.free:
@@ -228,8 +237,9 @@ class _Upcard:
             resplit = may_resplit(rules, plan)
             if resplit:
                 families["nonpair"] = hand_blocks(space, pair, plan, decide=decide,
-                                                  hits=values.hits, forced=values.forced,
-                                                  seconds=others)
+                                                  hits=hits, forced=values.forced,
+                                                  seconds=others, doubles=doubles,
+                                                  doubled=doubled, scale=scale)
             found = resplit_patterns(plan.max_hands, resplit)
             patterns = {("nonpair",) * k + ("any",) * m: ways for (k, m), ways in found.items()}
         return families, patterns, plan
@@ -265,9 +275,10 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     """
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
-    reason = doubling_refusal(rules, "the distribution of a round")
-    if reason:
-        raise RuleConflictError(reason)
+    if suit_bonuses(rules):
+        raise RuleConflictError("B678, B777, SB and BSBJ pay by suits: the distribution of a "
+                                "round does not count suits yet (bja ev, bja hand, bja chart "
+                                "and bja simulate do)")
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
     decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)
     total = analysis.shoe.total
