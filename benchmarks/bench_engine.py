@@ -142,11 +142,15 @@ def main() -> None:
         print(f"exact: {x.wall:.2f} s wall, EV {exact_ev}", flush=True)
     infinite = " ".join(["INF", *(t for t in args.rules.split()
                                  if not re.fullmatch(r"\d+D", t, re.IGNORECASE))])
-    inf = median_run([*bja(), "ev", "--rules", infinite, "--json", "--exact"], r)
-    rows.append((f'`bja ev --rules "{infinite}" --json --exact` (infinite deck), wall', inf.wall,
-                 None, "s"))
-    print(f"infinite deck: {inf.wall:.2f} s wall, EV {json.loads(inf.stdout)['ev_exact']}",
-          flush=True)
+    try:
+        inf = median_run([*bja(), "ev", "--rules", infinite, "--json", "--exact"], r)
+    except RuntimeError:  # e.g. suit bonuses, which an infinite deck cannot hold
+        print("infinite deck: refused for these rules (bja ev says why)", flush=True)
+    else:
+        rows.append((f'`bja ev --rules "{infinite}" --json --exact` (infinite deck), wall',
+                     inf.wall, None, "s"))
+        print(f"infinite deck: {inf.wall:.2f} s wall, EV {json.loads(inf.stdout)['ev_exact']}",
+              flush=True)
 
     print(f"\nload average after: {load()}\n")
     print("| figure | bja | C++ reference | bja / reference |")
