@@ -9,7 +9,8 @@ a whole split round is then a function of the union of the blocks' cards only
 orderings.
 
 A block's payoff is a vector over the eight dealer outcomes (17..21, blackjack,
-bust on 22, bust on 23 or more), in units of the initial bet.  Against a dealer
+bust on 22, bust on 23 or more), in units of ``1 / scale`` of the initial bet
+(:func:`pay_scale`: halves where a 21 bonus pays 3:2).  Against a dealer
 blackjack nobody checked it is minus the money paid into the hand (plus a Charlie
 win where a Charlie beats it); the round settles "original bet only" itself.
 """
