@@ -131,19 +131,22 @@ class _Doubler:
         return 9 <= hand_total(comp_cards(comp))[0] <= 11
 
 
-@pytest.mark.parametrize("spec", [
-    "2D H17 DOA DAS SPL3 LS DAN DDR RD2 SAH B5C=3:2 B6C=2:1",
+@pytest.mark.parametrize(("spec", "seen"), [
+    ("2D H17 DOA DAS SPL3 LS DAN DDR RD2 SAH B5C=3:2 B6C=2:1",
+     ("double_any_cards", "double_rescue", "redoubles", "surrender_after_hit")),
     pytest.param("2D SP S17 DOA NDAS SPL3 RSA HSA LS DAN DDR SAH P21W BJW BND B5C=3:2",
-                 marks=pytest.mark.slow)])
-def test_the_simulator_meets_the_exact_ev_of_a_poor_strategy(spec: str) -> None:
+                 ("double_rescue", "surrender_after_hit"), marks=pytest.mark.slow)])
+def test_the_simulator_meets_the_exact_ev_of_a_poor_strategy(spec: str,
+                                                             seen: tuple[str, ...]) -> None:
     rules = parse_spec(spec)
     exact = float(Analysis(rules, strategy=_Doubler()).ev())
     result = simulate(rules, 16_000_000, seed=41, jobs=2, strategy=_Doubler())
     assert abs(result.z(exact)) < 3, (result.mean, result.se, exact)
     assert float(Analysis(rules).ev()) - exact > 20 * result.se  # far from the optimum
-    # each rule moves the strategy's EV beyond the simulation's error: all are played
-    for off in ({"double_any_cards": False}, {"double_rescue": False}, {"redoubles": 0},
-                {"surrender_after_hit": False}):
+    # each rule in ``seen`` moves the strategy's EV beyond the simulation's error: it is
+    # played, not only allowed (DAN moves this strategy too little without DAS)
+    for field in seen:
+        off = {field: 0 if field == "redoubles" else False}
         other = float(Analysis(rules.replace(**off), strategy=_Doubler()).ev())
         assert abs(other - exact) > 3 * result.se, off
 
