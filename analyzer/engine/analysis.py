@@ -251,7 +251,7 @@ class Analysis:
                 ua.dealer = OutcomeCache.shared(ua.shoe, ua.upcard,
                                                 hits_soft_17=self.rules.hits_soft_17,
                                                 exact=self.exact)
-            decide, hits, doubles = self._split_play(ua)
+            decide, hits, doubles = self.split_play(ua)
             space = ua.values.space
             strategy = self.strategy
             free_hits = None
@@ -279,15 +279,8 @@ class Analysis:
     def split_play(self, ua: UpcardAnalysis) -> tuple[Callable[[int, bool], int],
                                                        npt.NDArray[np.bool_],
                                                        npt.NDArray[np.bool_]]:
-        """How this analysis plays split hands against ``ua``'s upcard (:meth:`_split_play`):
-        what the distribution of a round enumerates."""
-        return self._split_play(ua)
-
-    def _split_play(self, ua: UpcardAnalysis) -> tuple[Callable[[int, bool], int],
-                                                        npt.NDArray[np.bool_],
-                                                        npt.NDArray[np.bool_]]:
         """How split hands are played (CDZ-): the two-card decision, the later hits and
-        (DAN) the later doubles.
+        (DAN) the later doubles; what the distribution of a round enumerates too.
 
         The unsplit hand's play; where it doubles after hitting but split hands may not
         double (NDAS), the split hand takes the better of hitting and standing.
@@ -375,7 +368,7 @@ class Analysis:
         # A redoubled hand draws again after its double's card: every legal play is
         # searched for it (a double draws as a hit).
         if self.split in ("cdz", "exact") and not plan.free and not self.rules.redoubles:
-            decide, hits, doubles = self._split_play(ua)
+            decide, hits, doubles = self.split_play(ua)
             space = ua.values.space
             index = space.index
             hard = space.comps @ np.arange(1, 11)

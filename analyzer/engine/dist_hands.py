@@ -84,14 +84,14 @@ class Finishes:
         self.hit_start[node] += mass
 
     def double(self, node: int, mass: Any, kind: int, base: tuple[int, ...], upcard: int,
-               peeked: bool, play: PlayRules | None = None, level: int = 1) -> None:
+               peeked: bool, level: int = 1) -> None:
         """One card, then stand, on a bet of kind ``kind`` (DOUBLED or FREE_DOUBLED).
 
         A paid double, its card dealt, may be given up (DDR: half its stake) or doubled
         again (RDn: one more card at twice the stake, ``level`` + 1), as the values'
-        ``rescues`` and ``redoubles`` say.  Where the dealer did not peek and a blackjack
-        takes only the original bet (``play.bj_takes_all`` false), a hand given up loses
-        1 against the dealer's blackjack, as a busted double does.
+        ``rescues`` and ``redoubles`` say.  DDR needs a dealer who peeks with an ace or a
+        ten up (the rules refuse it otherwise), so a hand given up never meets a
+        blackjack nobody checked: it loses half its stake whatever the dealer holds.
         """
         v = self.values
         space = v.space
@@ -101,19 +101,14 @@ class Finishes:
         paid = kind != FREE_DOUBLED
         if paid:
             kind = _kind(level)
-        obo = play is not None and not play.bj_takes_all and not peeked
         for c in range(10):
             child = int(space.child[node, c])
             p = probs[c] * mass
             if child < space.bust:
                 if paid and level <= len(v.rescues) and v.rescues[level - 1, child]:
-                    lost = Fraction(-stake(kind), 2)
-                    q = v.outcomes[child, Outcome.BLACKJACK] if obo else 0
-                    self._give(lost, p * (1 - q))
-                    if obo:
-                        self._give(Fraction(-1), p * q)
+                    self._give(Fraction(-stake(kind), 2), p)
                 elif paid and level <= len(v.redoubles) and v.redoubles[level - 1, child]:
-                    self.double(child, p, DOUBLED, base, upcard, peeked, play, level + 1)
+                    self.double(child, p, DOUBLED, base, upcard, peeked, level + 1)
                 else:
                     self.end[kind, child] += p
             elif child == space.bust:
@@ -126,8 +121,7 @@ class Finishes:
 
     def propagate(self, hits: npt.NDArray[np.bool_], doubles: npt.NDArray[np.bool_] | None = None,
                   gives: npt.NDArray[np.bool_] | None = None,
-                  base: tuple[int, ...] = (), upcard: int = 0, peeked: bool = True,
-                  play: PlayRules | None = None) -> None:
+                  base: tuple[int, ...] = (), upcard: int = 0, peeked: bool = True) -> None:
         """Carry the hands that hit forward, smallest hands first; from three cards on a
         hand may also double (``doubles``, DAN) or surrender for half its bet (``gives``,
         SAH).
@@ -154,7 +148,7 @@ class Finishes:
                     for i in np.flatnonzero(chosen).tolist():
                         node, mass = int(layer[i]), arriving[i]
                         if double:
-                            self.double(node, mass, DOUBLED, base, upcard, peeked, play)
+                            self.double(node, mass, DOUBLED, base, upcard, peeked)
                         else:
                             self._give(half, mass)
                     arriving = np.where(chosen, 0 * arriving, arriving)

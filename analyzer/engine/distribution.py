@@ -135,7 +135,7 @@ class _Upcard:
                                             self.exact))
         v = self.ua.values
         self.finishes.propagate(v.hits, v.doubles, v.gives, base=self.ua.shoe, upcard=self.u,
-                                peeked=self.peeked, play=self.play)
+                                peeked=self.peeked)
         for x, p in settle_finishes(self.finishes, self.play, self.scale).items():
             _add(self.dist, x, p)
         return {x: p for x, p in sorted(self.dist.items()) if p != 0}
@@ -181,8 +181,7 @@ class _Upcard:
         elif action == DOUBLE:
             total, soft = hand_total([v for v in range(1, 11) for _ in range(comp[v - 1])])
             kind = FREE_DOUBLED if (not soft and total in self.rules.free_doubles) else DOUBLED
-            self.finishes.double(node, weight, kind, self.ua.shoe, self.u, self.peeked,
-                                 self.play)
+            self.finishes.double(node, weight, kind, self.ua.shoe, self.u, self.peeked)
         elif action == SURRENDER:
             lost = 0 * p_bj if self.peeked else p_bj  # late: an unchecked blackjack takes all
             _add(self.dist, Fraction(-1), weight * lost)
@@ -223,7 +222,8 @@ class _Upcard:
         decide, hits, doubles = self.a.split_play(ua)
         doubled = DoubledPlay(values.rescues, values.redoubles) \
             if plan.play.rescue or plan.play.redoubles else None
-        scale = pay_scale(plan.play)
+        # every hand in the round's units (self.scale), a split one under BNS too
+        scale = self.scale
         paid = hand_blocks(space, pair, plan, decide=decide, hits=hits, forced=values.forced,
                            doubles=doubles, doubled=doubled, scale=scale)
         others = tuple(v for v in range(1, 11) if v != pair)
@@ -231,7 +231,7 @@ class _Upcard:
         if plan.free:
             families["free"] = hand_blocks(space, pair, plan, decide=decide,
                                            hits=self._free_hits(), forced=values.forced,
-                                           free=True)
+                                           free=True, scale=scale)
             patterns: dict[tuple[str, ...], int] = {("any", "free"): 1}
         else:
             resplit = may_resplit(rules, plan)

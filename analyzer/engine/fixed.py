@@ -158,10 +158,8 @@ def _doubled(strategy: Strategy, rules: Rules, play: PlayRules, upcard: int,
                         raise UsageError(f"the strategy's {question} answer for {tuple(row)} "
                                          f"against {upcard} is {answer!r}, not True or False")
                     table[level - 1, node] = bool(answer)
-    redoubles[-1] = False  # no redouble is left at the highest stake
-    if play.redoubles:
-        redoubles &= later_doubles(space, play.double)[None, :]
-    redoubles &= ~rescues  # a hand given up is not doubled again
+    # evaluate() doubles again only where the rule allows it, below the highest stake, and
+    # never a hand given up
     return rescues, redoubles
 
 
