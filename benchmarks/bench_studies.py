@@ -1,6 +1,6 @@
 """The studies as a user meets them: each command of issue 26's table in a fresh process.
 
-Cold memo (``--no-cache``, or a fresh memo folder for the commands without it), both
+Cold memo (``--no-cache``, and a fresh memo folder for every run), both
 cores, median of ``--repeat`` runs (the machines are shared), wall and CPU seconds
 beside each target.  With ``--baseline DIR`` each command also runs from the source
 tree ``DIR`` (another checkout of this project, with its dealer kernel built), the
@@ -29,6 +29,7 @@ STUDIES: tuple[tuple[str, float], ...] = (
     ("indices --game four-jacks --no-cache --json", 2.0),
     ("edge --game four-jacks --samples 2000 --no-cache --json", 20.0),
     ("compare --effects --game charlie7 --no-cache --json", 3.0),
+    ("distribution --exact --game charlie7 --json", 10.0),
     ("chart --game free-bet --json", float("nan")),
 )
 

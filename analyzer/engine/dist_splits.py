@@ -37,11 +37,12 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.errors import InternalError
+from analyzer.core.modular import matmul, rebuild, residues
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 from analyzer.engine.dealer import row_keys
 from analyzer.engine.dist_blocks import Blocks
-from analyzer.engine.dist_dealer import joint_weights, sequence_weights
+from analyzer.engine.dist_dealer import joint_residues, joint_weights, sequence_weights
 
 IntArray = npt.NDArray[np.int64]
 STATE_BUDGET = 10_000_000  # hands-product size of a 3-4 hand pattern enumerated exactly
@@ -140,14 +141,13 @@ class SplitSettings:
     scale: int = 1  # results are in units of 1 / scale of the bet (dist_blocks.pay_scale)
 
 
-def _orders_by_result(ids: IntArray, n: int, results: IntArray, mult: IntArray,
-                      exact: bool) -> tuple[Any, IntArray]:
+def _orders_by_result(ids: IntArray, n: int, results: IntArray,
+                      mult: IntArray) -> tuple[IntArray, IntArray]:
     """``M[a, r]``: the card orders of rounds with card set ``a`` and result ``values[r]``."""
     values, which = np.unique(results, return_inverse=True)
     counts = np.zeros(n * len(values), dtype=np.int64)
     np.add.at(counts, ids * len(values) + which.ravel(), mult)
-    table = counts.reshape(n, len(values))
-    return (table.astype(object) if exact else table.astype(np.float64)), values
+    return counts.reshape(n, len(values)), values
 
 
 def sum_index(head: IntArray, tail: IntArray, extra: int) -> tuple[IntArray, IntArray]:
@@ -208,26 +208,54 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
             (slice(0, len(head_sets)), lambda _rows: inverse)]
     else:  # the pairs a slice of head sets at a time: memory of one slice, not of all pairs
         unique, chunks = _sum_index_by_slices(head_sets, tail_sets, extra, step)
-    joint, den = joint_weights(base, keys.decode(unique), s.upcard,
-                               hits_soft_17=s.hits_soft_17, exact=s.exact)
-    by_outcome = np.ascontiguousarray(joint.T)  # gathers from a contiguous row
-    result: dict[int, dict[int, Any]] = {}
-    for o in range(N_OUTCOMES):
-        if o == Outcome.BLACKJACK and s.peeked:
-            continue
-        h, h_values = _orders_by_result(head_of.ravel(), len(head_sets), head.pay[:, o],
-                                        head.mult, s.exact)
-        t, t_values = _orders_by_result(tail_of.ravel(), len(tail_sets), tail.pay[:, o],
-                                        tail.mult, s.exact)
-        by_pair: Any = 0
+    sets = keys.decode(unique)
+    outcomes = [o for o in range(N_OUTCOMES) if not (o == Outcome.BLACKJACK and s.peeked)]
+    tables = {o: (_orders_by_result(head_of.ravel(), len(head_sets), head.pay[:, o], head.mult),
+                  _orders_by_result(tail_of.ravel(), len(tail_sets), tail.pay[:, o], tail.mult))
+              for o in outcomes}
+    by_pair: dict[int, Any] = {}
+    den = 1
+    if s.exact:  # integers over one denominator, as residues: each sum <= den (a chance)
+        joint, den, primes = joint_residues(base, sets, s.upcard, hits_soft_17=s.hits_soft_17,
+                                            bits=1)
+        by_outcome = np.ascontiguousarray(joint.transpose(0, 2, 1))
+        mods = {o: (residues(h.T, primes), residues(t, primes))
+                for o, ((h, _), (t, _)) in tables.items()}
         for rows, inv in chunks:
-            by_pair = by_pair + h[rows].T @ (np.take(by_outcome[o], inv(rows)) @ t)
+            where = inv(rows)
+            for o, (h, t) in mods.items():
+                k = np.take(by_outcome[:, o], where, axis=1)
+                part = matmul(h[:, :, rows], matmul(k, t, primes), primes)
+                by_pair[o] = (by_pair.get(o, 0) + part) % primes[:, None, None]
+        by_pair = {o: _numerators(r, primes, den) for o, r in by_pair.items()}
+    else:
+        weights = np.ascontiguousarray(joint_weights(base, sets, s.upcard,
+                                                     hits_soft_17=s.hits_soft_17).T)
+        floats = {o: (h.astype(np.float64), t.astype(np.float64))
+                  for o, ((h, _), (t, _)) in tables.items()}
+        for rows, inv in chunks:
+            where = inv(rows)
+            for o, (fh, ft) in floats.items():
+                by_pair[o] = by_pair.get(o, 0) + fh[rows].T @ (np.take(weights[o], where) @ ft)
+    result: dict[int, dict[int, Any]] = {}
+    for o in outcomes:
+        (_, h_values), (_, t_values) = tables[o]
         dist: dict[int, Any] = {}
-        for (x, y), p in zip(product(h_values.tolist(), t_values.tolist()), by_pair.ravel(),
-                             strict=True):
+        for (x, y), p in zip(product(h_values.tolist(), t_values.tolist()),
+                             by_pair[o].ravel(), strict=True):
             dist[x + y] = dist.get(x + y, 0) + p
         result[o] = {x: Fraction(int(p), den) for x, p in dist.items()} if s.exact else dist
     return result
+
+
+def _numerators(res: IntArray, primes: IntArray, den: int) -> Any:
+    """The integers ``n`` with residues ``res``, each a chance ``n / den`` (a chance is in
+    [0, 1]: a numerator outside ``[0, den]`` means too few primes, never silently)."""
+    nums = rebuild(res, primes)
+    if nums.size and (nums.min() < 0 or nums.max() > den):
+        raise InternalError("an exact distribution's sum fell outside [0, 1]: the residues "
+                            "do not determine it")
+    return nums
 
 
 def _collapse(by_outcome: dict[int, dict[int, Any]], s: SplitSettings) -> dict[int, Any]:

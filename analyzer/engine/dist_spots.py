@@ -30,6 +30,7 @@ outcome every spot is its first two cards.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -40,12 +41,13 @@ import numpy.typing as npt
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.cards import composition, hand_total, is_natural
 from analyzer.core.errors import StrategyError, UsageError
+from analyzer.core.modular import matmul, rebuild, residues
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dist_blocks import carry_orders
-from analyzer.engine.dist_dealer import joint_weights
+from analyzer.engine.dist_dealer import joint_residues, joint_weights
 from analyzer.engine.dist_hands import DOUBLED, FREE_DOUBLED, SINGLE, hand_payoffs
 from analyzer.engine.dist_splits import PAIRS_AT_ONCE, CardKeys, sum_index
 from analyzer.engine.distribution import _Upcard
@@ -204,28 +206,57 @@ def _split_finishes(part: _Upcard, pair: int, scale: int, played: _Finishes) -> 
 
 
 def _second_moment(base: tuple[int, ...], sets: IntArray, v: Any, upcard: int,
-                   hits_soft_17: bool, exact: bool,
-                   outcomes: list[int]) -> tuple[Any, int, Any, int]:
+                   hits_soft_17: bool, exact: bool, outcomes: list[int],
+                   pay_bits: int) -> tuple[Any, int, Any, int]:
     """``sum_o v_o^T K_o v_o`` and ``sum_o v_o . J(a, o)`` over ``outcomes``, each with the
-    exact denominator it is over (1 in floats)."""
+    exact denominator it is over (1 in floats).
+
+    Exact mode sums in residues (:func:`analyzer.engine.dist_dealer.joint_residues`):
+    a spot's finishes count each hand of a split once, so their orders weigh at most
+    2 (chances) and ``|first| <= 2 P d``, ``|second| <= 4 P**2 d`` with ``P <
+    2**pay_bits`` the largest result's size.
+    """
     limits = 2 * sets.max(axis=0, initial=0)
     keys = CardKeys(limits)
     codes = keys.encode(sets)
     n = len(codes)
-    single, den1 = joint_weights(base, sets, upcard, hits_soft_17=hits_soft_17, exact=exact)
-    first = sum((v[o] @ single[:, o] for o in outcomes), 0 * den1)
     step = max(1, PAIRS_AT_ONCE // max(1, n))
     found = [sum_index(codes[lo:lo + step], codes, 0)[0] for lo in range(0, n, step)]
     unique = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
-    joint, den2 = joint_weights(base, keys.decode(unique), upcard, hits_soft_17=hits_soft_17,
-                                exact=exact)
-    by_outcome = np.ascontiguousarray(joint.T)
-    second: Any = 0
-    for lo in range(0, n, step):
-        local, inverse = sum_index(codes[lo:lo + step], codes, 0)
-        where = np.searchsorted(unique, local)[inverse]
+    pairs = keys.decode(unique)
+
+    def chunks() -> Iterator[tuple[slice, IntArray]]:
+        for lo in range(0, n, step):
+            local, inverse = sum_index(codes[lo:lo + step], codes, 0)
+            yield slice(lo, lo + step), np.searchsorted(unique, local)[inverse]
+
+    if not exact:
+        single = joint_weights(base, sets, upcard, hits_soft_17=hits_soft_17)
+        first: Any = sum((v[o] @ single[:, o] for o in outcomes), 0.0)
+        weights = np.ascontiguousarray(joint_weights(base, pairs, upcard,
+                                                     hits_soft_17=hits_soft_17).T)
+        second: Any = 0
+        for rows, where in chunks():
+            for o in outcomes:
+                second = second + v[o][rows] @ (np.take(weights[o], where) @ v[o])
+        return second, 1, first, 1
+    ones, den1, p1 = joint_residues(base, sets, upcard, hits_soft_17=hits_soft_17,
+                                    bits=pay_bits + 2)
+    total = np.zeros((len(p1), 1, 1), dtype=np.int64)
+    for o in outcomes:
+        total += matmul(residues(v[o], p1)[:, None, :], ones[:, :, o, None], p1)
+    first = int(rebuild(total % p1[:, None, None], p1)[0, 0])
+    joint, den2, p2 = joint_residues(base, pairs, upcard, hits_soft_17=hits_soft_17,
+                                     bits=2 * pay_bits + 3)
+    by_outcome = np.ascontiguousarray(joint.transpose(0, 2, 1))
+    mods = {o: residues(v[o], p2) for o in outcomes}
+    total = np.zeros((len(p2), 1, 1), dtype=np.int64)
+    for rows, where in chunks():
         for o in outcomes:
-            second = second + v[o][lo:lo + step] @ (np.take(by_outcome[o], where) @ v[o])
+            k = np.take(by_outcome[:, o], where, axis=1)
+            total += matmul(mods[o][:, None, rows], matmul(k, mods[o][:, :, None], p2), p2)
+            total %= p2[:, None, None]
+    second = int(rebuild(total, p2)[0, 0])
     return second, den2, first, den1
 
 
@@ -277,8 +308,9 @@ def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strateg
                 col = np.zeros(len(sets), dtype=object if exact else np.float64)
                 np.add.at(col, of.ravel(), (orders * pay[:, o]).astype(col.dtype))
                 v.append(col)
-            second, den2, first, den1 = _second_moment(part.ua.shoe, sets, v, u,
-                                                       rules.hits_soft_17, exact, outcomes)
+            second, den2, first, den1 = _second_moment(
+                part.ua.shoe, sets, v, u, rules.hits_soft_17, exact, outcomes,
+                int(np.abs(pay).max(initial=0)).bit_length())
             if exact:
                 e12 += weight * Fraction(int(second), den2 * scale**2)
                 e1 += weight * Fraction(int(first), den1 * scale)

@@ -47,7 +47,8 @@ from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
 from analyzer.shoestate.counts import CountSystem
 from analyzer.shoestate.decisions import deal_weight
-from analyzer.shoestate.summary import ShoeSummary, summaries
+from analyzer.shoestate.summary import ShoeSummary, summarise_both
+from analyzer.util.pool import run_all
 from analyzer.util.progress import ProgressCallback
 
 VALUES = tuple(range(1, 11))
@@ -123,11 +124,11 @@ def effects_model(rules: Rules, shoe: Shoe | None = None, *, jobs: int = 1,
     full = shoe if shoe is not None else rules.full_shoe()
     spec = format_spec(rules)
     shoes = [full.counts] + [full.remove([v]).counts for v in VALUES]
-    base, *removed = summaries(spec, shoes, with_hands=True, jobs=jobs, use_cache=use_cache,
-                               progress=progress, stage="shoes, optimal play")
-    fixed_base, *fixed = summaries(spec, shoes, strategy="fixed", reference=full.counts,
-                                   jobs=jobs, use_cache=use_cache, progress=progress,
-                                   stage="shoes, fixed strategy")
+    both = run_all(((summarise_both, (spec, s, full.counts, False)) for s in shoes),
+                   jobs=jobs, use_cache=use_cache, progress=progress,
+                   stage="shoes, optimal and fixed play")
+    base, *removed = [optimal for optimal, _ in both]
+    fixed_base, *fixed = [played for _, played in both]
     game = tuple(float(r.ev - fixed_base.ev) for r in fixed)
     decisions = tuple(d for key in base.hands
                       if (d := _decision(rules, full, base, removed, key)) is not None)

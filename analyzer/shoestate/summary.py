@@ -65,6 +65,16 @@ def summarise(spec: str, counts: tuple[int, ...], strategy: str,
     return ShoeSummary(counts=counts, ev=ev, hands=hands)
 
 
+def summarise_both(spec: str, counts: tuple[int, ...], reference: tuple[int, ...],
+                   exact: bool) -> tuple[ShoeSummary, ShoeSummary]:
+    """The shoe ``counts`` played optimally (with every hand's actions) and by the
+    strategy fixed on ``reference``: one task, so the second analysis finds the
+    dealer's outcomes on this shoe in the process's shared caches
+    (:meth:`analyzer.engine.dealer.OutcomeCache.shared`)."""
+    return (summarise(spec, counts, "optimal", reference, exact, True),
+            summarise(spec, counts, "fixed", reference, exact, False))
+
+
 def _dealable(counts: tuple[int, ...], up: int, a: int, b: int) -> bool:
     need = [0] * 10
     for c in (up, a, b):
@@ -84,4 +94,4 @@ def summaries(spec: str, shoes: list[tuple[int, ...]], *, strategy: str = "optim
                    jobs=jobs, use_cache=use_cache, progress=progress, stage=stage)
 
 
-__all__ = ["STRATEGIES", "ShoeSummary", "summarise", "summaries"]
+__all__ = ["STRATEGIES", "ShoeSummary", "summarise", "summarise_both", "summaries"]
