@@ -30,6 +30,7 @@ from analyzer.charts.rows import (
     ActionValues,
     Array,
     RowProblem,
+    Solution,
     UpcardData,
     prepare,
     reach,
@@ -62,6 +63,8 @@ class Deriver:
         # the codes a hand of three or more cards plays as written (DAN, SAH)
         self._later_codes = frozenset(("D", "Ds") if self.rules.double_any_cards else ()) | \
             frozenset(("R", "Rs") if self.rules.surrender_after_hit else ())
+        # the section the last round of _solve started from, and its rows per upcard
+        self._rows_from: tuple[Section | None, dict[int, Solution]] = (None, {})
 
     def upcard_data(self, upcard: int) -> UpcardData:
         return self._data[upcard]
@@ -144,11 +147,19 @@ class Deriver:
     def _solve(self, previous: Section | None, split_values: SplitValues) -> Section:
         strategy = (ChartStrategy(previous, self.rules, context=self.context)
                     if previous is not None else None)
+        # The hard and soft rows depend on the chart played before (who meets which hand),
+        # not on the split values: a refinement round from the section the last round
+        # started from reuses its rows and solves the pair rows again.
+        if previous is None or self._rows_from[0] is not previous:
+            self._rows_from = (previous, {})
+        solved = self._rows_from[1]
         columns: Columns = {}
         evs: dict[tuple[RowKey, int], dict[str, float]] = {}
         for u in self.upcards:
             d = self._data[u]
-            columns[u], cell_evs, _ = self._solve_upcard(d, strategy, split_values)
+            if u not in solved:
+                solved[u] = self._solve_rows(d, strategy, split_values)
+            columns[u], cell_evs = self._with_pairs(d, *solved[u], split_values)
             evs.update({(key, u): values for key, values in cell_evs.items()})
         return Section(name="main", title="chart",
                        rows=_assemble(columns, self._later_codes), evs=evs)
@@ -156,6 +167,12 @@ class Deriver:
     def _solve_upcard(self, d: UpcardData, strategy: ChartStrategy | None,
                       split_values: SplitValues
                       ) -> tuple[dict[RowKey, str], dict[RowKey, dict[str, float]], Array]:
+        codes, evs, hit = self._solve_rows(d, strategy, split_values)
+        return (*self._with_pairs(d, codes, evs, hit, split_values), hit)
+
+    def _solve_rows(self, d: UpcardData, strategy: ChartStrategy | None,
+                    split_values: SplitValues) -> Solution:
+        """The hard and soft rows (and card-count rows) against one upcard, and hit EVs."""
         start = np.where(d.two, d.deal * d.keep, 0.0)
         met = reach(d, start, self._hits(d, strategy, split_values))
 
@@ -169,13 +186,20 @@ class Deriver:
                              first_weight=np.where(d.two & (d.pair == 0), d.deal, 0.0),
                              met=met, first_values=first_values, forced=self._forced(d),
                              by_cards=self.by_cards)
-        codes, evs, hit = solve_rows(problem)
+        return solve_rows(problem)
+
+    def _with_pairs(self, d: UpcardData, rows: dict[RowKey, str],
+                    row_evs: dict[RowKey, dict[str, float]], hit: Array,
+                    split_values: SplitValues
+                    ) -> tuple[dict[RowKey, str], dict[RowKey, dict[str, float]]]:
+        """The rows with the pair rows added, splits valued by ``split_values``."""
+        codes, evs = dict(rows), dict(row_evs)
         if d.pair.any():
             first = self.first_values(d, hit, split_values)
             for i in map(int, np.flatnonzero(d.pair)):
                 p = int(d.pair[i])
                 codes[RowKey("P", p)], evs[RowKey("P", p)] = self._pair_code(d, p, i, first)
-        return codes, evs, hit
+        return codes, evs
 
     def _pair_code(self, d: UpcardData, p: int, i: int,
                    first: ActionValues) -> tuple[str, dict[str, float]]:

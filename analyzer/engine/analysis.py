@@ -178,6 +178,7 @@ class Analysis:
         if not isinstance(suits, bool):
             raise UsageError(f"suits must be True or False, not {suits!r}")
         self.suits = suits
+        self._reads_suits = suits and suit_bonuses(rules)  # asked once: rules hash slowly
         if suit_bonuses(rules):
             reason = suit_shoe_refusal(rules, self.shoe.counts)
             if reason:
@@ -193,14 +194,18 @@ class Analysis:
         self._lasts = self.shoe.total >= round_cards_bound(self.shoe.counts, rules.max_hands)
         self._checks: dict[int, RoundCheck] = {}
         self._round_checked: set[int] = set()
+        self._play: dict[int, PlayRules] = {}
 
     # -- per upcard ---------------------------------------------------------
     def conditioned(self, upcard: int) -> bool:
         return self.rules.peeks_on(upcard)
 
     def play_rules(self, upcard: int) -> PlayRules:
-        """How hands are played and paid against this upcard."""
-        return PlayRules.from_rules(self.rules, upcard, free_hand=bool(self.rules.free_splits))
+        """How hands are played and paid against this upcard (kept: asked per hand)."""
+        if upcard not in self._play:
+            self._play[upcard] = PlayRules.from_rules(self.rules, upcard,
+                                                      free_hand=bool(self.rules.free_splits))
+        return self._play[upcard]
 
     def upcard(self, upcard: int) -> UpcardAnalysis:
         """EVs of every hand against ``upcard`` (computed once, then memoized)."""
@@ -559,7 +564,7 @@ class Analysis:
                 return self.surrender_value(ua.upcard, comp, unconditional=True)
             value = actions[chosen]
             return unpeeked(value, p_bj) if self.conditioned(ua.upcard) else value
-        states = suit_states(rules, (a, b), ua.upcard) if self.suits else ()
+        states = suit_states(rules, (a, b), ua.upcard) if self._reads_suits else ()
         if not states:
             return self._best_value(ua.upcard, actions, p_bj)
         return self._suited_value(ua, (a, b), actions, states, p_bj)
