@@ -181,3 +181,25 @@ def test_every_chart_is_below_its_optimum_and_round_trips(
     evaluated = json.loads(_cli(capsys, "evaluate", "--game", name, "--chart", str(path),
                                 "--json"))
     assert evaluated["ev"] == reported["ev"]
+
+
+@pytest.mark.parametrize("spec", [SPEC_1D, "2D S17 DOA DAS SPL3 LS"])
+def test_a_refinement_round_reusing_the_rows_is_a_fresh_derivation(spec: str) -> None:
+    """The refinement round reuses the hard and soft rows of the round it follows (split
+    values reach only the pair rows): with split values that move the pair rows, the
+    result must equal a derivation from scratch by a deriver that kept nothing."""
+    from analyzer.charts.derive import Deriver
+
+    analysis = Analysis(parse_spec(spec))
+    analysis.ev()
+    # split values that change some pair rows: every split worth a push, then a loss
+    for value in (0.0, -1.0):
+        deriver = Deriver(analysis)
+        main = deriver.derive()
+        assert deriver._rows_from[0] is main  # the next round from main reuses its rows
+        splits = {(u, p): value for u in deriver.upcards
+                  for p in {int(x) for x in deriver.upcard_data(u).pair if x}}
+        reused = deriver.derive(splits, start=main)
+        fresh = Deriver(analysis).derive(splits, start=main)
+        assert reused.rows == fresh.rows and reused.evs == fresh.evs
+        assert any(reused.rows[k] != main.rows[k] for k in main.rows if k.kind == "P")
