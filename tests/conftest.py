@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.register_assert_rewrite("tests.distribution_checks")  # its asserts explain themselves
+
 # The heaviest cases of the default run (``benchmarks/bench_tests.py`` lists them), run
 # under ``-m slow`` instead so that the default run stays short (issue 26: at most three
 # minutes on two cores).  Each test named here keeps a lighter case in the default run

@@ -4,7 +4,12 @@ Built on :mod:`tests.oracle`, the independent whole-round enumerator: its model
 of the round, its dealer, its settlement of finished hands and its decisions
 (optimal play of unsplit hands, CDZ- play of split hands, Free Bet's free hand;
 doubling after hitting, a doubled hand given up or doubled again, surrender after
-hitting; the 21 bonuses by card count) are used as they are.  Where
+hitting; the 21 bonuses by card count; a two-card hand one card from a bonus 21 played
+case by case of the suits the player sees) are used as they are.  Where the oracle pays
+a bonus 21 by suits at its average over them, the functions here deal the suits: the
+physical cards of the deal (a natural's ace and ten, an unsplit hand's third card after
+its seen two) and, for the split hands of one round together, every choice of distinct
+physical cards for the bonus hands' 6s, 7s and 8s.  Where
 :mod:`tests.oracle` returns the expectation of a round, the functions here return the
 whole distribution ``{net result: probability}``, following the same card sequences
 with the hole card fixed.  Nothing is shared with the engine's distribution modules
@@ -14,6 +19,7 @@ of up to about 16-20 cards.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from functools import cache
 
@@ -36,6 +42,7 @@ from tests.oracle import (
     _after_double_values,
     _cdz_action,
     _cdz_after_double,
+    _deal_ev,
     _dealer,
     _double_bet,
     _draws,
@@ -47,17 +54,24 @@ from tests.oracle import (
     _is_natural,
     _may_double,
     _may_resplit,
+    _may_split,
     _may_surrender,
     _may_surrender_later,
     _outcome_values,
     _paid,
     _payoffs,
+    _physical,
     _put,
     _q_double,
     _q_hit,
     _q_stand,
+    _selections,
+    _settle,
+    _split_by_ranks,
+    _suits_matter,
     _take,
     _take_all,
+    _three_pay,
     _total,
     _with,
 )
@@ -95,8 +109,77 @@ def _unseen(shoe: Counts, hole: int | None) -> Counts:
 
 def _stand_dist(g: _Game, hole: int | None, shoe: Counts, hand: Cards, bet: Bet,
                 split: bool = False) -> Dist:
-    return _settle_dist(g, hole, shoe, _payoffs(g.rules, _final(g.rules, hand),
-                                                _paid(g, hand, bet, split)))
+    return _mix((p, _settle_dist(g, hole, shoe, _payoffs(g.rules, _final(g.rules, hand), paid)))
+                for p, paid in _paid_law(g, hand, bet, split))
+
+
+def _is_suit_bonus(g: _Game, cards: Cards, bet: Bet, split: bool) -> bool:
+    """A three-card 6-7-8 or 7-7-7 that the oracle pays a bonus by suits."""
+    return cards in ((6, 7, 8), (7, 7, 7)) and _paid(g, cards, bet, split) != bet
+
+
+def _paid_law(g: _Game, cards: Cards, bet: Bet, split: bool) -> list[tuple[Q, Bet]]:
+    """The oracle's ``_paid`` with the suits of an unsplit bonus 21 dealt: the hand's
+    first two cards as the deal saw them, its third any unseen physical card of its rank."""
+    if g.dealt is None or split or not _is_suit_bonus(g, cards, bet, split):
+        return [(Q(1), _paid(g, cards, bet, split))]
+    up_suit, first, second = g.dealt
+    rest = list(cards)
+    for rank, _suit in (first, second):
+        rest.remove(rank)
+    third = rest[0]
+    left = _physical(g.rules)
+    for rank, suit in ((g.up, up_suit), first, second):
+        if rank == third and suit is not None:
+            left.remove(next(c for c in left if c[0] == suit))
+    super_bonus = g.up == 7 and bet[0] == 1
+    law: dict[Q, Q] = {}
+    for suit, _copy in left:
+        pay = _three_pay(g.rules, cards, (first[1], second[1], suit), super_bonus)
+        law[pay] = law.get(pay, Q(0)) + Q(1, len(left))
+    return [(p, (bet[0] * pay, bet[1])) for pay, p in sorted(law.items())]
+
+
+@cache
+def _split_extras(rules: Rules, hands: tuple[tuple[Cards, int], ...]) -> Dist:
+    """What split hands' winning bonus 21s (cards, stake) add to their 1:1 wins, together:
+    every choice of distinct physical cards for their 6s, 7s and 8s, each rank apart."""
+    physical = _physical(rules)
+    per_rank = []
+    for rank in (6, 7, 8):
+        owners = [i for i, (cards, _) in enumerate(hands) for c in cards if c == rank]
+        counts: dict[tuple[int, ...], int] = {}
+        for choice in itertools.permutations(physical, len(owners)):
+            key = tuple(suit for suit, _copy in choice)
+            counts[key] = counts.get(key, 0) + 1
+        total = sum(counts.values())
+        per_rank.append((owners, [(key, Q(n, total)) for key, n in counts.items()]))
+    law: dict[Q, Q] = {}
+    for combo in itertools.product(*(choices for _, choices in per_rank)):
+        suits: list[list[int]] = [[] for _ in hands]
+        chance = Q(1)
+        for (owners, _), (key, p) in zip(per_rank, combo, strict=True):
+            chance *= p
+            for i, suit in zip(owners, key, strict=True):
+                suits[i].append(suit)
+        extra = sum(((_three_pay(rules, cards, tuple(suits[i]), False) - 1) * stake
+                     for i, (cards, stake) in enumerate(hands)), Q(0))
+        law[extra] = law.get(extra, Q(0)) + chance
+    return tuple(sorted(law.items()))
+
+
+def _settle_split(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs,
+                  bonus: tuple[tuple[Cards, int], ...]) -> Dist:
+    """A split round's settlement, its bonus 21s (paid 1:1 in ``payoffs``) paid by suits."""
+    if not bonus:
+        return _settle_dist(g, hole, shoe, payoffs)
+    wins = [_settle(g.rules, 21, (1, 1), outcome) == 1 for outcome in OUTCOMES[:-1]]
+    parts = []
+    for extra, p in _split_extras(g.rules, tuple(sorted(bonus))):
+        paid = tuple(x + extra if i < len(wins) and wins[i] else x
+                     for i, x in enumerate(payoffs))
+        parts.append((p, _settle_dist(g, hole, shoe, paid)))
+    return _mix(parts)
 
 
 def _play_on(g: _Game, hole: int | None, shoe: Counts, hand: Cards) -> Dist:
@@ -142,8 +225,10 @@ def _doubled(g: _Game, hole: int | None, shoe: Counts, cards: Cards, bet: Bet) -
 
 @cache
 def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int, waiting: int,
-                 current: Cards, done: Payoffs) -> Dist:
-    """The rest of a split round (oracle's ``_split_round``), as a distribution."""
+                 current: Cards, done: Payoffs,
+                 bonus: tuple[tuple[Cards, int], ...] = ()) -> Dist:
+    """The rest of a split round (oracle's ``_split_round``), as a distribution; ``bonus``:
+    the finished hands' bonus 21s paid by suits (cards, stake), settled together."""
     rules = g.rules
     free_hand = pair in rules.free_splits and waiting == 0
 
@@ -155,23 +240,27 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
         return finish(rest, cards, bet, rescued=choice == "rescue")
 
     def finish(rest: Counts, cards: Cards, bet: Bet, rescued: bool = False) -> Dist:
+        more = bonus
         if rescued:  # given up: half the stake whatever comes
             finished = tuple(e - bet[0] // 2 for e in done[:-2]) + done[-2:]
+        elif _is_suit_bonus(g, cards, bet, True):  # 1:1 here, its suits at the end
+            finished = _payoffs(rules, _final(rules, cards), bet, done)
+            more = tuple(sorted((*bonus, (cards, bet[0]))))
         else:
             finished = _payoffs(rules, _final(rules, cards), _paid(g, cards, bet, True), done)
         if waiting == 0:
-            return _settle_dist(g, hole, rest, finished)
-        return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished)
+            return _settle_split(g, hole, rest, finished, more)
+        return _split_round(g, hole, rest, pair, hands, waiting - 1, (pair,), finished, more)
 
     if len(current) == 1:
         parts = []
         for card, p, rest in _draws(shoe):
             if card == pair and _may_resplit(rules, pair, hands):
                 parts.append((p, _split_round(g, hole, rest, pair, hands + 1, waiting + 1,
-                                              current, done)))
+                                              current, done, bonus)))
             else:
                 parts.append((p, _split_round(g, hole, rest, pair, hands, waiting,
-                                              _with(current, card), done)))
+                                              _with(current, card), done, bonus)))
         return _mix(parts)
     bet = FREE if free_hand else PAID
     if _forced(rules, current) or (pair == 1 and not rules.hit_split_aces):
@@ -185,7 +274,8 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
         if action == "double":
             parts.append((p, doubled(rest, cards, PAID_DOUBLE)))
         else:
-            parts.append((p, _split_round(g, hole, rest, pair, hands, waiting, cards, done)))
+            parts.append((p, _split_round(g, hole, rest, pair, hands, waiting, cards, done,
+                                          bonus)))
     return _mix(parts)
 
 
@@ -199,8 +289,8 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
             return _mix((p, _point(-1 if _is_natural((g.up, card)) else -HALF))
                         for card, p, _ in _draws(shoe))
         return _point(-1 if not g.peeked and _is_natural((g.up, hole)) else -HALF)
-    if action == "split":
-        return _split_round(g, hole, shoe, hand[0], 2, 1, (hand[0],), NO_HANDS)
+    if action == "split":  # split hands play and pay by the ranks: the suits unseen
+        return _split_round(g.plain, hole, shoe, hand[0], 2, 1, (hand[0],), NO_HANDS)
     double = _double_bet(rules, hand)
     parts = []
     for card, p, rest in _draws(shoe):
@@ -213,27 +303,56 @@ def _play(g: _Game, hole: int | None, shoe: Counts, hand: Cards, action: str) ->
     return _mix(parts)
 
 
-def _deal(g: _Game, hand: Cards) -> Dist:
-    """The round once the upcard and the player's two cards are dealt (oracle's ``_deal_ev``)."""
+def _natural(rules: Rules, against_blackjack: bool) -> Dist:
+    """A player's natural: its pay over the physical suits of its ace and ten (BSBJ), pushed
+    by a dealer blackjack unless BJW pays it there too."""
+    if against_blackjack and not rules.blackjack_wins:
+        return _point(0)
+    if not rules.suited_blackjack:
+        return _point(rules.blackjack_pays)
+    physical = _physical(rules)
+    return _mix((Q(1, len(physical) ** 2), _point(rules.suited_blackjack if a[0] == t[0]
+                                                   else rules.blackjack_pays))
+                for a in physical for t in physical)
+
+
+def _deal(g: _Game, hand: Cards, plays: str = "all") -> Dist:
+    """The round once the upcard and the player's two cards are dealt (oracle's
+    ``_deal_ev``): a hand one card from a bonus 21 paid by suits case by case of the
+    suits the player sees, and where 7-7 is split on its ranks, split in every case
+    when that is worth more than the cases' own plays."""
     rules = g.rules
+    if g.dealt is None and plays == "all" and _suits_matter(rules, hand, g.up):
+        up_pays = g.up in (6, 7, 8)
+        ranks = (g.up, *hand) if up_pays else hand
+        keep = "keep" if _may_split(rules, hand) and _split_by_ranks(rules) else "all"
+        cases = [(p, _game(rules, g.start, g.up, g.literal_hole,
+                           (suits[0] if up_pays else None, (hand[0], suits[-2]),
+                            (hand[1], suits[-1]))))
+                 for suits, p in _selections(rules, ranks).items()]
+        if keep == "keep" and _deal_ev(g, hand, "split") > sum(
+                (p * _deal_ev(case, hand, "keep") for p, case in cases), Q(0)):
+            return _deal(g, hand, "split")
+        return _mix((p, _deal(case, hand, keep)) for p, case in cases)
     unseen = _take_all(_take(g.start, g.up), hand)
     natural = _is_natural(hand)
-    values = _action_values(g, hand, rules.surrender is Surrender.LATE)
+    values = [v for v in _action_values(g, hand, rules.surrender is Surrender.LATE)
+              if plays == "all" or (v[0] == "split") == (plays == "split")
+              or v[0] == "surrender"]
     action = max(values, key=lambda item: item[1])[0]
-    bj_vs_bj = rules.blackjack_pays if rules.blackjack_wins else 0  # BJW: paid against it
     if g.hole_first:
         parts = []
         for hole, p, rest in _draws(unseen):
             dealer_bj = _is_natural((g.up, hole))
             if g.peeked and dealer_bj:
-                parts.append((p, _point(bj_vs_bj if natural else -1)))
+                parts.append((p, _natural(rules, True) if natural else _point(-1)))
             elif natural:
-                parts.append((p, _point(bj_vs_bj if dealer_bj else rules.blackjack_pays)))
+                parts.append((p, _natural(rules, dealer_bj)))
             else:
                 parts.append((p, _play(g, hole, rest, hand, action)))
         dist = _mix(parts)
     elif natural:
-        dist = _mix((p, _point(bj_vs_bj if _is_natural((g.up, card)) else rules.blackjack_pays))
+        dist = _mix((p, _natural(rules, _is_natural((g.up, card))))
                     for card, p, _ in _draws(unseen))
     else:
         dist = _play(g, None, unseen, hand, action)

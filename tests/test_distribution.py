@@ -29,7 +29,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dist_blocks import resplit_patterns
 from analyzer.engine.distribution import RoundDistribution, round_distribution
-from tests import oracle_distribution
+from tests.distribution_checks import check_against_the_oracle
 from tests.farmer_reference import REFERENCE_DIR
 
 FARMER = {
@@ -103,12 +103,7 @@ ORACLE_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("spec", "counts"), ORACLE_CASES)
 def test_brute_force_oracle(spec: str, counts: tuple[int, ...]) -> None:
-    rules = parse_spec(spec)
-    mine = round_distribution(rules, Shoe(counts), exact=True)
-    assert mine.error_bound == 0
-    assert mine.probabilities == oracle_distribution.round_distribution(rules, counts)
-    assert mine.total == 1
-    assert mine.mean == Analysis(rules, Shoe(counts), exact=True).ev()
+    check_against_the_oracle(spec, counts)
 
 
 def test_small_shoe_exact_and_float_agree() -> None:

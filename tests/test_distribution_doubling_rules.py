@@ -18,17 +18,13 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.certificates.sim import chi2_sf, pool
 from analyzer.charts.evaluate import make_chart
 from analyzer.charts.strategy import ChartStrategy
-from analyzer.core.errors import RuleConflictError
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.distribution import round_distribution
-from analyzer.engine.frozen import FrozenStrategy
-from analyzer.sim.estimate import simulate
-from tests import oracle_distribution
+from tests.distribution_checks import check_against_the_oracle, check_the_simulators_histogram
 
 SMALL = (1, 1, 1, 2, 1, 1, 1, 2, 1, 3)  # 14 cards, pairs of 4s and 8s
 RESPLIT = (1, 1, 0, 3, 1, 1, 1, 3, 1, 3)  # 15 cards: three 4s and 8s, so resplits happen
@@ -55,12 +51,7 @@ ORACLE_CASES = [
 @pytest.mark.parametrize(("spec", "counts"), ORACLE_CASES)
 def test_the_brute_force_oracle_gives_the_same_fractions(spec: str,
                                                          counts: tuple[int, ...]) -> None:
-    rules = parse_spec(spec)
-    mine = round_distribution(rules, Shoe(counts), exact=True)
-    assert mine.error_bound == 0
-    assert mine.probabilities == oracle_distribution.round_distribution(rules, counts)
-    assert mine.total == 1
-    assert mine.mean == Analysis(rules, Shoe(counts), exact=True).ev()
+    check_against_the_oracle(spec, counts)
 
 
 MIX = (2, 1, 2, 1, 2, 2, 2, 1, 1, 6)  # 20 cards
@@ -94,29 +85,12 @@ def test_a_chart_played_under_these_rules_has_its_exact_ev_as_mean() -> None:
     assert abs(dist.total - 1) < 1e-13
 
 
-def test_suit_bonuses_are_refused_in_one_line() -> None:
-    with pytest.raises(RuleConflictError, match=r"^B678, B777, SB and BSBJ pay by suits: the "
-                       r"distribution of a round does not count suits yet"):
-        round_distribution(parse_spec("6D SP B678=3:2/2:1/3:1"))
-
-
-# Spanish 21 without its suit bonuses (not counted by the distribution yet) and with one
-# split: four hands from six decks are not enumerated exactly (see test_distribution.py)
+# Spanish 21 without its suit bonuses (tests/test_distribution_suits.py has them) and with
+# one split: four hands from six decks are not enumerated exactly (see test_distribution.py)
 SPANISH = "6D SP H17 DOA DAN DDR DAS SPL1 HSA LS BJW P21W B5C=3:2 B6C=2:1 B7C=3:1 BND"
 
 
 @pytest.mark.slow
 def test_the_simulators_histogram_meets_the_exact_distribution() -> None:
     """A Spanish 21 game, 10^8 rounds at a fixed seed."""
-    rules = parse_spec(SPANISH)
-    analysis = Analysis(rules)
-    dist = round_distribution(rules, jobs=2)
-    assert abs(dist.mean - analysis.ev()) < 1e-12 and abs(dist.total - 1) < 1e-12
-    rounds = 100_000_000
-    result = simulate(rules, rounds, seed=2026, jobs=2, strategy=FrozenStrategy(analysis))
-    assert set(result.histogram) <= set(dist.probabilities)  # nothing the exact calls impossible
-    groups = pool(dist.probabilities, result.histogram, rounds)
-    chi2 = sum(g.term for g in groups)
-    assert len(groups) >= 12
-    assert chi2_sf(chi2, len(groups) - 1) > 0.001, chi2
-    assert abs(result.z(float(dist.mean))) < 3
+    check_the_simulators_histogram(parse_spec(SPANISH), seed=2026)

@@ -19,15 +19,12 @@ from math import comb
 
 import pytest
 
-from analyzer.core.errors import AnalyzerError, ImpossibleShoeError, RuleConflictError
+from analyzer.core.errors import AnalyzerError, ImpossibleShoeError
 from analyzer.core.rules import Rules, describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.distribution import round_distribution
 from analyzer.engine.optimal_split import SplitInfeasible
 from analyzer.engine.suits import suit_states, suited_blackjack_pays, three_card_pays
-from analyzer.sim.run import SimulationError
-from analyzer.sim.spots import simulate_spots
 from tests import oracle
 from tests.test_double_any import assert_hands_equal_the_oracle
 
@@ -173,15 +170,9 @@ def test_a_shoe_the_decks_cannot_hold_is_refused_in_one_line() -> None:
 
 def test_the_parts_that_do_not_read_suits_refuse_in_one_line() -> None:
     rules = parse_spec(f"6D H17 DAS SPL3 LS {SUITED} SB=200:1")
-    for spec in (f"6D H17 DAS SPL3 LS {SUITED} SB=200:1", "6D BSBJ=2:1"):
-        with pytest.raises(RuleConflictError, match="^B678, B777, SB and BSBJ pay by suits: "
-                           "the distribution of a round does not count suits yet"):
-            round_distribution(parse_spec(spec))
     for level in ("cdp1", "cdp", "optimal"):
         with pytest.raises(SplitInfeasible, match=f"split level '{level}'"):
             Analysis(rules, split=level)  # type: ignore[arg-type]
-    with pytest.raises(SimulationError, match="two spots simulated do not read suits"):
-        simulate_spots(rules, 100, seed=1)
 
 
 def test_the_suit_cases_of_a_hand_average_to_its_actions() -> None:

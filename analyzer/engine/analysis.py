@@ -56,7 +56,7 @@ from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
 from analyzer.engine.optimal_split import refusal as optimal_refusal
 from analyzer.engine.postsplit import PostSplit
 from analyzer.engine.splits import SplitPlan, later_play, policy_decision, split_ev
-from analyzer.engine.strategy import Strategy
+from analyzer.engine.strategy import PREFERENCE, Strategy
 from analyzer.engine.suits import (
     SuitState,
     suit_cases,
@@ -572,18 +572,31 @@ class Analysis:
     def _best_value(self, upcard: int, actions: dict[int, Number], p_bj: Number) -> Number:
         """The round's value of a two-card hand played at its best (the actions' EVs are
         conditioned on no dealer blackjack where the dealer peeked)."""
+        return self._best_action(upcard, actions, p_bj)[1]
+
+    def _best_action(self, upcard: int, actions: dict[int, Number], p_bj: Number,
+                     ) -> tuple[int, Number]:
+        """:meth:`_best_value` and the action that gives it (exact ties broken in the order
+        of :data:`~analyzer.engine.strategy.PREFERENCE`, as a frozen strategy breaks them)."""
         rules = self.rules
-        actions = dict(actions)
-        surrender = actions.pop(SURRENDER, None)
-        best_play = max(actions.values())
-        if rules.surrender is Surrender.LATE and surrender is not None:
-            best_play = max(best_play, surrender)
+        others = {a: v for a, v in actions.items() if a != SURRENDER}
+        surrender = actions.get(SURRENDER)
+        best = next(a for a in PREFERENCE if a in others)
+        for action in PREFERENCE:
+            if action in others and others[action] > others[best]:
+                best = action
+        best_play = others[best]
+        if rules.surrender is Surrender.LATE and surrender is not None and \
+                surrender > best_play:
+            best, best_play = SURRENDER, surrender
         # With a hole card the EVs are conditioned on no dealer blackjack; without
         # one they already carry it.
         ev = unpeeked(best_play, p_bj) if self.conditioned(upcard) else best_play
-        if rules.surrender is Surrender.EARLY and (upcard != 1 or rules.surrender_vs_ace):
-            ev = max(ev, -unit(self.exact) / 2)
-        return ev
+        half = -unit(self.exact) / 2
+        if rules.surrender is Surrender.EARLY and (upcard != 1 or rules.surrender_vs_ace) \
+                and half > ev:
+            return SURRENDER, half
+        return best, ev
 
     def _suited_value(self, ua: UpcardAnalysis, hand: tuple[int, int],
                       actions: dict[int, Number], states: tuple[SuitState, ...],
@@ -611,6 +624,40 @@ class Analysis:
             kept = {a: v for a, v in actions.items() if a == SURRENDER}
             total = max(total, self._best_value(ua.upcard, {SPLIT: split, **kept}, p_bj))
         return total
+
+    def suit_plays(self, upcard: int, cards: tuple[int, int],
+                   ) -> tuple[tuple[SuitState, int], ...]:
+        """The optimal play of a two-card hand one card from a 6-7-8 or 7-7-7, per suit
+        state (:func:`~analyzer.engine.suits.suit_states`), as the round's EV counts it
+        (:meth:`_suited_value`): each state's best action, or where the engine splits 7-7
+        on its ranks and that beats the states' own plays, the split in every state.
+
+        Empty where this analysis does not read suits or they pay nothing for the hand.
+        """
+        hand = (min(cards), max(cards))
+        states = suit_states(self.rules, hand, upcard) if self._reads_suits else ()
+        if not states:
+            return ()
+        ua = self.upcard(upcard)
+        p_bj = self.p_blackjack(upcard, hand)
+        actions = dict(self.actions(upcard, hand))
+        split = actions.pop(SPLIT, None)
+        split_by_ranks = split is not None and self._split_by_ranks()
+        plays = []
+        total: Number = 0 * unit(self.exact)
+        for state in states:
+            case = self._case_actions(ua, hand, actions, state)
+            if split is not None and not split_by_ranks:
+                case[SPLIT] = split
+            action, value = self._best_action(upcard, case, p_bj)
+            plays.append((state, action))
+            total += as_number(state.chance, self.exact) * value
+        if split is not None and split_by_ranks:
+            kept = {a: v for a, v in actions.items() if a == SURRENDER}
+            action, value = self._best_action(upcard, {SPLIT: split, **kept}, p_bj)
+            if value > total:  # as _suited_value's max: a tie keeps the states' plays
+                plays = [(state, action) for state in states]
+        return tuple(plays)
 
     def _split_by_ranks(self) -> bool:
         """Split hands are paid suit bonuses, so a split's worth depends on the pair's suits:

@@ -20,16 +20,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, STAND
+from analyzer.core.arith import Number
 from analyzer.core.errors import StrategyError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Rules
 from analyzer.engine.hands import HandSpace, PlayRules, double_allowed
 from analyzer.engine.splits import SplitPlan
+from analyzer.engine.suits import THREE_RANKS, split_extras
 
 IntArray = npt.NDArray[np.int64]
 Decide = Callable[[int, bool], int]  # (node, may double) -> action of a two-card split hand
@@ -42,6 +45,78 @@ class Blocks:
     drawn: IntArray  # (T, 10) cards drawn after the pair card (second card included)
     pay: IntArray  # (T, 8) result against each dealer outcome
     mult: IntArray  # (T,) card orders ending there
+    tag: IntArray  # (T,) a bonus 21 paid by suits (:class:`BonusTags`), 0 for the others
+
+
+@dataclass(frozen=True)
+class BonusTags:
+    """How a split round carries its hands' three-card 6-7-8 and 7-7-7 paid by suits.
+
+    Such a hand's payoff vector pays its 21 1:1; which of those hands a round holds
+    (their kinds and stakes) rides along as a *tag*, one base-``base`` digit per kind
+    and stake, added up over the round's hands.  Every tagged hand is a three-card 21,
+    so against a dealer outcome they all win or none does (``wins``); where they win,
+    the round's result is written ``result * width + tag``, and :meth:`results` turns
+    it back into net results with the chances of the bonuses' suits, taken jointly over
+    the round's hands (:func:`analyzer.engine.suits.split_extras`).  ``width`` 1 (no
+    suit bonus on split hands): results are plain.
+    """
+
+    rules: Rules | None = None
+    exact: bool = False
+    scale: int = 1
+    levels: int = 0  # stakes paid a bonus: 1, 2, 4, ... (1 only: not on doubles)
+    base: int = 1  # more than the hands a round can hold
+    wins: tuple[bool, ...] = (False,) * N_OUTCOMES  # a 21 wins against this dealer outcome
+
+    @classmethod
+    def of(cls, rules: Rules, plan: SplitPlan, *, exact: bool, scale: int) -> BonusTags:
+        """The tags of split hands under ``plan`` (none where they are not paid by suits)."""
+        play = plan.play
+        if play.three is None or plan.free or 0 < play.charlie <= 3:  # a Charlie is no bonus
+            return cls()
+        levels = 2 + play.redoubles if play.bonus_doubled else 1
+        won = payoff(21, False, 1, False, play, 3, False, 1)
+        return cls(rules, exact, scale, levels, plan.max_hands + 1,
+                   tuple(x == 1 for x in won))
+
+    @property
+    def width(self) -> int:
+        return int(self.base ** (2 * self.levels))
+
+    def tag(self, comps: IntArray, wager: int) -> IntArray:
+        """Each finished hand's tag (``comps``: its cards, the pair card included)."""
+        tags = np.zeros(len(comps), dtype=np.int64)
+        level = wager.bit_length() - 1
+        if self.rules is None or level >= self.levels:
+            return tags
+        for kind, ranks in enumerate(THREE_RANKS):
+            trio = np.bincount(np.array(ranks) - 1, minlength=10)
+            tags[np.all(comps == trio, axis=1)] = self.base ** (kind * self.levels + level)
+        return tags
+
+    def encode(self, pay: IntArray, tag: IntArray, o: int) -> IntArray:
+        """Results against dealer outcome ``o`` written with their tags (:attr:`width`)."""
+        if self.rules is None:
+            return pay
+        return pay * self.width + (tag if self.wins[o] else 0)
+
+    def results(self, value: int) -> list[tuple[int, Number]]:
+        """The net results (in units of ``1 / scale``) of a round written ``value``, each
+        with its chance given that value."""
+        if self.rules is None:
+            return [(value, 1 if not self.exact else Fraction(1))]
+        result, tag = divmod(value, self.width)
+        hands = []
+        for digit in range(2 * self.levels):
+            tag, count = divmod(tag, self.base)
+            kind, level = divmod(digit, self.levels)
+            hands += [(kind, 2 ** level)] * count
+        law = split_extras(self.rules, tuple(hands), self.scale) if hands else ((0, Fraction(1)),)
+        return [(result + extra, p if self.exact else float(p)) for extra, p in law]
+
+
+NO_TAGS = BonusTags()
 
 
 def pay_scale(play: PlayRules) -> int:
@@ -98,7 +173,8 @@ def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
                 hits: npt.NDArray[np.bool_], forced: npt.NDArray[np.bool_],
                 free: bool = False, seconds: tuple[int, ...] = tuple(range(1, 11)),
                 doubles: npt.NDArray[np.bool_] | None = None,
-                doubled: DoubledPlay | None = None, scale: int = 1) -> Blocks:
+                doubled: DoubledPlay | None = None, scale: int = 1,
+                tags: BonusTags = NO_TAGS) -> Blocks:
     """Every way a split hand holding ``pair`` finishes, merged into blocks.
 
     ``decide`` is the two-card decision of a paid hand; ``hits`` (per node of
@@ -107,7 +183,7 @@ def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
     A ``free`` hand (Free Bet's second hand) hits where ``hits`` says, from two cards
     on, and never doubles.  Only second cards in ``seconds`` are dealt.  The play
     mirrors :func:`analyzer.engine.splits.split_ev`; results are in units of ``1 /
-    scale`` (:func:`pay_scale`).
+    scale`` (:func:`pay_scale`), a bonus 21 paid by suits tagged as ``tags`` says.
 
     The number of card orders reaching each finish is counted forward through
     the compositions, layer by layer (a hand's play depends on its composition
@@ -119,7 +195,7 @@ def hand_blocks(space: HandSpace, pair: int, plan: SplitPlan, *, decide: Decide,
     ends: Ends = [(space.comps[held], stand[held], 1, False)]
     ends += [(c, n, 1, False) for c, n in busts]
     ends += doubled_ends(space, dbl, doubled)
-    return _blocks(space, ends, pair, plan.play, free, scale)
+    return _blocks(space, ends, pair, plan.play, free, scale, NO_TAGS if free else tags)
 
 
 def doubled_ends(space: HandSpace, orders: IntArray, doubled: DoubledPlay | None) -> Ends:
@@ -225,9 +301,9 @@ def _two_card_play(space: HandSpace, pair: int, plan: SplitPlan, decide: Decide,
 
 
 def _blocks(space: HandSpace, ends: Ends, pair: int, play: PlayRules, free: bool,
-            scale: int = 1) -> Blocks:
+            scale: int = 1, tags: BonusTags = NO_TAGS) -> Blocks:
     """Blocks from finished compositions (pair card included) and their counts."""
-    drawn_parts, pay_parts, mult_parts = [], [], []
+    drawn_parts, pay_parts, mult_parts, tag_parts = [], [], [], []
     for comps, counts, wager, rescued in ends:
         if not len(counts):
             continue
@@ -245,10 +321,13 @@ def _blocks(space: HandSpace, ends: Ends, pair: int, play: PlayRules, free: bool
         drawn_parts.append(drawn)
         pay_parts.append(np.array(rows, dtype=np.int64).reshape(-1, N_OUTCOMES))
         mult_parts.append(counts)
+        tag_parts.append(tags.tag(comps, wager) if bonus and not rescued else
+                         np.zeros(len(counts), dtype=np.int64))
     drawn = np.concatenate(drawn_parts) if drawn_parts else np.zeros((0, 10), dtype=np.int64)
     pay = np.concatenate(pay_parts) if pay_parts else np.zeros((0, N_OUTCOMES), dtype=np.int64)
     mult = np.concatenate(mult_parts) if mult_parts else np.zeros(0, dtype=np.int64)
-    return Blocks(drawn=drawn, pay=pay, mult=mult)
+    tag = np.concatenate(tag_parts) if tag_parts else np.zeros(0, dtype=np.int64)
+    return Blocks(drawn=drawn, pay=pay, mult=mult, tag=tag)
 
 
 def resplit_patterns(max_hands: int, resplit: bool) -> dict[tuple[int, int], int]:

@@ -17,6 +17,7 @@ settles the blackjack first.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -25,9 +26,11 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.cards import blackjack_value
+from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine.dist_blocks import payoff
 from analyzer.engine.hands import HandValues, PlayRules
+from analyzer.engine.suits import Law
 
 # float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
 # the union of the two dtypes (every operation would need a cast), so Any.
@@ -62,6 +65,10 @@ class Finishes:
     bust_bj: Array = field(init=False)  # (kinds,) ... with an unchecked dealer blackjack
     hit_start: Array = field(init=False)  # (m,) two-card hands that hit
     given: dict[Fraction, Any] = field(init=False)  # result of a hand given up -> chance
+    # (kind, node) -> {pay of its winning 21: chance of finishing there so paid}: the
+    # three-card 6-7-8 and 7-7-7 paid by suits (every hand finishing there, recorded as it
+    # left its two-card decision)
+    tiers: dict[tuple[int, int], dict[Fraction, Any]] = field(init=False)
 
     def __post_init__(self) -> None:
         m = len(self.values.space.comps)
@@ -73,6 +80,18 @@ class Finishes:
         self.bust_bj = np.full(self.kinds, zero, dtype=dtype)
         self.hit_start = np.full(m, zero, dtype=dtype)
         self.given = {}
+        self.tiers = {}
+
+    def tier(self, kind: int, node: int, card: int, mass: Any, law: Law) -> None:
+        """Hands leaving two-card ``node`` (``mass`` of them) on a bet of ``kind`` make a
+        bonus 21 with ``card`` (a value), paid as ``law`` says: record where they finish."""
+        child = int(self.values.space.child[node, card - 1])
+        if child >= self.values.space.bust:
+            return
+        reach = mass * self.values.probs[node, card - 1]
+        into = self.tiers.setdefault((kind, child), {})
+        for x, p in law:
+            into[x] = into.get(x, 0) + reach * (p if self.exact else float(p))
 
     def _give(self, result: Fraction, mass: Any) -> None:
         self.given[result] = self.given.get(result, 0) + mass
@@ -187,8 +206,9 @@ def settle_finishes(f: Finishes, play: PlayRules, scale: int = 1) -> dict[Fracti
     """``{net result: chance}`` of every finished unsplit hand recorded in ``f``."""
     out: dict[Fraction, Any] = dict(f.given)
     outcomes = f.values.outcomes
+    end = _settle_tiers(f, play, scale, out) if f.tiers else f.end
     for kind in range(f.kinds):
-        mass = f.end[kind]
+        mass = end[kind]
         if not any(mass != 0):
             continue
         pay = hand_payoffs(f.values, play, kind, scale)
@@ -206,3 +226,29 @@ def settle_finishes(f: Finishes, play: PlayRules, scale: int = 1) -> dict[Fracti
         lost = Fraction(-stake(kind))
         out[lost] = out.get(lost, 0) + b
     return out
+
+
+def _settle_tiers(f: Finishes, play: PlayRules, scale: int, out: dict[Fraction, Any]) -> Array:
+    """Settle the bonus 21s paid by suits into ``out``; the other finishes are left.
+
+    Every hand finishing on such a node left a two-card hand one card from it, and
+    recorded its suits' law there: those records must add up to the node's whole mass,
+    or a hand would be paid a bonus it did not get (or miss one), and nothing is settled.
+    """
+    end = f.end.copy()
+    for (kind, node), law in sorted(f.tiers.items()):
+        mass = sum(law.values())
+        if f.exact and mass != end[kind, node] or not f.exact and not math.isclose(
+                mass, end[kind, node], rel_tol=1e-9, abs_tol=1e-15):
+            raise InternalError(f"the hands paid by suits on node {node} do not add up to "
+                                f"the hands finishing there ({mass} against "
+                                f"{end[kind, node]})")
+        end[kind, node] = 0 * end[kind, node]
+        base = hand_payoffs(f.values, play, kind, scale)[node]
+        win = stake(kind) * scale
+        for pays, share in law.items():
+            for o in range(N_OUTCOMES):
+                x = pays * win if base[o] == win else Fraction(int(base[o]))
+                key = x / scale
+                out[key] = out.get(key, 0) + share * f.values.outcomes[node, o]
+    return end

@@ -41,7 +41,7 @@ from analyzer.core.modular import matmul, rebuild, residues
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 from analyzer.engine.dealer import row_keys
-from analyzer.engine.dist_blocks import Blocks
+from analyzer.engine.dist_blocks import NO_TAGS, Blocks, BonusTags
 from analyzer.engine.dist_dealer import joint_residues, joint_weights, sequence_weights
 
 IntArray = npt.NDArray[np.int64]
@@ -71,15 +71,17 @@ class CardKeys:
 
 @dataclass(frozen=True)
 class Rounds:
-    """Rounds merged by (cards drawn, result vector), with their card-order counts."""
+    """Rounds merged by (cards drawn, result vector, bonus tag), with their card-order
+    counts."""
 
     cards: IntArray  # (r,) card keys
     pay: IntArray  # (r, 8)
     mult: IntArray  # (r,)
+    tag: IntArray  # (r,) the hands' bonus tags added up (dist_blocks.BonusTags)
 
     @classmethod
     def single(cls, keys: CardKeys, blocks: Blocks) -> Rounds:
-        return _merge(keys.encode(blocks.drawn), blocks.pay, blocks.mult)
+        return _merge(keys.encode(blocks.drawn), blocks.pay, blocks.mult, blocks.tag)
 
     def size_with(self, blocks: Blocks) -> int:
         return len(self.mult) * len(blocks.mult)
@@ -99,34 +101,45 @@ class Rounds:
             cards = (self.cards[lo:hi, None] + drawn[None, :]).ravel()
             pay = (self.pay[lo:hi, None, :] + blocks.pay[None, :, :]).reshape(-1, N_OUTCOMES)
             mult = (self.mult[lo:hi, None] * blocks.mult[None, :]).ravel()
-            parts.append(_merge(cards, pay, mult))
+            tag = (self.tag[lo:hi, None] + blocks.tag[None, :]).ravel()
+            parts.append(_merge(cards, pay, mult, tag))
         if len(parts) == 1:
             return parts[0]
         return _merge(np.concatenate([r.cards for r in parts]),
                       np.concatenate([r.pay for r in parts]),
-                      np.concatenate([r.mult for r in parts]))
+                      np.concatenate([r.mult for r in parts]),
+                      np.concatenate([r.tag for r in parts]))
 
     def possible(self, keys: CardKeys, shoe: tuple[int, ...]) -> Rounds:
         """The rounds whose cards the shoe holds (small shoes: the others have chance 0)."""
         if np.all(keys.radix - 1 <= np.array(shoe)):
             return self
         keep = np.all(keys.decode(self.cards) <= np.array(shoe), axis=1)
-        return Rounds(self.cards[keep], self.pay[keep], self.mult[keep])
+        return Rounds(self.cards[keep], self.pay[keep], self.mult[keep], self.tag[keep])
+
+    def results(self, o: int, s: SplitSettings) -> IntArray:
+        """Each round's result against dealer outcome ``o``, its tag folded in where a
+        bonus 21 wins (:class:`~analyzer.engine.dist_blocks.BonusTags`)."""
+        return s.tags.encode(self.pay[:, o], self.tag, o)
 
 
-def _merge(cards: IntArray, pay: IntArray, mult: IntArray) -> Rounds:
-    """Sum the counts of rows with equal cards and results."""
+def _merge(cards: IntArray, pay: IntArray, mult: IntArray, tag: IntArray) -> Rounds:
+    """Sum the counts of rows with equal cards, results and tags."""
     if len(mult) == 0:
-        return Rounds(cards, pay.reshape(0, N_OUTCOMES), mult)
+        return Rounds(cards, pay.reshape(0, N_OUTCOMES), mult, tag)
     _, card_id = np.unique(cards, return_inverse=True)
     _, pay_id = np.unique(row_keys(pay - pay.min(axis=0)), return_inverse=True)
-    key = card_id.ravel().astype(np.int64) * (int(pay_id.max()) + 1) + pay_id.ravel()
+    pay_id = pay_id.ravel().astype(np.int64)
+    if tag.any():  # the tag as one more digit of the result's id
+        _, pay_id = np.unique(pay_id * (int(tag.max()) + 1) + tag, return_inverse=True)
+        pay_id = pay_id.ravel().astype(np.int64)
+    key = card_id.ravel().astype(np.int64) * (int(pay_id.max()) + 1) + pay_id
     order = np.argsort(key, kind="stable")
     key = key[order]
     starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     total = np.add.reduceat(mult[order], starts)
     first = order[starts]
-    return Rounds(cards[first], pay[first], total)
+    return Rounds(cards[first], pay[first], total, tag[first])
 
 
 @dataclass(frozen=True)
@@ -139,6 +152,7 @@ class SplitSettings:
     bj_takes_all: bool  # an unchecked dealer blackjack takes every paid bet (else 1 unit)
     exact: bool
     scale: int = 1  # results are in units of 1 / scale of the bet (dist_blocks.pay_scale)
+    tags: BonusTags = NO_TAGS  # how the split hands' bonus 21s paid by suits ride along
 
 
 def _orders_by_result(ids: IntArray, n: int, results: IntArray,
@@ -210,8 +224,10 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
         unique, chunks = _sum_index_by_slices(head_sets, tail_sets, extra, step)
     sets = keys.decode(unique)
     outcomes = [o for o in range(N_OUTCOMES) if not (o == Outcome.BLACKJACK and s.peeked)]
-    tables = {o: (_orders_by_result(head_of.ravel(), len(head_sets), head.pay[:, o], head.mult),
-                  _orders_by_result(tail_of.ravel(), len(tail_sets), tail.pay[:, o], tail.mult))
+    tables = {o: (_orders_by_result(head_of.ravel(), len(head_sets), head.results(o, s),
+                                    head.mult),
+                  _orders_by_result(tail_of.ravel(), len(tail_sets), tail.results(o, s),
+                                    tail.mult))
               for o in outcomes}
     by_pair: dict[int, Any] = {}
     den = 1
@@ -263,7 +279,7 @@ def _collapse(by_outcome: dict[int, dict[int, Any]], s: SplitSettings) -> dict[i
     result: dict[int, Any] = {}
     for o, dist in by_outcome.items():
         if o == Outcome.BLACKJACK and not s.bj_takes_all:
-            dist = {-s.scale: sum(dist.values())}
+            dist = {-s.scale * s.tags.width: sum(dist.values())}
         for x, p in dist.items():
             result[x] = result.get(x, 0) + p
     return result
@@ -285,11 +301,10 @@ def _independent_extra(base: tuple[int, ...], keys: CardKeys, hands: list[Blocks
     shoe[pair - 1] -= pairs
     head = pair_outcomes(base, keys, Rounds.single(keys, hands[0]),
                          Rounds.single(keys, hands[1]), pairs * int(keys.place[pair - 1]), s)
-    laws = [(b.pay, sequence_weights(tuple(shoe), b.drawn, s.exact) * b.mult)
-            for b in hands[2:]]
+    laws = [(b, sequence_weights(tuple(shoe), b.drawn, s.exact) * b.mult) for b in hands[2:]]
     for o, dist in head.items():
-        for pay, w in laws:
-            col = pay[:, o]
+        for b, w in laws:
+            col = s.tags.encode(b.pay[:, o], b.tag, o)
             share = {int(y): w[col == y].sum() for y in np.unique(col)}
             norm = sum(share.values())
             if not norm:  # this hand cannot be dealt from the shoe

@@ -20,6 +20,7 @@ and exactly in exact mode.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -29,7 +30,7 @@ import numpy as np
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.arith import Number, public
 from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
-from analyzer.core.errors import RuleConflictError, StrategyError, UsageError
+from analyzer.core.errors import StrategyError, UsageError
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.ruleset import suit_bonuses
 from analyzer.core.shoe import Shoe
@@ -37,13 +38,14 @@ from analyzer.engine import forked
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
 from analyzer.engine.dist_blocks import (
     Blocks,
+    BonusTags,
     DoubledPlay,
     hand_blocks,
     may_resplit,
     pay_scale,
     resplit_patterns,
 )
-from analyzer.engine.dist_hands import DOUBLED, FREE_DOUBLED, Finishes, settle_finishes
+from analyzer.engine.dist_hands import DOUBLED, FREE_DOUBLED, SINGLE, Finishes, settle_finishes
 from analyzer.engine.dist_splits import (
     STATE_BUDGET,
     SplitDistribution,
@@ -53,6 +55,7 @@ from analyzer.engine.dist_splits import (
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.splits import SplitPlan
 from analyzer.engine.strategy import Strategy
+from analyzer.engine.suits import SuitState, suit_scale, unseen_state
 from analyzer.util.progress import ProgressCallback, report
 
 Dist = dict[Fraction, Number]
@@ -95,6 +98,10 @@ def _unit(exact: bool) -> Number:
     return Fraction(1) if exact else 1.0
 
 
+def _number(x: Fraction, exact: bool) -> Number:
+    return x if exact else float(x)
+
+
 def _frac(num: int, den: int, exact: bool) -> Number:
     return Fraction(num, den) if exact else num / den
 
@@ -120,7 +127,10 @@ class _Upcard:
         self.peeked = self.rules.peeks_on(upcard)
         self.play = analysis.play_rules(upcard)
         self.finishes = Finishes(self.ua.values, self.exact, kinds=3 + self.rules.redoubles)
-        self.scale = pay_scale(self.play)
+        # halves for a 3:2 bonus, ... (suit_scale: 1 without suit bonuses, so that nothing
+        # changes for the other games)
+        self.scale = math.lcm(pay_scale(self.play), suit_scale(self.rules))
+        self.suits = suit_bonuses(self.rules)  # asked once: rules hash slowly
         self.dist: Dist = {}
         self.error: Number = 0 * _unit(self.exact)
 
@@ -151,21 +161,44 @@ class _Upcard:
         p_bj = self._p_blackjack((a, b))
         comp = composition((a, b))
         if is_natural(comp):
-            if self.rules.blackjack_wins:  # paid against a dealer blackjack too
-                _add(self.dist, self.rules.blackjack_pays, weight)
-                return
-            _add(self.dist, self.rules.blackjack_pays, weight * (1 - p_bj))
-            _add(self.dist, Fraction(0), weight * p_bj)
+            for share, pays in self._natural_pays():
+                w = weight * share
+                if self.rules.blackjack_wins:  # paid against a dealer blackjack too
+                    _add(self.dist, pays, w)
+                else:
+                    _add(self.dist, pays, w * (1 - p_bj))
+                    _add(self.dist, Fraction(0), w * p_bj)
             return
         options = frozenset(self.a.actions(self.u, (a, b)))
+        if self.suits and self.policy_strategy is None:  # the optimum reads the suits
+            plays = self.a.suit_plays(self.u, (a, b))
+            if plays:  # a hand one card from a 6-7-8 or 7-7-7: played by the suits seen
+                for state, action in plays:
+                    self._play(comp, weight * _number(state.chance, self.exact), p_bj, action,
+                               state)
+                return
         cases = [(weight, options)]
         if a == b == 10 and self.rules.split_by_rank and SPLIT in options:
             same = self.a._same_rank(self.u)  # the engine's own same-rank chance
             cases = [(weight * same, options), (weight * (1 - same), options - {SPLIT})]
+        # a 21 paid by suits nobody read
+        unseen = unseen_state(self.rules, (a, b), self.u) if self.suits else None
         for w, opts in cases:
-            self._play(comp, w, p_bj, self.decider.decide(self.u, comp, opts))
+            self._play(comp, w, p_bj, self.decider.decide(self.u, comp, opts), unseen)
 
-    def _play(self, comp: tuple[int, ...], weight: Number, p_bj: Number, action: int) -> None:
+    def _natural_pays(self) -> list[tuple[Number, Fraction]]:
+        """A natural's pays, each with its chance: BSBJ pays a suited one more (its ace and
+        ten are of different ranks, so of one suit with chance 1/4)."""
+        rules = self.rules
+        if not rules.suited_blackjack:
+            return [(_unit(self.exact), rules.blackjack_pays)]
+        return [(_frac(1, 4, self.exact), rules.suited_blackjack),
+                (_frac(3, 4, self.exact), rules.blackjack_pays)]
+
+    def _play(self, comp: tuple[int, ...], weight: Number, p_bj: Number, action: int,
+              suits: SuitState | None = None) -> None:
+        """Play ``action`` on the two-card hand ``comp``; ``suits``: the hand is one card
+        from a 21 paid by suits, and its hit's and double's 21 is paid as these laws say."""
         half = -Fraction(1, 2)
         if action == SURRENDER and self.rules.surrender is Surrender.EARLY:
             _add(self.dist, half, weight)  # before the peek
@@ -174,14 +207,19 @@ class _Upcard:
             _add(self.dist, Fraction(-1), weight * p_bj)
             weight = weight * (1 - p_bj)
         node = self.ua.values.space.index[comp]
+        cards = [v for v in range(1, 11) for _ in range(comp[v - 1])]
         if action == STAND:
             self.finishes.stand(node, weight)
         elif action == HIT:
             self.finishes.hit(node, weight)
+            if suits is not None:
+                self.finishes.tier(SINGLE, node, 21 - sum(cards), weight, suits.hit_law)
         elif action == DOUBLE:
-            total, soft = hand_total([v for v in range(1, 11) for _ in range(comp[v - 1])])
+            total, soft = hand_total(cards)
             kind = FREE_DOUBLED if (not soft and total in self.rules.free_doubles) else DOUBLED
             self.finishes.double(node, weight, kind, self.ua.shoe, self.u, self.peeked)
+            if suits is not None and kind == DOUBLED and self.play.bonus_doubled:
+                self.finishes.tier(DOUBLED, node, 21 - total, weight, suits.double_law)
         elif action == SURRENDER:
             lost = 0 * p_bj if self.peeked else p_bj  # late: an unchecked blackjack takes all
             _add(self.dist, Fraction(-1), weight * lost)
@@ -189,8 +227,10 @@ class _Upcard:
         elif action == SPLIT:
             pair = next(v for v in range(1, 11) if comp[v - 1] == 2)
             split = self.split(pair)
+            tags = self.bonus_tags(SplitPlan.from_rules(self.rules, pair, self.u))
             for x, p in split.probabilities.items():
-                _add(self.dist, Fraction(x, self.scale), weight * p)
+                for result, q in tags.results(x):  # split hands' bonus 21s, by suits
+                    _add(self.dist, Fraction(result, self.scale), weight * p * q)
             self.error += weight * split.error
         else:
             raise StrategyError(f"unknown action {action}")
@@ -206,8 +246,13 @@ class _Upcard:
         families, patterns, plan = self.split_families(pair)
         settings = SplitSettings(upcard=self.u, hits_soft_17=self.rules.hits_soft_17,
                                  peeked=self.peeked, bj_takes_all=plan.bj_takes_all,
-                                 exact=self.exact, scale=self.scale)
+                                 exact=self.exact, scale=self.scale,
+                                 tags=self.bonus_tags(plan))
         return split_distribution(self.ua.shoe, pair, families, patterns, settings, self.budget)
+
+    def bonus_tags(self, plan: SplitPlan) -> BonusTags:
+        """How this split's hands carry their bonus 21s paid by suits (none without)."""
+        return BonusTags.of(self.rules, plan, exact=self.exact, scale=self.scale)
 
     def split_families(self, pair: int) -> tuple[dict[str, Blocks],
                                                  dict[tuple[str, ...], int], SplitPlan]:
@@ -224,8 +269,9 @@ class _Upcard:
             if plan.play.rescue or plan.play.redoubles else None
         # every hand in the round's units (self.scale), a split one under BNS too
         scale = self.scale
+        tags = self.bonus_tags(plan)
         paid = hand_blocks(space, pair, plan, decide=decide, hits=hits, forced=values.forced,
-                           doubles=doubles, doubled=doubled, scale=scale)
+                           doubles=doubles, doubled=doubled, scale=scale, tags=tags)
         others = tuple(v for v in range(1, 11) if v != pair)
         families: dict[str, Blocks] = {"any": paid}
         if plan.free:
@@ -239,7 +285,7 @@ class _Upcard:
                 families["nonpair"] = hand_blocks(space, pair, plan, decide=decide,
                                                   hits=hits, forced=values.forced,
                                                   seconds=others, doubles=doubles,
-                                                  doubled=doubled, scale=scale)
+                                                  doubled=doubled, scale=scale, tags=tags)
             found = resplit_patterns(plan.max_hands, resplit)
             patterns = {("nonpair",) * k + ("any",) * m: ways for (k, m), ways in found.items()}
         return families, patterns, plan
@@ -275,10 +321,6 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     """
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
-    if suit_bonuses(rules):
-        raise RuleConflictError("B678, B777, SB and BSBJ pay by suits: the distribution of a "
-                                "round does not count suits yet (bja ev, bja hand, bja chart "
-                                "and bja simulate do)")
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
     decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)
     total = analysis.shoe.total
@@ -317,16 +359,22 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
         for x, p in by_upcard[u].items():
             _add(overall, x, weights[u] * p)
     label = name or ("optimal (CDZ-)" if strategy is None else type(strategy).__name__)
-    notes = _notes(rules, error)
+    notes = _notes(rules, error, suits_read=strategy is None)
     return RoundDistribution(rules=rules, shoe=analysis.shoe, strategy=label, exact=exact,
                              probabilities=dict(sorted(overall.items())), by_upcard=by_upcard,
                              upcard_weights=weights, error_bound=error, notes=notes)
 
 
-def _notes(rules: Rules, error: Number) -> tuple[str, ...]:
+def _notes(rules: Rules, error: Number, suits_read: bool) -> tuple[str, ...]:
     notes = ["insurance declined",
              "split hands play the pre-split strategy of their own cards (CDZ-)",
              "every hand of a split is enumerated jointly with the others and the dealer"]
+    if suit_bonuses(rules):
+        notes.append(("a two-card hand one card from a 6-7-8 or 7-7-7 is played by the suits "
+                      "seen (its own and the upcard's); " if suits_read else
+                      "the strategy reads ranks only; ") +
+                     "a bonus 21 is paid by the chances of its suits, a split round's bonus "
+                     "21s by the joint chances of theirs")
     if rules.split_by_rank:
         notes.append("ten-valued pairs split only when of the same rank, the ten ranks taken "
                      "as evenly spread; a split pair of tens resplits on any ten (as the EV "

@@ -16,19 +16,22 @@ hand matter only at its two-card decision, and there only for 6-7, 6-8, 7-8 (one
 from 6-7-8) and 7-7.  :func:`three_card_pays` gives the pay of such a 21 averaged over
 suits (what a player who ignores suits meets); :func:`suit_states` the suit cases of a
 two-card hand the player can see, each with its chance and the pay its hit and its
-double would meet.
+double would meet (the mean, and the law of the pays a distribution needs).  Split
+hands play by their ranks; :func:`split_extras` is the joint law of what the bonus 21s
+of one split round add, their suits dealt together.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from analyzer.core.errors import UsageError
+from analyzer.core.errors import InternalError, UsageError
 from analyzer.core.rules import Rules
-from analyzer.core.ruleset import NO_SUIT_BONUS
+from analyzer.core.ruleset import NO_SUIT_BONUS, suit_bonuses
 
 SUITS = 4
 SPADES = 0  # suits are 0..3; which one is spades only matters for the spades pay
@@ -92,6 +95,9 @@ def completing_rank(rules: Rules, hand: tuple[int, int], upcard: int) -> int | N
     return None
 
 
+Law = tuple[tuple[Fraction, Fraction], ...]  # (pay, chance) of a winning 21, by pay
+
+
 @dataclass(frozen=True)
 class SuitState:
     """One case of the suits a player sees (own two cards, the upcard where it counts)."""
@@ -100,6 +106,17 @@ class SuitState:
     hit_pay: Fraction  # the pay a 21 made by hitting meets, averaged over the card's suit
     double_pay: Fraction  # ... made by doubling (1 where doubles are paid 1:1, BND)
     label: str = ""  # what the player sees ("one suit, spades; the upcard in another suit")
+    hit_law: Law = ()  # the pays behind ``hit_pay``, each with its chance (a distribution
+    double_law: Law = ()  # needs them, not their mean)
+
+
+def _law(pays: dict[Fraction, Fraction]) -> Law:
+    total = sum(pays.values(), Fraction(0))
+    return tuple((x, p / total) for x, p in sorted(pays.items()) if p)
+
+
+def _mean(law: Law) -> Fraction:
+    return sum((x * p for x, p in law), Fraction(0))
 
 
 def _label(hand_suits: tuple[int, int], up_suit: int | None) -> str:
@@ -127,25 +144,31 @@ def suit_cases(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitSt
     d = rules.deck_count
     seen = (*hand, upcard) if upcard == third else hand
     ranks = (hand[0], hand[1], third)
-    cases: dict[str, tuple[Fraction, Fraction, Fraction]] = {}
+    chances: dict[str, Fraction] = {}
+    hits: dict[str, dict[Fraction, Fraction]] = {}
+    doubles: dict[str, dict[Fraction, Fraction]] = {}
     for chance, suits in _sequences(seen, d):
+        label = _label((suits[0], suits[1]), suits[2] if len(suits) == 3 else None)
+        chances[label] = chances.get(label, Fraction(0)) + chance
+        hit, dbl = hits.setdefault(label, {}), doubles.setdefault(label, {})
         known = [s for r, s in zip(seen, suits, strict=True) if r == third]
-        hit = dbl = Fraction(0)
         for s in range(SUITS):
             left = d - known.count(s)
             if left <= 0:
                 continue
-            p = Fraction(left, SUITS * d - len(known))
+            p = chance * Fraction(left, SUITS * d - len(known))
             trio = (suits[0], suits[1], s)
-            hit += p * pay(rules, ranks, trio, super_bonus=upcard == 7)
-            dbl += p * pay(rules, ranks, trio, super_bonus=False)
-        if rules.bonus_not_doubled:
-            dbl = Fraction(1)
-        label = _label((suits[0], suits[1]), suits[2] if len(suits) == 3 else None)
-        p_all, h_all, d_all = cases.get(label, (Fraction(0),) * 3)
-        cases[label] = (p_all + chance, h_all + chance * hit, d_all + chance * dbl)
-    return tuple(SuitState(p, h / p, x / p, label)
-                 for label, (p, h, x) in sorted(cases.items()))
+            h = pay(rules, ranks, trio, super_bonus=upcard == 7)
+            x = Fraction(1) if rules.bonus_not_doubled else pay(rules, ranks, trio,
+                                                                 super_bonus=False)
+            hit[h] = hit.get(h, Fraction(0)) + p
+            dbl[x] = dbl.get(x, Fraction(0)) + p
+    states = []
+    for label in sorted(chances):
+        hit_law, double_law = _law(hits[label]), _law(doubles[label])
+        states.append(SuitState(chances[label], _mean(hit_law), _mean(double_law), label,
+                                hit_law, double_law))
+    return tuple(states)
 
 
 def case_label(rules: Rules, hand: tuple[int, int], upcard: int, hand_suits: tuple[int, int],
@@ -162,11 +185,98 @@ def case_label(rules: Rules, hand: tuple[int, int], upcard: int, hand_suits: tup
 @lru_cache(maxsize=256)
 def suit_states(rules: Rules, hand: tuple[int, int], upcard: int) -> tuple[SuitState, ...]:
     """:func:`suit_cases` merged where their pays agree (the fewer cases to value)."""
-    merged: dict[tuple[Fraction, Fraction], Fraction] = {}
+    groups: dict[tuple[Fraction, Fraction], list[SuitState]] = {}
     for case in suit_cases(rules, hand, upcard):
-        key = (case.hit_pay, case.double_pay)
-        merged[key] = merged.get(key, Fraction(0)) + case.chance
-    return tuple(SuitState(chance, hit, dbl) for (hit, dbl), chance in sorted(merged.items()))
+        groups.setdefault((case.hit_pay, case.double_pay), []).append(case)
+    return tuple(_merged(group) for _, group in sorted(groups.items()))
+
+
+def _merged(cases: Sequence[SuitState]) -> SuitState:
+    """Cases the player plays alike, as one: their chances added, their laws mixed."""
+    chance = sum((c.chance for c in cases), Fraction(0))
+    laws = []
+    for of_case in ([c.hit_law for c in cases], [c.double_law for c in cases]):
+        mixed: dict[Fraction, Fraction] = {}
+        for case, law in zip(cases, of_case, strict=True):
+            for x, p in law:
+                mixed[x] = mixed.get(x, Fraction(0)) + case.chance * p
+        laws.append(_law(mixed))
+    return SuitState(chance, _mean(laws[0]), _mean(laws[1]), "", laws[0], laws[1])
+
+
+def unseen_state(rules: Rules, hand: tuple[int, int], upcard: int) -> SuitState | None:
+    """The suit cases of a two-card hand as one, for a player who does not read suits: the
+    pays his hit and his double meet over every suit (None: suits pay nothing here)."""
+    cases = suit_cases(rules, hand, upcard)
+    return _merged(cases) if cases else None
+
+
+# the bonus 21s, by kind (0: 6-7-8, 1: 7-7-7)
+THREE_RANKS: tuple[tuple[int, int, int], ...] = ((6, 7, 8), (7, 7, 7))
+
+Used = tuple[tuple[int, ...], ...]  # cards of 6, 7, 8 dealt so far, per suit
+
+
+def _suit_draws(used: Used, ranks: tuple[int, ...], d: int,
+                ) -> Iterator[tuple[Fraction, tuple[int, ...], Used]]:
+    """Every suit sequence of cards of ``ranks`` dealt after ``used``, with its chance."""
+    if not ranks:
+        yield Fraction(1), (), used
+        return
+    row = ranks[0] - 6
+    seen = used[row]
+    for s in range(SUITS):
+        left = d - seen[s]
+        if left <= 0:
+            continue
+        step = Fraction(left, SUITS * d - sum(seen))
+        after = (*used[:row], (*seen[:s], seen[s] + 1, *seen[s + 1:]), *used[row + 1:])
+        for chance, rest, final in _suit_draws(after, ranks[1:], d):
+            yield step * chance, (s, *rest), final
+
+
+@lru_cache(maxsize=256)
+def split_extras(rules: Rules, hands: tuple[tuple[int, int], ...], scale: int,
+                 ) -> tuple[tuple[int, Fraction], ...]:
+    """What winning bonus 21s of split hands add to their 1:1 pay, together: ``(extra,
+    chance)`` pairs, the extra in units of ``1 / scale`` of the bet.
+
+    ``hands`` gives each such hand's kind (0: 6-7-8, 1: 7-7-7) and stake.  Split hands
+    play by their ranks, so their suits are what the model says of any cards of those
+    ranks: drawn without replacement from ``rules.deck_count`` cards of each suit per
+    rank, every other card of the round unseen.  Two hands sharing a rank are not
+    independent (two 7-7-7 in one suit need six 7s of it), so the hands are dealt their
+    suits one after another, the suits used so far carried along.
+    """
+    d = rules.deck_count
+    start: Used = ((0,) * SUITS,) * 3
+    states: dict[Used, dict[int, Fraction]] = {start: {0: Fraction(1)}}
+    for kind, stake in hands:
+        ranks = THREE_RANKS[kind]
+        after: dict[Used, dict[int, Fraction]] = {}
+        for used, law in states.items():
+            for chance, (a, b, c), final in _suit_draws(used, ranks, d):
+                gain = (pay(rules, ranks, (a, b, c), super_bonus=False) - 1) * stake * scale
+                if gain.denominator != 1:
+                    raise InternalError(f"a bonus of {gain / scale / stake + 1} is not a "
+                                        f"whole number of 1/{scale} units")
+                into = after.setdefault(final, {})
+                for x, p in law.items():
+                    into[x + int(gain)] = into.get(x + int(gain), Fraction(0)) + p * chance
+        states = after
+    total: dict[int, Fraction] = {}
+    for law in states.values():
+        for x, p in law.items():
+            total[x] = total.get(x, Fraction(0)) + p
+    return tuple(sorted(total.items()))
+
+
+def suit_scale(rules: Rules) -> int:
+    """The least common denominator of the suit bonuses' pays (1 without them): results
+    counted in these units are whole."""
+    pays = [*rules.bonus_678, *rules.bonus_777, Fraction(rules.super_bonus),
+            Fraction(rules.suited_blackjack)] if suit_bonuses(rules) else []
+    return math.lcm(1, *(Fraction(x).denominator for x in pays))
 
 
 def suited_blackjack_pays(rules: Rules) -> Fraction:
@@ -190,7 +300,7 @@ def suit_shoe_refusal(rules: Rules, counts: Sequence[int]) -> str | None:
             f"more {'/'.join(map(str, over))}s than {'they do' if rules.decks > 1 else 'it does'}")
 
 
-__all__ = ["NEAR_678", "NEAR_777", "SuitState", "ThreePays", "case_label", "completing_rank",
-           "pay",
-           "suit_cases", "suit_shoe_refusal", "suit_states", "suited_blackjack_pays",
-           "three_card_pays"]
+__all__ = ["NEAR_678", "NEAR_777", "THREE_RANKS", "Law", "SuitState", "ThreePays", "case_label",
+           "completing_rank", "pay", "split_extras", "suit_cases", "suit_scale",
+           "suit_shoe_refusal", "suit_states", "suited_blackjack_pays", "three_card_pays",
+           "unseen_state"]
