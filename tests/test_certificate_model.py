@@ -210,3 +210,19 @@ def test_cli_without_chromium_writes_three_files_and_one_error_line(
         "certificate.html", "certificate.json", "certificate.md"]
     assert out.split() == [str(tmp_path / f"certificate.{e}") for e in ("md", "html", "json")]
     assert main(["certify", "--rules", SPEC, "--out", str(tmp_path / "b"), "--no-pdf"]) == 0
+
+
+def test_a_game_with_suit_bonuses_is_certified() -> None:
+    """Suit bonuses (a Spanish 21 flavour on two decks, one split): the distribution by
+    suits has the engine's EV as mean, the simulator (its own round loop, suits dealt)
+    agrees with its histogram, and the two spots are simulated, labelled."""
+    rules = parse_spec("2D H17 DOA DAS SPL1 LS DAN DDR P21W B5C=3:2 B678=3:2/2:1/3:1 "
+                       "B777=3:2/2:1/3:1 BSBJ=2:1")
+    suited = certify(rules, "suited", settings=SETTINGS)
+    for report, ev in ((suited.optimal, suited.levels["cdz"].ev),
+                       (suited.chart_dist, suited.levels["chart"].ev)):
+        assert abs(report.total - 1) <= 1e-12 and abs(report.mean - ev) <= 1e-12
+    assert {Fraction(2), Fraction(3)} <= set(suited.optimal.probabilities)
+    check = suited.check
+    assert check.agrees, (check.z, check.chi2, check.dof, check.p_value)
+    assert suited.spots is not None and suited.spots.method == "simulated"

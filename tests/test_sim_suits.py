@@ -19,9 +19,8 @@ from analyzer.core.errors import UsageError
 from analyzer.core.rules import parse_spec
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.frozen import FrozenStrategy
-from analyzer.sim import SimulationError, shoe_codes, simulate
+from analyzer.sim import shoe_codes, simulate
 from analyzer.sim.estimate import play_stacked
-from analyzer.sim.spots import simulate_spots
 from tests.test_simulate import Script
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
@@ -218,8 +217,3 @@ def test_spanish_21_simulated_a_billion_rounds_meets_its_exact_ev(soft17: str) -
     exact = Analysis(rules, exact=True).ev()
     result = simulate(rules, 10**9, seed=2026, jobs=2)
     assert abs(result.mean - float(exact)) < 3 * result.se, (result.mean, exact, result.se)
-
-
-def test_two_spots_simulated_refuse_suits_in_one_line() -> None:
-    with pytest.raises(SimulationError, match="two spots simulated do not read suits"):
-        simulate_spots(parse_spec(f"6D S17 {SUITED}"), 1000, seed=1)

@@ -24,7 +24,20 @@ import numpy as np
 from analyzer.core.rules import Rules, format_spec
 from analyzer.sim import layout as L
 from analyzer.sim.config import SimRules, SimulationError, check_counts, check_size, shoe_codes
-from analyzer.sim.kernel import _ENTRY, _INNER, _cell, _draw, _play_one, _split, _value, njit
+from analyzer.sim.kernel import (
+    _ENTRY,
+    _INNER,
+    _by_suits,
+    _cell,
+    _draw,
+    _play_one,
+    _same_rank,
+    _split,
+    _suit,
+    _suits,
+    _value,
+    njit,
+)
 from analyzer.sim.strategies import strategy_tables
 from analyzer.sim.tables import DecisionTables, SimStrategy
 
@@ -33,20 +46,43 @@ FIXED, PLAYED = 0, 1  # a spot's result known before the dealer draws, or its ha
 
 
 @njit(**_INNER)
-def _start(st: Any, tab: Any, cfg: Any, u: Any, c1: Any, c2: Any, s: Any, hands: Any,
-           kind: Any, fixed: Any, n: Any, stacked: Any, g: Any) -> Any:
+def _natural(cfg: Any, c1: Any, c2: Any) -> Any:
+    """What a natural of these two cards is paid, in ticks (BSBJ: more when suited)."""
+    if cfg[L.C_SBJ] != 0 and _suit(c1) == _suit(c2):  # C_SBJ set: suits coded
+        return cfg[L.C_SBJ]
+    return cfg[L.C_BJ]
+
+
+@njit(**_INNER)
+def _first(tab: Any, cfg: Any, u: Any, up: Any, c1: Any, c2: Any) -> Any:
+    """The first action on two cards (the one-spot round's): by the table, or where a suit
+    bonus is one card away, by the suits seen (the two cards' and the upcard's)."""
+    a, b = _value(c1), _value(c2)
+    node = _cell(tab, _cell(tab, 0, a - 1), b - 1)
+    pair = 1 if _same_rank(c1, c2) and cfg[L.C_CAN_SPLIT + a] != 0 else 0
+    act = _cell(tab, node, L.T_FIRST + 2 * (u - 1) + pair)
+    if cfg[L.C_SUITS] != 0:
+        by_suits = _by_suits(cfg, u, up, a, b, c1, c2)
+        if by_suits >= 0:
+            act = by_suits
+    return act
+
+
+@njit(**_INNER)
+def _start(st: Any, tab: Any, cfg: Any, u: Any, up: Any, c1: Any, c2: Any, s: Any,
+           hands: Any, kind: Any, fixed: Any, n: Any, stacked: Any, g: Any) -> Any:
     """Spot ``s``'s play from its first two cards: its hands copied to ``hands[s]``, or a
-    result fixed before the dealer (``fixed[s]``; a natural is marked by ``kind`` 2,
-    a late surrender by 3, settled against the dealer's blackjack later).  Returns the
-    deal state ``g`` moved on (the kernel's registers)."""
+    result fixed before the dealer (``fixed[s]``; a natural is marked by ``kind`` 2, its
+    pay in ``fixed[s]``, a late surrender by 3, settled against the dealer's blackjack
+    later).  Returns the deal state ``g`` moved on (the kernel's registers)."""
     ticks = cfg[L.C_TICKS]
     a, b = _value(c1), _value(c2)
     if a + b == 11 and (a == 1 or b == 1):
         kind[s] = 2
+        fixed[s] = _natural(cfg, c1, c2)
         return g
     node = _cell(tab, _cell(tab, 0, a - 1), b - 1)
-    pair = 1 if c1 == c2 and cfg[L.C_CAN_SPLIT + a] != 0 else 0
-    act = _cell(tab, node, L.T_FIRST + 2 * (u - 1) + pair)
+    act = _first(tab, cfg, u, up, c1, c2)
     if act < 0:
         st[L.ERR] = L.ERR_TABLE
     if act == L.SURRENDER:
@@ -57,7 +93,7 @@ def _start(st: Any, tab: Any, cfg: Any, u: Any, c1: Any, c2: Any, s: Any, hands:
     if act == L.SPLIT:
         nh, g = _split(st, tab, cfg, u, c1, n, stacked, g)
     else:
-        g = _play_one(st, tab, cfg, u, a, b, node, act, 0, n, stacked, g)  # no suits here
+        g = _play_one(st, tab, cfg, u, a, b, node, act, _suits(cfg, c1, c2), n, stacked, g)
         nh = 1
     hands[s, 0, 0] = nh
     for h in range(nh):
@@ -91,16 +127,14 @@ def _two_spots(st: Any, tab: Any, cfg: Any, hands: Any, kind: Any, fixed: Any,
             ca, cb = (c1a, c2a) if s == 0 else (c1b, c2b)
             a, b = _value(ca), _value(cb)
             if a + b == 11 and (a == 1 or b == 1):  # pushes, or is paid too under BJW
-                out[s] = cfg[L.C_BJ] if cfg[L.C_BJW] != 0 else 0
+                out[s] = _natural(cfg, ca, cb) if cfg[L.C_BJW] != 0 else 0
                 continue
-            node = _cell(tab, _cell(tab, 0, a - 1), b - 1)
-            pair = 1 if ca == cb and cfg[L.C_CAN_SPLIT + a] != 0 else 0
-            act = _cell(tab, node, L.T_FIRST + 2 * (u - 1) + pair)
+            act = _first(tab, cfg, u, up, ca, cb)
             early = act == L.SURRENDER and cfg[L.C_EARLY] != 0
             out[s] = -ticks // 2 if early else -ticks
         return g
-    g = _start(st, tab, cfg, u, c1a, c2a, 0, hands, kind, fixed, n, stacked, g)
-    g = _start(st, tab, cfg, u, c1b, c2b, 1, hands, kind, fixed, n, stacked, g)
+    g = _start(st, tab, cfg, u, up, c1a, c2a, 0, hands, kind, fixed, n, stacked, g)
+    g = _start(st, tab, cfg, u, up, c1b, c2b, 1, hands, kind, fixed, n, stacked, g)
     if enhc:
         hole, g = _draw(st, n, stacked, g)
     hv = _value(hole)
@@ -128,7 +162,7 @@ def _two_spots(st: Any, tab: Any, cfg: Any, hands: Any, kind: Any, fixed: Any,
     p21w = cfg[L.C_P21W] != 0
     for s in range(SPOTS):
         if kind[s] == 2:  # a natural: pushes a blackjack (paid under BJW), else paid
-            out[s] = 0 if dealer_bj and cfg[L.C_BJW] == 0 else cfg[L.C_BJ]
+            out[s] = 0 if dealer_bj and cfg[L.C_BJW] == 0 else fixed[s]
         elif kind[s] == 3:  # late surrender: an unchecked blackjack takes the whole bet
             out[s] = -ticks if dealer_bj else -ticks // 2
         elif kind[s] == FIXED:
@@ -217,12 +251,8 @@ def simulate_spots(rules: Rules, rounds: int, *, seed: int, jobs: int = 1,
     check_counts(rounds, jobs, seed)
     check_size(rules, rounds, jobs, 0)
     sr = SimRules.of(rules)
-    if sr.suits:  # this round loop deals no suits: refused, not played without the pays
-        raise SimulationError("two spots simulated do not read suits yet: the suit bonuses "
-                              "(B678, B777, SB, BSBJ) are played by the one-spot simulator "
-                              "only")
     tables, name = strategy_tables(rules, strategy)
-    cfg = sr.cfg(0, None, tables.split)
+    cfg = sr.cfg(0, None, tables.split, tables.suited)
     tab = tables.packed().reshape(-1)  # the kernel indexes rows itself
     shoe = shoe_codes(rules)
     width = sr.bins
