@@ -20,7 +20,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
 from analyzer.engine import kernel as _dealer  # the compiled loops in use (BJA_KERNEL)
 from analyzer.engine.dealer import OutcomeCache, outcome_matrix, unique_rows
-from analyzer.engine.dist_splits import sum_index
+from analyzer.engine.dist_splits import PairSums, merge_pairs, sum_index
 from analyzer.engine.hands import hand_space
 from analyzer.engine.optimal_split import _nodes as optimal_nodes
 from analyzer.engine.postsplit import split_hand_space
@@ -115,6 +115,48 @@ def test_sum_index_is_a_brute_force_dedupe(n_head: int, n_tail: int, top: int) -
     assert unique.tolist() == first_seen  # each sum once, in order of appearance
     assert inverse.shape == (n_head, n_tail)
     assert (unique[inverse] == head[:, None] + tail[None, :] + 17).all()
+
+
+@pytest.mark.parametrize("pairs_at_once", [10**9, 1_000, 150, 1])
+def test_pair_sums_are_every_pair_sum_sorted_slice_by_slice(pairs_at_once: int) -> None:
+    """:class:`PairSums` in one slice and in many (the table lookups of ``sum_rows``)
+    against a brute-force sum of every pair."""
+    rng = np.random.default_rng(pairs_at_once)
+    head, tail = rng.integers(0, 10**9, 60), rng.integers(0, 50, 40)
+    head[:5] = head[5]  # repeated sums
+    sums = PairSums(head, tail, 3, pairs_at_once=pairs_at_once)
+    every = head[:, None] + tail[None, :] + 3
+    assert sums.unique.tolist() == sorted(set(every.ravel().tolist()))
+    seen = []
+    for rows, where in sums.slices():
+        assert (sums.unique[where] == every[rows]).all()
+        seen.extend(range(len(head))[rows])
+    assert seen == list(range(len(head)))  # every head row once, in order
+
+
+def test_sum_rows_marks_a_sum_not_in_the_table_and_refuses_an_unsorted_list() -> None:
+    unique = np.array([5, 9, 12], dtype=np.int64)
+    rows = np.empty(6, dtype=np.int64)
+    head = np.array([4, 1, 9])  # out of order: found all the same
+    missing = _dealer.sum_rows(head, np.array([1, 8]), 3, unique, rows)
+    assert missing == 4 and rows.tolist() == [-1, -1, 0, 2, -1, -1]  # 8 15 5 12 13 20
+    with pytest.raises(ValueError, match="not strictly increasing"):
+        _dealer.sum_rows(head, np.array([1]), 0, unique[::-1].copy(), rows[:3])
+
+
+@pytest.mark.parametrize(("m", "top"), [(5000, 30), (3000, 10**15), (0, 1), (1, 1)])
+def test_merge_pairs_is_a_dict_of_sums(m: int, top: int) -> None:
+    """The compiled merge of a split's rounds against a dict; the 10^15 case has nearly
+    every pair distinct, which doubles the table (4,096 slots at first) while it fills."""
+    rng = np.random.default_rng(m)
+    k1, k2 = rng.integers(0, top, m), rng.integers(0, 3, m)
+    mult = rng.integers(1, 10**6, m)
+    first, total = merge_pairs(k1, k2, mult)
+    expect: dict[tuple[int, int], int] = {}
+    for a, b, c in zip(k1.tolist(), k2.tolist(), mult.tolist(), strict=True):
+        expect[a, b] = expect.get((a, b), 0) + c
+    assert list(zip(k1[first].tolist(), k2[first].tolist(), strict=True)) == list(expect)
+    assert total.tolist() == list(expect.values())
 
 
 def test_sum_index_refuses_bad_input() -> None:

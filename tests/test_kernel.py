@@ -129,6 +129,51 @@ def test_sum_index_same_bits(n_head: int, n_tail: int, top: int) -> None:
     _same(*_both(run))
 
 
+@needs_c
+def test_merge_pairs_same_bits() -> None:
+    rng = np.random.default_rng(5)
+    k1, k2 = rng.integers(0, 2**62, 9000), rng.integers(0, 40, 9000)
+    k1[::3] = 12  # many rows of one card set
+
+    def run(m: ModuleType) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        first, total = np.full(9000, -7, dtype=np.int64), np.full(9000, -7, dtype=np.int64)
+        n = m.merge_pairs(k1, k2, np.arange(9000, dtype=np.int64), first, total)
+        return n, first[:n], total[:n]
+
+    c, fallback = _both(run)
+    _same(c, fallback)
+    assert 6000 < c[0] < 9000  # merged, and the table grew past 4,096 slots
+
+
+@needs_c
+def test_sum_rows_and_pair_accumulate_same_bits() -> None:
+    rng = np.random.default_rng(11)
+    unique = np.unique(rng.integers(0, 10**6, 3000)).astype(np.int64)
+    head = np.sort(rng.choice(unique, 300)).astype(np.int64)  # more than a tile of 128
+    head[7] = head[200]  # and not quite in order
+    tail = np.array([0, 0, 1, 5, 10**6], dtype=np.int64)  # 1, 5, 10**6: mostly absent
+    weights = rng.random((len(unique), 3))
+    starts = np.array([0, 1, 3, 3, 4, 6], dtype=np.int64)
+    results = rng.integers(0, 4, (6, 4)).astype(np.int64)
+
+    def run(m: ModuleType) -> tuple[int, npt.NDArray[np.int64], int, npt.NDArray[np.float64]]:
+        rows = np.full(len(head) * len(tail), -7, dtype=np.int64)
+        acc = np.zeros((len(head), 3, 4))
+        return (m.sum_rows(head, tail, 0, unique, rows), rows,
+                m.pair_accumulate(head, tail, 0, unique, weights, starts, results, acc), acc)
+
+    c, fallback = _both(run)
+    _same(c, fallback)
+    missing, rows, also_missing, acc = c
+    assert 0 < missing == also_missing < len(rows) and (rows.reshape(300, 5)[:, 0] >= 0).all()
+    expect = np.zeros_like(acc)  # the same sums, one pair at a time in Python
+    for i, j in np.argwhere(rows.reshape(300, 5) >= 0):
+        for r in range(starts[j], starts[j + 1]):
+            for k in range(3):
+                expect[i, k, results[r, 1 + k]] += weights[rows[i * 5 + j], k] * results[r, 0]
+    assert np.allclose(acc, expect, rtol=1e-15, atol=0)
+
+
 def _split_inputs(seed: int) -> tuple[Any, ...]:
     rng = np.random.default_rng(seed)
     k = 400

@@ -133,7 +133,7 @@ def test_library_callbacks_hear_each_item() -> None:
     seen.clear()
     analyzer.distribution("1D S17 DOA NDAS SPL1 NS", jobs=2, progress=seen.append)
     stages = {p.stage for p in seen}
-    assert stages == {"distribution: upcards", "EV by upcard"}
+    assert stages == {"distribution: splits", "distribution: upcards", "EV by upcard"}
     assert Progress("distribution: upcards", 10, 10) in seen
     seen.clear()
     analyzer.simulate("1D", 300_000, seed=1, jobs=1, progress=seen.append)

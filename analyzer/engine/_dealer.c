@@ -50,6 +50,24 @@
  * open addressing in a table of its own that doubles when half full: a split
  * round's card sets are a few hundred thousand distinct sums among tens of
  * millions of pairs, and sorting those (np.unique) was a third of the time. *
+ * merge_pairs(k1, k2, mult, first, total) -> n: the distinct pairs (k1[i], k2[i]) of
+ * int64 keys in order of first appearance (first[u]: the index of pair u) and each one's
+ * summed mult, by open addressing in a table that doubles when half full: the rounds
+ * of a split (dist_splits.py), keyed by their cards and their result, merged in one pass
+ * where numpy sorted them three times over.
+ * sum_rows(head, tail, extra, unique, rows) -> missing: each pair's row, the index of
+ * its sum in the sorted distinct sums `unique`, -1 where a sum is not there.
+ * pair_accumulate(head, tail, extra, unique, weights, starts, results, acc) -> missing:
+ * the float pairing of a split round's head with its last hand (dist_splits.py) without
+ * a (pairs x outcomes) array: per pair, its sum's row of dealer weights (float64 (u, o)),
+ * times each of the tail set's rounds (rounds starts[b] .. starts[b+1]-1; results int64
+ * (r, 1 + o): the round's card orders, then its result index against each outcome),
+ * added into acc float64 (na, o, ny).  A tail set holds one or two rounds, so this is a
+ * few products per pair where a dense product against the tail's results costs one per
+ * result value and outcome.  Both find a sum by galloping from the previous head's in
+ * the sorted list, a tile of sorted heads per tail set: the sums of neighbouring heads
+ * are neighbours, so the rows they read stay in cache, where a hash table's slots
+ * (sum_index) are scattered over hundreds of megabytes.
  * split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit):
  * for split hands under optimal play (postsplit.py), each hand's stand EV and an
  * upper bound on its hit EV, from its own dealer outcomes only:
@@ -625,6 +643,260 @@ done:
     return result;
 }
 
+/* -- merge_pairs -------------------------------------------------------------------------- */
+
+static inline Py_ssize_t pair_slot(int64_t k1, int64_t k2, int bits)
+{
+    return slot_of((int64_t)((uint64_t)k1 * 0xC2B2AE3D27D4EB4FULL + (uint64_t)k2), bits);
+}
+
+/* A table of `size` slots (slot -> row of the output, -1 empty) holding rows 0..n-1. */
+static int64_t *pair_table(const int64_t *k1, const int64_t *k2, const int64_t *first,
+                           Py_ssize_t n, Py_ssize_t size, int bits)
+{
+    int64_t *table = malloc(sizeof(int64_t) * (size_t)size);
+    if (table == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < size; i++)
+        table[i] = -1;
+    for (Py_ssize_t u = 0; u < n; u++) {
+        Py_ssize_t at = pair_slot(k1[first[u]], k2[first[u]], bits);
+        while (table[at] != -1)
+            at = (at + 1) & (size - 1);
+        table[at] = u;
+    }
+    return table;
+}
+
+static PyObject *merge_pairs(PyObject *self, PyObject *args)
+{
+    static const Spec specs[5] = {
+        {"k1", 'i', 1, 0}, {"k2", 'i', 1, 0}, {"mult", 'i', 1, 0}, {"first", 'i', 1, 1},
+        {"total", 'i', 1, 1},
+    };
+    const char *fn = "merge_pairs";
+    PyObject *o[5];
+    Arr a[5];
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOO", &o[0], &o[1], &o[2], &o[3], &o[4]))
+        return NULL;
+    PyObject *result = NULL;
+    int64_t *table = NULL;
+    if (!take_all(o, a, specs, 5, fn))
+        goto done;
+    Py_ssize_t m = dim(&a[0], 0), n = 0, size = 1 << 12;
+    int bits = 12, ok = 1;
+    if (dim(&a[1], 0) != m || dim(&a[2], 0) != m || dim(&a[3], 0) != m || dim(&a[4], 0) != m) {
+        disagree(fn);
+        goto done;
+    }
+    const int64_t *k1 = a[0].view.buf, *k2 = a[1].view.buf, *mult = a[2].view.buf;
+    int64_t *first = a[3].view.buf, *total = a[4].view.buf;
+    Py_BEGIN_ALLOW_THREADS
+    table = pair_table(k1, k2, first, 0, size, bits);
+    ok = table != NULL;
+    for (Py_ssize_t i = 0; ok && i < m; i++) {
+        Py_ssize_t at = pair_slot(k1[i], k2[i], bits);
+        while (table[at] != -1 && (k1[first[table[at]]] != k1[i] || k2[first[table[at]]] != k2[i]))
+            at = (at + 1) & (size - 1);
+        if (table[at] != -1) {
+            total[table[at]] += mult[i];
+            continue;
+        }
+        table[at] = n;
+        first[n] = i;
+        total[n++] = mult[i];
+        if (2 * n > size) {
+            free(table);
+            size *= 2;
+            bits++;
+            table = pair_table(k1, k2, first, n, size, bits);
+            ok = table != NULL;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (!ok) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyLong_FromSsize_t(n);
+done:
+    free(table);
+    release_all(a, 5);
+    return result;
+}
+
+/* -- sum_rows, pair_accumulate ----------------------------------------------------------- */
+
+#define PAIR_TILE 128  /* head sets swept per tail set: their sums are close in the sorted list */
+
+/* The first index at or after `from` whose value is >= key in the sorted u[0..n), by
+ * doubling steps from `from` (a sum near the last one found is a few steps away). */
+static Py_ssize_t gallop(const int64_t *u, Py_ssize_t n, Py_ssize_t from, int64_t key)
+{
+    Py_ssize_t lo = from, step = 1, hi;
+    if (lo >= n || u[lo] >= key)
+        return lo;
+    while (lo + step < n && u[lo + step] < key) {
+        lo += step;
+        step *= 2;
+    }
+    hi = lo + step < n ? lo + step : n;  /* u[lo] < key <= u[hi] (or hi == n) */
+    while (hi - lo > 1) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (u[mid] < key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* The row of head[i] + tail[j] + extra in u, -1 if absent; *pos: where the search starts
+ * (the previous head's row for this tail set), updated. */
+static inline Py_ssize_t row_of(const int64_t *u, Py_ssize_t n, int64_t key, int64_t *last,
+                                Py_ssize_t *pos)
+{
+    if (key < *last)
+        *pos = 0;  /* heads not in order: search from the start */
+    *last = key;
+    *pos = gallop(u, n, *pos, key);
+    return (*pos < n && u[*pos] == key) ? *pos : -1;
+}
+
+static int sorted_strictly(const Arr *a)
+{
+    const int64_t *u = a->view.buf;
+    for (Py_ssize_t i = 1; i < dim(a, 0); i++)
+        if (u[i] <= u[i - 1])
+            return 0;
+    return 1;
+}
+
+static PyObject *sum_rows(PyObject *self, PyObject *args)
+{
+    static const Spec specs[4] = {
+        {"head", 'i', 1, 0}, {"tail", 'i', 1, 0}, {"unique", 'i', 1, 0}, {"rows", 'i', 1, 1},
+    };
+    const char *fn = "sum_rows";
+    PyObject *o[4];
+    Arr a[4];
+    long long extra;
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOLOO", &o[0], &o[1], &extra, &o[2], &o[3]))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t missing = 0;
+    if (!take_all(o, a, specs, 4, fn))
+        goto done;
+    Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0), n = dim(&a[2], 0);
+    if (dim(&a[3], 0) != na * nb) {
+        disagree(fn);
+        goto done;
+    }
+    if (!sorted_strictly(&a[2])) {
+        PyErr_Format(PyExc_ValueError, "%s: unique is not strictly increasing", fn);
+        goto done;
+    }
+    const int64_t *h = a[0].view.buf, *t = a[1].view.buf, *u = a[2].view.buf;
+    int64_t *r = a[3].view.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i0 = 0; i0 < na; i0 += PAIR_TILE) {
+        Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
+        for (Py_ssize_t j = 0; j < nb; j++) {
+            Py_ssize_t pos = 0;
+            int64_t last = INT64_MIN;
+            for (Py_ssize_t i = i0; i < i1; i++) {
+                Py_ssize_t row = row_of(u, n, h[i] + t[j] + (int64_t)extra, &last, &pos);
+                r[i * nb + j] = row;
+                missing += row < 0;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromSsize_t(missing);
+done:
+    release_all(a, 4);
+    return result;
+}
+
+static PyObject *pair_accumulate(PyObject *self, PyObject *args)
+{
+    static const Spec specs[7] = {
+        {"head", 'i', 1, 0}, {"tail", 'i', 1, 0}, {"unique", 'i', 1, 0},
+        {"weights", 'f', 2, 0}, {"starts", 'i', 1, 0}, {"results", 'i', 2, 0},
+        {"acc", 'f', 3, 1},
+    };
+    const char *fn = "pair_accumulate";
+    PyObject *o[7];
+    Arr a[7];
+    long long extra;
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOLOOOOO", &o[0], &o[1], &extra, &o[2], &o[3], &o[4], &o[5],
+                          &o[6]))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t missing = 0;
+    if (!take_all(o, a, specs, 7, fn))
+        goto done;
+    Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0), n = dim(&a[2], 0);
+    Py_ssize_t no = dim(&a[3], 1), nr = dim(&a[5], 0), ny = dim(&a[6], 2);
+    if (dim(&a[3], 0) != n || dim(&a[4], 0) != nb + 1 || dim(&a[5], 1) != no + 1
+        || dim(&a[6], 0) != na || dim(&a[6], 1) != no) {
+        disagree(fn);
+        goto done;
+    }
+    if (!sorted_strictly(&a[2])) {
+        PyErr_Format(PyExc_ValueError, "%s: unique is not strictly increasing", fn);
+        goto done;
+    }
+    const int64_t *st = a[4].view.buf, *res = a[5].view.buf;
+    int bad = st[0] != 0 || st[nb] != nr;
+    for (Py_ssize_t b = 0; b < nb; b++)
+        bad |= st[b + 1] < st[b];
+    for (Py_ssize_t r = 0; r < nr; r++)  /* the card orders, then a result per outcome */
+        for (Py_ssize_t k = 1; k <= no; k++)
+            bad |= res[r * (no + 1) + k] < 0 || res[r * (no + 1) + k] >= ny;
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "%s: an index out of range", fn);
+        goto done;
+    }
+    const int64_t *h = a[0].view.buf, *t = a[1].view.buf, *u = a[2].view.buf;
+    const double *w = a[3].view.buf;
+    double *acc = a[6].view.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i0 = 0; i0 < na; i0 += PAIR_TILE) {
+        Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
+        for (Py_ssize_t j = 0; j < nb; j++) {
+            Py_ssize_t pos = 0;
+            int64_t last = INT64_MIN;
+            for (Py_ssize_t i = i0; i < i1; i++) {
+                Py_ssize_t row = row_of(u, n, h[i] + t[j] + (int64_t)extra, &last, &pos);
+                if (row < 0) {
+                    missing++;
+                    continue;
+                }
+                const double *wu = w + row * no;
+                double *out = acc + i * no * ny;
+                for (Py_ssize_t r = st[j]; r < st[j + 1]; r++) {
+                    const int64_t *rr = res + r * (no + 1);
+                    double m = (double)rr[0];
+                    for (Py_ssize_t k = 0; k < no; k++)
+                        out[k * ny + rr[k + 1]] += wu[k] * m;
+                }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromSsize_t(missing);
+done:
+    release_all(a, 7);
+    return result;
+}
+
 /* -- split_bounds ------------------------------------------------------------------------- */
 
 static PyObject *split_bounds(PyObject *self, PyObject *args)
@@ -807,6 +1079,18 @@ static PyMethodDef methods[] = {
      "sum_index(head, tail, extra, unique, inverse) -> n\n"
      "The distinct sums head[a] + tail[b] + extra (first appearance first) and each\n"
      "pair's index among them."},
+    {"merge_pairs", merge_pairs, METH_VARARGS,
+     "merge_pairs(k1, k2, mult, first, total) -> n\n"
+     "The distinct pairs (k1[i], k2[i]) (first appearance first: first[u] is the index of\n"
+     "pair u) and each one's summed mult (total[u])."},
+    {"sum_rows", sum_rows, METH_VARARGS,
+     "sum_rows(head, tail, extra, unique, rows) -> missing\n"
+     "Each pair's row: the index of head[a] + tail[b] + extra in the sorted unique\n"
+     "(-1 where absent, counted in missing)."},
+    {"pair_accumulate", pair_accumulate, METH_VARARGS,
+     "pair_accumulate(head, tail, extra, unique, weights, starts, results, acc) -> missing\n"
+     "acc[a, o, y] += weights[row(head[a] + tail[b] + extra), o] * count, over the tail's\n"
+     "rounds of each set b with result y against o (missing: sums not in the table)."},
     {"split_bounds", split_bounds, METH_VARARGS,
      "split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit)\n"
      "Each split hand's stand EV and an upper bound on its hit EV (written)."},

@@ -27,7 +27,7 @@ dropping that outcome and dividing by its complement.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -40,7 +40,7 @@ from analyzer.core.errors import InternalError
 from analyzer.core.modular import matmul, rebuild, residues
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
-from analyzer.engine.dealer import row_keys
+from analyzer.engine.dealer import unique_rows
 from analyzer.engine.dist_blocks import NO_TAGS, Blocks, BonusTags
 from analyzer.engine.dist_dealer import joint_residues, joint_weights, sequence_weights
 
@@ -81,7 +81,7 @@ class Rounds:
 
     @classmethod
     def single(cls, keys: CardKeys, blocks: Blocks) -> Rounds:
-        return _merge(keys.encode(blocks.drawn), blocks.pay, blocks.mult, blocks.tag)
+        return _merged(keys.encode(blocks.drawn), _results(blocks.pay, blocks.tag), blocks.mult)
 
     def size_with(self, blocks: Blocks) -> int:
         return len(self.mult) * len(blocks.mult)
@@ -89,26 +89,36 @@ class Rounds:
     def add(self, keys: CardKeys, blocks: Blocks) -> Rounds:
         """Every round of these extended by one more hand from ``blocks``.
 
-        Built and merged a slice of these rounds at a time (at most
-        :data:`PAIRS_AT_ONCE` new rows), so memory follows the merged rounds, not
-        their product.
+        Each side's distinct results (result vector and tag) are numbered, and the
+        product's rows are merged by (cards, pair of result numbers) a slice of these
+        rounds at a time (at most :data:`PAIRS_AT_ONCE` rows), so memory follows the
+        merged rounds, not their product; the merged rows are then summed and merged
+        once more by the result they add up to.
         """
+        mine, my_id = unique_rows(_results(self.pay, self.tag))
+        theirs, their_id = unique_rows(_results(blocks.pay, blocks.tag))
         step = max(1, PAIRS_AT_ONCE // max(1, len(blocks.mult)))
         drawn = keys.encode(blocks.drawn)
-        parts = []
+        cards, ids, mult = [], [], []
         for lo in range(0, len(self.mult), step):
             hi = lo + step
-            cards = (self.cards[lo:hi, None] + drawn[None, :]).ravel()
-            pay = (self.pay[lo:hi, None, :] + blocks.pay[None, :, :]).reshape(-1, N_OUTCOMES)
-            mult = (self.mult[lo:hi, None] * blocks.mult[None, :]).ravel()
-            tag = (self.tag[lo:hi, None] + blocks.tag[None, :]).ravel()
-            parts.append(_merge(cards, pay, mult, tag))
-        if len(parts) == 1:
-            return parts[0]
-        return _merge(np.concatenate([r.cards for r in parts]),
-                      np.concatenate([r.pay for r in parts]),
-                      np.concatenate([r.mult for r in parts]),
-                      np.concatenate([r.tag for r in parts]))
+            k1 = (self.cards[lo:hi, None] + drawn[None, :]).ravel()
+            k2 = (my_id[lo:hi, None] * len(theirs) + their_id[None, :]).ravel()
+            first, total = merge_pairs(k1, k2, (self.mult[lo:hi, None] * blocks.mult).ravel())
+            cards.append(k1[first])
+            ids.append(k2[first])
+            mult.append(total)
+        pair_ids = np.concatenate(ids)
+        return _merged(np.concatenate(cards), mine[pair_ids // len(theirs)]
+                       + theirs[pair_ids % len(theirs)], np.concatenate(mult))
+
+    @classmethod
+    def union(cls, parts: list[Rounds], ways: list[int] | None = None) -> Rounds:
+        """The rounds of all ``parts``, each part's counts times its ``ways``, merged."""
+        weights = ways or [1] * len(parts)
+        return _merged(np.concatenate([r.cards for r in parts]),
+                       np.concatenate([_results(r.pay, r.tag) for r in parts]),
+                       np.concatenate([r.mult * w for r, w in zip(parts, weights, strict=True)]))
 
     def possible(self, keys: CardKeys, shoe: tuple[int, ...]) -> Rounds:
         """The rounds whose cards the shoe holds (small shoes: the others have chance 0)."""
@@ -123,23 +133,29 @@ class Rounds:
         return s.tags.encode(self.pay[:, o], self.tag, o)
 
 
-def _merge(cards: IntArray, pay: IntArray, mult: IntArray, tag: IntArray) -> Rounds:
-    """Sum the counts of rows with equal cards, results and tags."""
-    if len(mult) == 0:
-        return Rounds(cards, pay.reshape(0, N_OUTCOMES), mult, tag)
-    _, card_id = np.unique(cards, return_inverse=True)
-    _, pay_id = np.unique(row_keys(pay - pay.min(axis=0)), return_inverse=True)
-    pay_id = pay_id.ravel().astype(np.int64)
-    if tag.any():  # the tag as one more digit of the result's id
-        _, pay_id = np.unique(pay_id * (int(tag.max()) + 1) + tag, return_inverse=True)
-        pay_id = pay_id.ravel().astype(np.int64)
-    key = card_id.ravel().astype(np.int64) * (int(pay_id.max()) + 1) + pay_id
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    total = np.add.reduceat(mult[order], starts)
-    first = order[starts]
-    return Rounds(cards[first], pay[first], total, tag[first])
+def _results(pay: IntArray, tag: IntArray) -> IntArray:
+    """A round's result vector with its bonus tag as one more column: what it is merged by
+    besides its cards (both add up over a round's hands)."""
+    return np.concatenate([pay, tag[:, None]], axis=1)
+
+
+def merge_pairs(k1: IntArray, k2: IntArray, mult: IntArray) -> tuple[IntArray, IntArray]:
+    """The first row of each distinct ``(k1, k2)`` and their rows' summed ``mult``
+    (:func:`analyzer.engine.kernel.merge_pairs`)."""
+    k1, k2 = np.ascontiguousarray(k1, dtype=np.int64), np.ascontiguousarray(k2, dtype=np.int64)
+    first, total = np.empty_like(k1), np.empty_like(k1)
+    n = _dealer.merge_pairs(k1, k2, np.ascontiguousarray(mult, dtype=np.int64), first, total)
+    return first[:n], total[:n]
+
+
+def _merged(cards: IntArray, results: IntArray, mult: IntArray) -> Rounds:
+    """Rounds with equal cards and results (result vector, then tag) merged, counts summed."""
+    low = results.min(axis=0, initial=0)
+    table, result_id = unique_rows(results - low)  # row_keys needs non-negative digits
+    first, total = merge_pairs(cards, result_id, mult)
+    rows = table[result_id[first]] + low
+    return Rounds(cards[first], np.ascontiguousarray(rows[:, :N_OUTCOMES]), total,
+                  np.ascontiguousarray(rows[:, N_OUTCOMES]))
 
 
 @dataclass(frozen=True)
@@ -179,23 +195,64 @@ def sum_index(head: IntArray, tail: IntArray, extra: int) -> tuple[IntArray, Int
     return unique[:n].copy(), inverse.reshape(len(head), len(tail))
 
 
-def _sum_index_by_slices(head: IntArray, tail: IntArray, extra: int, step: int) -> tuple[
-        IntArray, list[tuple[slice, Callable[[slice], IntArray]]]]:
-    """:func:`sum_index` of ``head`` against ``tail`` a slice of ``head`` at a time.
+def distinct_sorted(parts: list[IntArray]) -> IntArray:
+    """The distinct values of ``parts`` together, sorted.
 
-    Returns the distinct sums (sorted) and, per slice, a function giving the
-    slice's pair indices among them, recomputed when asked so that only one
-    slice's pairs are ever held.
+    A sort and a comparison of neighbours: on the tens of millions of card keys of a
+    three-hand round it is ten times numpy's hash-based ``np.unique``.
+
+    >>> distinct_sorted([np.array([5, 1]), np.array([1, 3])]).tolist()
+    [1, 3, 5]
     """
-    found = [sum_index(head[lo:lo + step], tail, extra)[0] for lo in range(0, len(head), step)]
-    unique = np.unique(np.concatenate(found))
+    values = np.sort(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+    out: IntArray = values[np.r_[True, values[1:] != values[:-1]]] if len(values) else values
+    return out
 
-    def index(rows: slice) -> IntArray:
-        local, inverse = sum_index(head[rows], tail, extra)
-        where: IntArray = np.searchsorted(unique, local)[inverse]
-        return where
 
-    return unique, [(slice(lo, lo + step), index) for lo in range(0, len(head), step)]
+class PairSums:
+    """The distinct card sets ``head[a] + tail[b] + extra`` of all pairs, sorted, and each
+    pair's row among them, a slice of ``head`` at a time (the memory of one slice, not
+    of every pair: a three-hand round pairs about 10^8 of them).
+
+    >>> sums = PairSums(np.array([0, 1]), np.array([0, 1, 2]), 10)
+    >>> sums.unique.tolist(), [where.tolist() for _, where in sums.slices()]
+    ([10, 11, 12, 13], [[[0, 1, 2], [1, 2, 3]]])
+    """
+
+    def __init__(self, head: IntArray, tail: IntArray, extra: int,
+                 pairs_at_once: int = PAIRS_AT_ONCE) -> None:
+        self.head = np.ascontiguousarray(head, dtype=np.int64)
+        self.tail = np.ascontiguousarray(tail, dtype=np.int64)
+        self.extra = extra
+        self.step = max(1, pairs_at_once // max(1, len(tail)))
+        self._one: IntArray | None = None
+        if self.step >= len(head):  # one slice: its own distinct sums, put in order
+            local, inverse = sum_index(self.head, self.tail, extra)
+            order = np.argsort(local)
+            rank = np.empty_like(order)
+            rank[order] = np.arange(len(order))
+            self.unique: IntArray = local[order]
+            self._one = rank[inverse]
+            return
+        self.unique = distinct_sorted([sum_index(head, self.tail, extra)[0]
+                                       for _, head in self.head_slices()])
+
+    def head_slices(self) -> Iterator[tuple[slice, IntArray]]:
+        """The slices of ``head`` paired at once, with their keys."""
+        for lo in range(0, len(self.head), self.step):
+            yield slice(lo, lo + self.step), self.head[lo:lo + self.step]
+
+    def slices(self) -> Iterator[tuple[slice, IntArray]]:
+        """Per slice of ``head``, its rows and ``where[a, b]``: the row in :attr:`unique`
+        of ``head[a] + tail[b] + extra``."""
+        if self._one is not None:
+            yield slice(0, len(self.head)), self._one
+            return
+        for rows, head in self.head_slices():
+            where = np.empty(len(head) * len(self.tail), dtype=np.int64)
+            if _dealer.sum_rows(head, self.tail, self.extra, self.unique, where):
+                raise InternalError("a pair's card set is missing from the distinct sums")
+            yield rows, where.reshape(len(head), len(self.tail))
 
 
 def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rounds,
@@ -215,14 +272,8 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
         return {}
     head_sets, head_of = np.unique(head.cards, return_inverse=True)
     tail_sets, tail_of = np.unique(tail.cards, return_inverse=True)
-    step = max(1, PAIRS_AT_ONCE // len(tail_sets))
-    if step >= len(head_sets):
-        unique, inverse = sum_index(head_sets, tail_sets, extra)
-        chunks: list[tuple[slice, Callable[[slice], IntArray]]] = [
-            (slice(0, len(head_sets)), lambda _rows: inverse)]
-    else:  # the pairs a slice of head sets at a time: memory of one slice, not of all pairs
-        unique, chunks = _sum_index_by_slices(head_sets, tail_sets, extra, step)
-    sets = keys.decode(unique)
+    sums = PairSums(head_sets, tail_sets, extra)
+    sets = keys.decode(sums.unique)
     outcomes = [o for o in range(N_OUTCOMES) if not (o == Outcome.BLACKJACK and s.peeked)]
     tables = {o: (_orders_by_result(head_of.ravel(), len(head_sets), head.results(o, s),
                                     head.mult),
@@ -237,8 +288,7 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
         by_outcome = np.ascontiguousarray(joint.transpose(0, 2, 1))
         mods = {o: (residues(h.T, primes), residues(t, primes))
                 for o, ((h, _), (t, _)) in tables.items()}
-        for rows, inv in chunks:
-            where = inv(rows)
+        for rows, where in sums.slices():
             for o, (h, t) in mods.items():
                 k = np.take(by_outcome[:, o], where, axis=1)
                 part = matmul(h[:, :, rows], matmul(k, t, primes), primes)
@@ -246,13 +296,10 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
         by_pair = {o: _numerators(r, primes, den) for o, r in by_pair.items()}
     else:
         weights = np.ascontiguousarray(joint_weights(base, sets, s.upcard,
-                                                     hits_soft_17=s.hits_soft_17).T)
-        floats = {o: (h.astype(np.float64), t.astype(np.float64))
-                  for o, ((h, _), (t, _)) in tables.items()}
-        for rows, inv in chunks:
-            where = inv(rows)
-            for o, (fh, ft) in floats.items():
-                by_pair[o] = by_pair.get(o, 0) + fh[rows].T @ (np.take(weights[o], where) @ ft)
+                                                     hits_soft_17=s.hits_soft_17)[:, outcomes])
+        by_pair = _float_pairing(sums, weights,
+                                 [tables[o][0][0].astype(np.float64) for o in outcomes], tail,
+                                 tail_of.ravel(), s, outcomes)
     result: dict[int, dict[int, Any]] = {}
     for o in outcomes:
         (_, h_values), (_, t_values) = tables[o]
@@ -262,6 +309,38 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
             dist[x + y] = dist.get(x + y, 0) + p
         result[o] = {x: Fraction(int(p), den) for x, p in dist.items()} if s.exact else dist
     return result
+
+
+def _float_pairing(sums: PairSums, weights: npt.NDArray[np.float64],
+                   head_orders: list[npt.NDArray[np.float64]],
+                   tail: Rounds, tail_of: IntArray, s: SplitSettings,
+                   outcomes: list[int]) -> dict[int, npt.NDArray[np.float64]]:
+    """``H_o^T K_o T_o`` per outcome in floats, ``K_o T_o`` added up pair by pair in the
+    kernel (:func:`analyzer.engine.kernel.pair_accumulate`): a tail set has one or two
+    rounds, so that is a few products per pair and outcome where ``T_o`` as a dense
+    matrix costs one per result value, and no (pairs x outcomes) array is built.
+
+    ``head_orders[k]`` is ``H_o`` for ``o = outcomes[k]``; the tail's result values
+    are ordered as :func:`_orders_by_result` orders them.
+    """
+    order = np.argsort(tail_of, kind="stable")  # the tail's rounds grouped by card set
+    starts = np.searchsorted(tail_of[order], np.arange(len(sums.tail) + 1)).astype(np.int64)
+    results = np.empty((len(order), 1 + len(outcomes)), dtype=np.int64)
+    results[:, 0] = tail.mult[order]
+    for k, o in enumerate(outcomes):
+        results[:, 1 + k] = np.unique(tail.results(o, s), return_inverse=True)[1].ravel()[order]
+    counts = [int(results[:, 1 + k].max(initial=-1)) + 1 for k in range(len(outcomes))]
+    ny = max(counts, default=0)
+    by_pair: dict[int, npt.NDArray[np.float64]] = {}
+    for rows, head in sums.head_slices():
+        acc = np.zeros((len(head), len(outcomes), ny))
+        if _dealer.pair_accumulate(head, sums.tail, sums.extra, sums.unique, weights, starts,
+                                   results, acc):
+            raise InternalError("a pair's card set is missing from the distinct sums")
+        for k, o in enumerate(outcomes):
+            part = head_orders[k][rows].T @ acc[:, k, :counts[k]]
+            by_pair[o] = by_pair[o] + part if o in by_pair else part
+    return by_pair
 
 
 def _numerators(res: IntArray, primes: IntArray, den: int) -> Any:
@@ -346,22 +425,32 @@ def split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blo
     keys = CardKeys(limits)
     total: dict[int, Any] = {}
     error = zero
+    # Patterns of as many hands ending in the same kind of hand are paired with it once,
+    # their earlier hands' rounds merged (each counted by its ways): the pairing is the
+    # cost, and such patterns share nearly all their card sets.
+    heads: dict[tuple[int, str], tuple[list[Rounds], list[int]]] = {}
     for names, ways in patterns.items():
         hands = [families[n] for n in names]
-        extra = (len(hands) - 2) * int(keys.place[pair - 1])
         rounds = Rounds.single(keys, hands[0])
-        part: dict[int, Any] | None = None
         for blocks in hands[1:-1]:
             if rounds.size_with(blocks) > budget:
                 part = _independent_extra(shoe, keys, hands, pair, s)
                 error += sum(part.values()) * ways
+                for x, p in part.items():
+                    total[x] = total.get(x, zero) + p * ways
                 break
             rounds = rounds.add(keys, blocks).possible(keys, shoe)
-        if part is None:
-            part = _collapse(pair_outcomes(shoe, keys, rounds, Rounds.single(keys, hands[-1]),
-                                           extra, s), s)
+        else:
+            group = heads.setdefault((len(names), names[-1]), ([], []))
+            group[0].append(rounds)
+            group[1].append(ways)
+    for (length, last), (parts, ways_of) in heads.items():
+        extra = (length - 2) * int(keys.place[pair - 1])
+        head = Rounds.union(parts, ways_of)
+        part = _collapse(pair_outcomes(shoe, keys, head, Rounds.single(keys, families[last]),
+                                       extra, s), s)
         for x, p in part.items():
-            total[x] = total.get(x, zero) + p * ways
+            total[x] = total.get(x, zero) + p
     if s.peeked:
         bj = {1: 10, 10: 1}.get(s.upcard)
         if bj is not None:

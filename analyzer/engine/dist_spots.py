@@ -30,7 +30,6 @@ outcome every spot is its first two cards.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -49,7 +48,7 @@ from analyzer.engine.analysis import Analysis
 from analyzer.engine.dist_blocks import carry_orders
 from analyzer.engine.dist_dealer import joint_residues, joint_weights
 from analyzer.engine.dist_hands import DOUBLED, FREE_DOUBLED, SINGLE, hand_payoffs
-from analyzer.engine.dist_splits import PAIRS_AT_ONCE, CardKeys, sum_index
+from analyzer.engine.dist_splits import CardKeys, PairSums
 from analyzer.engine.distribution import _Upcard
 from analyzer.engine.exhaustion import most_cards, refusal
 from analyzer.engine.frozen import FrozenStrategy
@@ -219,16 +218,8 @@ def _second_moment(base: tuple[int, ...], sets: IntArray, v: Any, upcard: int,
     limits = 2 * sets.max(axis=0, initial=0)
     keys = CardKeys(limits)
     codes = keys.encode(sets)
-    n = len(codes)
-    step = max(1, PAIRS_AT_ONCE // max(1, n))
-    found = [sum_index(codes[lo:lo + step], codes, 0)[0] for lo in range(0, n, step)]
-    unique = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
-    pairs = keys.decode(unique)
-
-    def chunks() -> Iterator[tuple[slice, IntArray]]:
-        for lo in range(0, n, step):
-            local, inverse = sum_index(codes[lo:lo + step], codes, 0)
-            yield slice(lo, lo + step), np.searchsorted(unique, local)[inverse]
+    sums = PairSums(codes, codes, 0)
+    pairs = keys.decode(sums.unique)
 
     if not exact:
         single = joint_weights(base, sets, upcard, hits_soft_17=hits_soft_17)
@@ -236,7 +227,7 @@ def _second_moment(base: tuple[int, ...], sets: IntArray, v: Any, upcard: int,
         weights = np.ascontiguousarray(joint_weights(base, pairs, upcard,
                                                      hits_soft_17=hits_soft_17).T)
         second: Any = 0
-        for rows, where in chunks():
+        for rows, where in sums.slices():
             for o in outcomes:
                 second = second + v[o][rows] @ (np.take(weights[o], where) @ v[o])
         return second, 1, first, 1
@@ -251,7 +242,7 @@ def _second_moment(base: tuple[int, ...], sets: IntArray, v: Any, upcard: int,
     by_outcome = np.ascontiguousarray(joint.transpose(0, 2, 1))
     mods = {o: residues(v[o], p2) for o in outcomes}
     total = np.zeros((len(p2), 1, 1), dtype=np.int64)
-    for rows, where in chunks():
+    for rows, where in sums.slices():
         for o in outcomes:
             k = np.take(by_outcome[:, o], where, axis=1)
             total += matmul(mods[o][:, None, rows], matmul(k, mods[o][:, :, None], p2), p2)

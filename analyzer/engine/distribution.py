@@ -235,6 +235,24 @@ class _Upcard:
         else:
             raise StrategyError(f"unknown action {action}")
 
+    def split_pairs(self) -> list[int]:
+        """The pairs this upcard's round splits, forecast from the two-card decisions (a
+        pair left out is still split when the round meets it; one put in is computed
+        for nothing): what :func:`round_distribution` hands out to its processes."""
+        pairs = []
+        for p in range(1, 11):
+            if self.ua.shoe[p - 1] < 2:
+                continue
+            options = frozenset(self.a.actions(self.u, (p, p)))
+            if SPLIT not in options:
+                continue
+            plays = (self.a.suit_plays(self.u, (p, p))
+                     if self.suits and self.policy_strategy is None else [])
+            if (any(action == SPLIT for _, action in plays)
+                    or self.decider.decide(self.u, composition((p, p)), options) == SPLIT):
+                pairs.append(p)
+        return pairs
+
     def split(self, pair: int) -> SplitDistribution:
         """The split round's distribution (memoised per pair)."""
         cache: dict[int, SplitDistribution] = self.__dict__.setdefault("_splits", {})
@@ -326,10 +344,19 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     total = analysis.shoe.total
     ups = [u for u in range(1, 11) if analysis.shoe[u]]
     shares: dict[int, tuple[Dist, Number]] = {}
+    splits: dict[int, SplitDistribution] = {}  # by upcard * 16 + pair
+
+    def split(item: int) -> SplitDistribution:
+        if item not in splits:
+            u, pair = divmod(item, 16)
+            splits[item] = _Upcard(analysis, u, decider, strategy, budget).split(pair)
+        return splits[item]
 
     def share(u: int) -> tuple[Dist, Number]:
         if u not in shares:
             part = _Upcard(analysis, u, decider, strategy, budget)
+            part.__dict__["_splits"] = {item % 16: found for item, found in splits.items()
+                                        if item // 16 == u}
             shares[u] = (part.run(), part.error)
         return shares[u]
 
@@ -340,6 +367,26 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
         finished.add(u)
         report(progress, stage, len(finished), len(ups))
 
+    if jobs > 1 and forked.available():
+        # The split rounds first, one item each: they are nearly all the work, and an
+        # upcard's few splits would leave a process idle while another does them all.
+        # Small pairs first: they draw the most cards, so their rounds cost the most.
+        items = sorted((u * 16 + p for u in ups
+                        for p in _Upcard(analysis, u, decider, strategy, budget).split_pairs()),
+                       key=lambda item: (item % 16, item // 16 != 7, item))
+        if len(items) > 1:
+            ticks: set[int] = set()
+
+            def split_done(item: int) -> None:
+                ticks.add(item)
+                report(progress, "distribution: splits", len(ticks), len(items))
+
+            report(progress, "distribution: splits", 0, len(items))
+            splits.update(forked.in_forks(split, items, jobs, split_done))
+            for item in items:  # this process's own share, or what a failed child left
+                if item not in ticks:
+                    split(item)
+                    split_done(item)
     report(progress, stage, 0, len(ups))
     if jobs > 1 and len(ups) > 1 and forked.available():
         # Small upcards first: their splits (and resplits) cost the most.

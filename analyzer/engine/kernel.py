@@ -254,6 +254,92 @@ def sum_index(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
     return n
 
 
+def merge_pairs(k1: IntArray, k2: IntArray, mult: IntArray, first: IntArray,
+                total: IntArray) -> int:
+    """The distinct pairs ``(k1[i], k2[i])`` and each one's summed ``mult``.
+
+    Parameters
+    ----------
+    k1, k2, mult : int64 (m,)
+        The keys of each row and its count.
+    first, total : int64 (m,)
+        Written: for the ``n`` distinct pairs in order of first appearance, ``first[u]``
+        the index of pair ``u``'s first row and ``total[u]`` its rows' summed ``mult``.
+
+    Returns
+    -------
+    int
+        ``n``, the number of distinct pairs.
+    """
+    n: int = _module().merge_pairs(k1, k2, mult, first, total)
+    return n
+
+
+def sum_rows(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
+             rows: IntArray) -> int:
+    """Each pair's row among known distinct sums: the index of ``head[a] + tail[b] +
+    extra`` in the sorted ``unique``.
+
+    Found by galloping from the previous head's row, a tile of heads per tail set:
+    fastest when ``head`` is sorted (any order gives the same rows).
+
+    Parameters
+    ----------
+    head, tail : int64 (na,), (nb,)
+        Card keys.
+    extra : int
+        A key added to every sum.
+    unique : int64 (u,)
+        Strictly increasing.
+    rows : int64 (na nb,)
+        Written: ``rows[a nb + b]``, the row of pair ``(a, b)``'s sum, -1 where absent.
+
+    Returns
+    -------
+    int
+        The number of pairs whose sum is not in ``unique``.
+    """
+    missing: int = _module().sum_rows(head, tail, extra, unique, rows)
+    return missing
+
+
+def pair_accumulate(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
+                    weights: FloatArray, starts: IntArray, results: IntArray,
+                    acc: FloatArray) -> int:
+    """The float pairing of a split round's earlier hands with its last hand.
+
+    For every pair ``(a, b)``, the dealer weights of its card set ``head[a] +
+    tail[b] + extra`` (found as :func:`sum_rows` finds it) times the card orders of
+    each of the tail's rounds with set ``b``, added at that round's result against
+    each outcome: ``acc[a, o, results[r, 1 + o]] += weights[row, o] * results[r, 0]``.
+
+    Parameters
+    ----------
+    head, tail : int64 (na,), (nb,)
+        Card keys of the distinct head and tail sets.
+    extra : int
+        A key added to every sum.
+    unique : int64 (u,)
+        The distinct sums, strictly increasing.
+    weights : float64 (u, no)
+        The dealer weights of each distinct sum, per outcome.
+    starts : int64 (nb + 1,)
+        The tail's rounds of set ``b`` are rows ``starts[b] .. starts[b + 1] - 1``.
+    results : int64 (r, 1 + no)
+        Per tail round: its card orders, then its result's index against each outcome.
+    acc : float64 (na, no, ny)
+        Added to.
+
+    Returns
+    -------
+    int
+        The number of pairs whose sum is not in ``unique`` (0 when it holds them all).
+    """
+    missing: int = _module().pair_accumulate(head, tail, extra, unique, weights, starts,
+                                             results, acc)
+    return missing
+
+
 def split_bounds(rows: FloatArray, pay: FloatArray, shoes: IntArray, total: IntArray,
                  hard: IntArray, kid_total: IntArray, charlie: IntArray, slack: float,
                  stand: FloatArray, hit: FloatArray) -> None:
@@ -326,5 +412,6 @@ def implementations() -> dict[str, Any]:
 
 
 __all__ = ["C_EXTENSION", "CHOICES", "ENV", "FALLBACK", "best_play", "cache_find",
-           "cache_rehash", "compiled", "describe", "implementations", "name", "outcome_sums",
-           "outcome_sums_exact", "requested", "split_bounds", "sum_index"]
+           "cache_rehash", "compiled", "describe", "implementations", "merge_pairs", "name",
+           "outcome_sums", "outcome_sums_exact", "pair_accumulate", "requested", "split_bounds",
+           "sum_index", "sum_rows"]

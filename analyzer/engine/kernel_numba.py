@@ -284,6 +284,172 @@ def sum_index(head: object, tail: object, extra: int, unique: object, inverse: o
     return int(_sum_index(h, t, int(extra), u, inv))
 
 
+# -- merge_pairs ------------------------------------------------------------------------------
+_PAIR_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@_njit
+def _pair_slot(k1: int, k2: int, bits: int) -> Any:
+    key: Any = np.int64(np.uint64(k1) * _PAIR_MIX + np.uint64(k2))
+    return _slot_of(key, bits)
+
+
+@_njit
+def _pair_table(k1: Any, k2: Any, first: Any, n: int, size: int, bits: int) -> Any:
+    table = np.full(size, -1, dtype=np.int64)
+    for u in range(n):
+        at = _pair_slot(k1[first[u]], k2[first[u]], bits)
+        while table[at] != -1:
+            at = (at + 1) & (size - 1)
+        table[at] = u
+    return table
+
+
+@_njit
+def _merge_pairs(k1: Any, k2: Any, mult: Any, first: Any, total: Any) -> int:
+    size, bits, n = 1 << 12, 12, 0
+    table = _pair_table(k1, k2, first, 0, size, bits)
+    for i in range(k1.shape[0]):
+        at = _pair_slot(k1[i], k2[i], bits)
+        while table[at] != -1 and (k1[first[table[at]]] != k1[i]
+                                   or k2[first[table[at]]] != k2[i]):
+            at = (at + 1) & (size - 1)
+        if table[at] != -1:
+            total[table[at]] += mult[i]
+            continue
+        table[at] = n
+        first[n] = i
+        total[n] = mult[i]
+        n += 1
+        if 2 * n > size:
+            size *= 2
+            bits += 1
+            table = _pair_table(k1, k2, first, n, size, bits)
+    return n
+
+
+def merge_pairs(k1: object, k2: object, mult: object, first: object, total: object) -> int:
+    fn = "merge_pairs"
+    a = _array(fn, "k1", k1, "i", 1)
+    b = _array(fn, "k2", k2, "i", 1)
+    m = _array(fn, "mult", mult, "i", 1)
+    f = _array(fn, "first", first, "i", 1, writable=True)
+    t = _array(fn, "total", total, "i", 1, writable=True)
+    if not (b.shape == m.shape == f.shape == t.shape == a.shape):
+        raise _disagree(fn)
+    return int(_merge_pairs(a, b, m, f, t))
+
+
+# -- sum_rows, pair_accumulate ---------------------------------------------------------------
+_PAIR_TILE = 128
+
+
+@_njit
+def _gallop(u: Any, n: int, start: int, key: int) -> int:
+    lo = start
+    if lo >= n or u[lo] >= key:
+        return lo
+    step = 1
+    while lo + step < n and u[lo + step] < key:
+        lo += step
+        step *= 2
+    hi = lo + step if lo + step < n else n
+    while hi - lo > 1:
+        mid = lo + (hi - lo) // 2
+        if u[mid] < key:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+@_njit
+def _sum_rows(h: Any, t: Any, extra: int, u: Any, r: Any) -> int:
+    na, nb, n = h.shape[0], t.shape[0], u.shape[0]
+    missing = 0
+    for i0 in range(0, na, _PAIR_TILE):
+        i1 = min(i0 + _PAIR_TILE, na)
+        for j in range(nb):
+            pos = 0
+            last = np.iinfo(np.int64).min
+            for i in range(i0, i1):
+                key = h[i] + t[j] + extra
+                if key < last:
+                    pos = 0
+                last = key
+                pos = _gallop(u, n, pos, key)
+                if pos < n and u[pos] == key:
+                    r[i * nb + j] = pos
+                else:
+                    r[i * nb + j] = -1
+                    missing += 1
+    return missing
+
+
+def _strictly_increasing(fn: str, u: npt.NDArray[Any]) -> None:
+    if len(u) > 1 and (np.diff(u) <= 0).any():
+        raise ArrayValueError(f"{fn}: unique is not strictly increasing")
+
+
+def sum_rows(head: object, tail: object, extra: int, unique: object, rows: object) -> int:
+    fn = "sum_rows"
+    h = _array(fn, "head", head, "i", 1)
+    t = _array(fn, "tail", tail, "i", 1)
+    u = _array(fn, "unique", unique, "i", 1)
+    r = _array(fn, "rows", rows, "i", 1, writable=True)
+    if r.shape != (len(h) * len(t),):
+        raise _disagree(fn)
+    _strictly_increasing(fn, u)
+    return int(_sum_rows(h, t, int(extra), u, r))
+
+
+@_njit
+def _pair_accumulate(h: Any, t: Any, extra: int, u: Any, w: Any, st: Any, res: Any,
+                     acc: Any) -> int:
+    na, nb, n, no = h.shape[0], t.shape[0], u.shape[0], w.shape[1]
+    missing = 0
+    for i0 in range(0, na, _PAIR_TILE):
+        i1 = min(i0 + _PAIR_TILE, na)
+        for j in range(nb):
+            pos = 0
+            last = np.iinfo(np.int64).min
+            for i in range(i0, i1):
+                key = h[i] + t[j] + extra
+                if key < last:
+                    pos = 0
+                last = key
+                pos = _gallop(u, n, pos, key)
+                if pos >= n or u[pos] != key:
+                    missing += 1
+                    continue
+                for r in range(st[j], st[j + 1]):
+                    m = float(res[r, 0])
+                    for k in range(no):
+                        acc[i, k, res[r, k + 1]] += w[pos, k] * m
+    return missing
+
+
+def pair_accumulate(head: object, tail: object, extra: int, unique: object, weights: object,
+                    starts: object, results: object, acc: object) -> int:
+    fn = "pair_accumulate"
+    h = _array(fn, "head", head, "i", 1)
+    t = _array(fn, "tail", tail, "i", 1)
+    u = _array(fn, "unique", unique, "i", 1)
+    w = _array(fn, "weights", weights, "f", 2)
+    st = _array(fn, "starts", starts, "i", 1)
+    res = _array(fn, "results", results, "i", 2)
+    ac = _array(fn, "acc", acc, "f", 3, writable=True)
+    no = w.shape[1]
+    if (len(w) != len(u) or st.shape != (len(t) + 1,) or res.shape[1] != no + 1
+            or ac.shape[:2] != (len(h), no)):
+        raise _disagree(fn)
+    _strictly_increasing(fn, u)
+    if (st[0] != 0 or st[-1] != len(res) or (np.diff(st) < 0).any()
+            or (res.size and no and (res[:, 1:].min() < 0 or res[:, 1:].max() >= ac.shape[2]))):
+        raise ArrayValueError(f"{fn}: an index out of range")
+    return int(_pair_accumulate(h, t, int(extra), u, w, st, res, ac))
+
+
 # -- split_bounds -----------------------------------------------------------------------------
 @_njit
 def _split_bounds(r: Any, p: Any, sh: Any, t: Any, h: Any, kt: Any, ch: Any, slack: float,
