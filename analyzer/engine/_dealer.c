@@ -43,13 +43,13 @@
  * half full.  Finding, de-duplicating and entering the shoes of a batch in one
  * pass: in numpy and a dict those steps cost as much as the outcomes themselves.
  *
- * sum_index(head, tail, extra, unique, inverse) -> n: the distinct sums
- * head[a] + tail[b] + extra of two arrays of non-negative int64 card keys
- * (dist_splits.py), in order of first appearance (a-major), into unique[0..n),
- * and each pair's index among them into inverse[a * len(tail) + b].  The same
- * open addressing in a table of its own that doubles when half full: a split
- * round's card sets are a few hundred thousand distinct sums among tens of
- * millions of pairs, and sorting those (np.unique) was a third of the time. *
+ * distinct_sums(head, tail, extra) -> bytes: the distinct sums head[a] + tail[b] + extra
+ * of int64 card keys (dist_splits.py), unsorted, as the bytes of an int64 array.  A
+ * split round's card sets are a few million distinct sums among 10^8 pairs.  The pairs
+ * go a tile of heads per tail set (as in pair_accumulate below), in a table whose slot
+ * keeps a key's low bits with its high bits folded in, so neighbouring sums fill
+ * neighbouring slots and the tile's work stays in cache; a multiplicative hash scattered
+ * them over the whole table, and tables per slice of pairs found each sum many times.
  * merge_pairs(k1, k2, mult, first, total) -> n: the distinct pairs (k1[i], k2[i]) of
  * int64 keys in order of first appearance (first[u]: the index of pair u) and each one's
  * summed mult, by open addressing in a table that doubles when half full: the rounds
@@ -66,8 +66,8 @@
  * few products per pair where a dense product against the tail's results costs one per
  * result value and outcome.  Both find a sum by galloping from the previous head's in
  * the sorted list, a tile of sorted heads per tail set: the sums of neighbouring heads
- * are neighbours, so the rows they read stay in cache, where a hash table's slots
- * (sum_index) are scattered over hundreds of megabytes.
+ * are neighbours, so the rows they read stay in cache, where a hash table's slots are
+ * scattered over hundreds of megabytes.
  * split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit):
  * for split hands under optimal play (postsplit.py), each hand's stand EV and an
  * upper bound on its hit EV, from its own dealer outcomes only:
@@ -558,91 +558,6 @@ done:
     return result;
 }
 
-/* -- sum_index ---------------------------------------------------------------------------- */
-
-static int grow(int64_t **table, Py_ssize_t *size, int *bits, const int64_t *keys, Py_ssize_t n)
-{
-    Py_ssize_t wanted = *size ? 2 * *size : 1 << 12;
-    int64_t *fresh = malloc(sizeof(int64_t) * (size_t)wanted);
-    if (fresh == NULL)
-        return 0;
-    free(*table);
-    *table = fresh;
-    *size = wanted;
-    *bits = 0;
-    while (((Py_ssize_t)1 << *bits) < wanted)
-        (*bits)++;
-    for (Py_ssize_t i = 0; i < wanted; i++)
-        fresh[i] = -1;  /* slot -> index into keys, -1 empty */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t at = slot_of(keys[i], *bits);
-        while (fresh[at] != -1)
-            at = (at + 1) & (wanted - 1);
-        fresh[at] = i;
-    }
-    return 1;
-}
-
-static PyObject *sum_index(PyObject *self, PyObject *args)
-{
-    static const Spec specs[4] = {
-        {"head", 'i', 1, 0}, {"tail", 'i', 1, 0}, {"unique", 'i', 1, 1}, {"inverse", 'i', 1, 1},
-    };
-    const char *fn = "sum_index";
-    PyObject *o[4];
-    Arr a[4];
-    long long extra;
-    (void)self;
-    memset(a, 0, sizeof a);
-    if (!PyArg_ParseTuple(args, "OOLOO", &o[0], &o[1], &extra, &o[2], &o[3]))
-        return NULL;
-    PyObject *result = NULL;
-    int64_t *table = NULL;
-    Py_ssize_t size = 0, n = 0;
-    int bits = 0, ok = 1;
-    if (!take_all(o, a, specs, 4, fn))
-        goto done;
-    Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0);
-    if (dim(&a[2], 0) != na * nb || dim(&a[3], 0) != na * nb || extra < 0) {
-        disagree(fn);
-        goto done;
-    }
-    if (!within(&a[0], 0, INT64_MAX) || !within(&a[1], 0, INT64_MAX)) {
-        PyErr_Format(PyExc_ValueError, "%s: a negative card key", fn);
-        goto done;
-    }
-    const int64_t *h = a[0].view.buf, *t = a[1].view.buf;
-    int64_t *u = a[2].view.buf, *inv = a[3].view.buf;
-    Py_BEGIN_ALLOW_THREADS
-    ok = grow(&table, &size, &bits, u, 0);
-    for (Py_ssize_t i = 0; ok && i < na; i++) {
-        for (Py_ssize_t j = 0; j < nb; j++) {
-            int64_t key = h[i] + t[j] + extra;
-            Py_ssize_t at = slot_of(key, bits);
-            while (table[at] != -1 && u[table[at]] != key)
-                at = (at + 1) & (size - 1);
-            if (table[at] == -1) {
-                u[n] = key;
-                table[at] = n++;
-                if (2 * n > size && !(ok = grow(&table, &size, &bits, u, n)))
-                    break;
-                at = -1;
-            }
-            inv[i * nb + j] = at >= 0 ? table[at] : n - 1;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    if (!ok) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    result = PyLong_FromSsize_t(n);
-done:
-    free(table);
-    release_all(a, 4);
-    return result;
-}
-
 /* -- merge_pairs -------------------------------------------------------------------------- */
 
 static inline Py_ssize_t pair_slot(int64_t k1, int64_t k2, int bits)
@@ -772,6 +687,96 @@ static int sorted_strictly(const Arr *a)
         if (u[i] <= u[i - 1])
             return 0;
     return 1;
+}
+
+/* A slot that keeps neighbouring keys neighbours (the low bits) and folds the high bits in. */
+static inline Py_ssize_t near_slot(int64_t key, int bits)
+{
+    uint64_t k = (uint64_t)key;
+    return (Py_ssize_t)((k ^ (k >> bits) ^ (k >> (2 * bits))) & ((1ULL << bits) - 1));
+}
+
+/* Rebuild a table of 2^bits slots (slot -> index into u, -1 empty) holding u[0..n). */
+static int64_t *near_table(const int64_t *u, Py_ssize_t n, int bits)
+{
+    Py_ssize_t size = (Py_ssize_t)1 << bits;
+    int64_t *table = malloc(sizeof(int64_t) * (size_t)size);
+    if (table == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < size; i++)
+        table[i] = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t at = near_slot(u[i], bits);
+        while (table[at] != -1)
+            at = (at + 1) & (size - 1);
+        table[at] = i;
+    }
+    return table;
+}
+
+static PyObject *distinct_sums(PyObject *self, PyObject *args)
+{
+    static const Spec specs[2] = {{"head", 'i', 1, 0}, {"tail", 'i', 1, 0}};
+    const char *fn = "distinct_sums";
+    PyObject *o[2];
+    Arr a[2];
+    long long extra;
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOL", &o[0], &o[1], &extra))
+        return NULL;
+    PyObject *result = NULL;
+    int64_t *table = NULL, *u = NULL;
+    Py_ssize_t n = 0, room = 1 << 12;
+    int bits = 13, ok = 1;
+    if (!take_all(o, a, specs, 2, fn))
+        goto done;
+    Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0);
+    const int64_t *h = a[0].view.buf, *t = a[1].view.buf;
+    Py_BEGIN_ALLOW_THREADS
+    u = malloc(sizeof(int64_t) * (size_t)room);
+    table = u != NULL ? near_table(u, 0, bits) : NULL;
+    ok = table != NULL;
+    for (Py_ssize_t i0 = 0; ok && i0 < na; i0 += PAIR_TILE) {
+        Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
+        for (Py_ssize_t j = 0; ok && j < nb; j++) {
+            for (Py_ssize_t i = i0; ok && i < i1; i++) {
+                int64_t key = h[i] + t[j] + (int64_t)extra;
+                Py_ssize_t at = near_slot(key, bits), mask = ((Py_ssize_t)1 << bits) - 1;
+                while (table[at] != -1 && u[table[at]] != key)
+                    at = (at + 1) & mask;
+                if (table[at] != -1)
+                    continue;
+                if (n == room) {  /* room for twice as many sums */
+                    int64_t *more = realloc(u, sizeof(int64_t) * (size_t)(2 * room));
+                    if (more == NULL) {
+                        ok = 0;
+                        break;
+                    }
+                    u = more;
+                    room *= 2;
+                }
+                u[n] = key;
+                table[at] = n++;
+                if (2 * n > mask + 1) {  /* half full: twice the slots */
+                    free(table);
+                    table = near_table(u, n, ++bits);
+                    ok = table != NULL;
+                }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (!ok) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize((const char *)u, (Py_ssize_t)sizeof(int64_t) * n);
+done:
+    free(table);
+    free(u);
+    release_all(a, 2);
+    return result;
 }
 
 static PyObject *sum_rows(PyObject *self, PyObject *args)
@@ -1075,10 +1080,9 @@ static PyMethodDef methods[] = {
      "index in out).  -1, nothing entered, when a count is outside 0..31."},
     {"cache_rehash", cache_rehash, METH_VARARGS,
      "cache_rehash(keys, n, slot_keys, slot_rows)\nRebuild the table from rows 0..n-1."},
-    {"sum_index", sum_index, METH_VARARGS,
-     "sum_index(head, tail, extra, unique, inverse) -> n\n"
-     "The distinct sums head[a] + tail[b] + extra (first appearance first) and each\n"
-     "pair's index among them."},
+    {"distinct_sums", distinct_sums, METH_VARARGS,
+     "distinct_sums(head, tail, extra) -> bytes\n"
+     "The distinct sums head[a] + tail[b] + extra, int64 in native order, unsorted."},
     {"merge_pairs", merge_pairs, METH_VARARGS,
      "merge_pairs(k1, k2, mult, first, total) -> n\n"
      "The distinct pairs (k1[i], k2[i]) (first appearance first: first[u] is the index of\n"

@@ -47,6 +47,7 @@ from analyzer.engine.dist_dealer import joint_residues, joint_weights, sequence_
 IntArray = npt.NDArray[np.int64]
 STATE_BUDGET = 10_000_000  # hands-product size of a 3-4 hand pattern enumerated exactly
 PAIRS_AT_ONCE = 4_000_000  # (head set, tail set) pairs held at once: the memory of a pairing
+SUMS_AT_ONCE = 16_000_000  # pairs whose distinct sums are found in one table (the fastest size)
 
 
 class CardKeys:
@@ -89,28 +90,41 @@ class Rounds:
     def add(self, keys: CardKeys, blocks: Blocks) -> Rounds:
         """Every round of these extended by one more hand from ``blocks``.
 
-        Each side's distinct results (result vector and tag) are numbered, and the
-        product's rows are merged by (cards, pair of result numbers) a slice of these
-        rounds at a time (at most :data:`PAIRS_AT_ONCE` rows), so memory follows the
-        merged rounds, not their product; the merged rows are then summed and merged
-        once more by the result they add up to.
+        Each side's distinct results (result vector and tag) are numbered, and every
+        pair of numbers by the result the two add up to (a table of a few thousand
+        rows), so the product's rows are merged in one pass by (cards, that number),
+        a slice of these rounds at a time (at most :data:`PAIRS_AT_ONCE` rows):
+        memory follows the merged rounds, not their product.  Past that many pairs
+        of results, a row keeps its pair's number and is merged once more by what it
+        adds up to.
         """
-        mine, my_id = unique_rows(_results(self.pay, self.tag))
-        theirs, their_id = unique_rows(_results(blocks.pay, blocks.tag))
+        mine, my_id = _distinct(_results(self.pay, self.tag))
+        theirs, their_id = _distinct(_results(blocks.pay, blocks.tag))
+        tabulated = len(mine) * len(theirs) <= PAIRS_AT_ONCE
+        if tabulated:
+            sums, combo = _distinct((mine[:, None, :] + theirs[None, :, :])
+                                    .reshape(-1, mine.shape[1]))
+        else:
+            combo = np.arange(len(mine) * len(theirs), dtype=np.int64)
+        combo = combo.reshape(len(mine), len(theirs))
         step = max(1, PAIRS_AT_ONCE // max(1, len(blocks.mult)))
         drawn = keys.encode(blocks.drawn)
         cards, ids, mult = [], [], []
         for lo in range(0, len(self.mult), step):
             hi = lo + step
             k1 = (self.cards[lo:hi, None] + drawn[None, :]).ravel()
-            k2 = (my_id[lo:hi, None] * len(theirs) + their_id[None, :]).ravel()
+            k2 = combo[my_id[lo:hi]][:, their_id].ravel()
             first, total = merge_pairs(k1, k2, (self.mult[lo:hi, None] * blocks.mult).ravel())
             cards.append(k1[first])
             ids.append(k2[first])
             mult.append(total)
-        pair_ids = np.concatenate(ids)
-        return _merged(np.concatenate(cards), mine[pair_ids // len(theirs)]
-                       + theirs[pair_ids % len(theirs)], np.concatenate(mult))
+        k1, k2, m = np.concatenate(cards), np.concatenate(ids), np.concatenate(mult)
+        if len(cards) > 1:
+            first, m = merge_pairs(k1, k2, m)
+            k1, k2 = k1[first], k2[first]
+        if tabulated:
+            return _rounds(k1, sums[k2], m)
+        return _merged(k1, mine[k2 // len(theirs)] + theirs[k2 % len(theirs)], m)
 
     @classmethod
     def union(cls, parts: list[Rounds], ways: list[int] | None = None) -> Rounds:
@@ -122,9 +136,12 @@ class Rounds:
 
     def possible(self, keys: CardKeys, shoe: tuple[int, ...]) -> Rounds:
         """The rounds whose cards the shoe holds (small shoes: the others have chance 0)."""
-        if np.all(keys.radix - 1 <= np.array(shoe)):
+        short = np.flatnonzero(keys.radix - 1 > np.array(shoe))  # values a round can lack
+        if not len(short):
             return self
-        keep = np.all(keys.decode(self.cards) <= np.array(shoe), axis=1)
+        keep = np.ones(len(self.cards), dtype=bool)
+        for v in short.tolist():
+            keep &= (self.cards // keys.place[v]) % keys.radix[v] <= shoe[v]
         return Rounds(self.cards[keep], self.pay[keep], self.mult[keep], self.tag[keep])
 
     def results(self, o: int, s: SplitSettings) -> IntArray:
@@ -148,14 +165,23 @@ def merge_pairs(k1: IntArray, k2: IntArray, mult: IntArray) -> tuple[IntArray, I
     return first[:n], total[:n]
 
 
+def _distinct(rows: IntArray) -> tuple[IntArray, IntArray]:
+    """The distinct rows of small integers (sorted) and each row's number among them."""
+    low = rows.min(axis=0, initial=0)
+    table, ids = unique_rows(rows - low)  # row_keys needs non-negative digits
+    return table + low, ids
+
+
+def _rounds(cards: IntArray, results: IntArray, mult: IntArray) -> Rounds:
+    return Rounds(cards, np.ascontiguousarray(results[:, :N_OUTCOMES]), mult,
+                  np.ascontiguousarray(results[:, N_OUTCOMES]))
+
+
 def _merged(cards: IntArray, results: IntArray, mult: IntArray) -> Rounds:
     """Rounds with equal cards and results (result vector, then tag) merged, counts summed."""
-    low = results.min(axis=0, initial=0)
-    table, result_id = unique_rows(results - low)  # row_keys needs non-negative digits
+    table, result_id = _distinct(results)
     first, total = merge_pairs(cards, result_id, mult)
-    rows = table[result_id[first]] + low
-    return Rounds(cards[first], np.ascontiguousarray(rows[:, :N_OUTCOMES]), total,
-                  np.ascontiguousarray(rows[:, N_OUTCOMES]))
+    return _rounds(cards[first], table[result_id[first]], total)
 
 
 @dataclass(frozen=True)
@@ -180,26 +206,9 @@ def _orders_by_result(ids: IntArray, n: int, results: IntArray,
     return counts.reshape(n, len(values)), values
 
 
-def sum_index(head: IntArray, tail: IntArray, extra: int) -> tuple[IntArray, IntArray]:
-    """The distinct card sets ``head[a] + tail[b] + extra`` and each pair's index among them.
-
-    >>> unique, inverse = sum_index(np.array([0, 1]), np.array([0, 1, 2]), 10)
-    >>> unique.tolist(), inverse.tolist()
-    ([10, 11, 12, 13], [[0, 1, 2], [1, 2, 3]])
-    """
-    head = np.ascontiguousarray(head, dtype=np.int64)
-    tail = np.ascontiguousarray(tail, dtype=np.int64)
-    unique = np.empty(len(head) * len(tail), dtype=np.int64)
-    inverse = np.empty_like(unique)
-    n = _dealer.sum_index(head, tail, extra, unique, inverse)
-    return unique[:n].copy(), inverse.reshape(len(head), len(tail))
-
-
 def distinct_sorted(parts: list[IntArray]) -> IntArray:
-    """The distinct values of ``parts`` together, sorted.
-
-    A sort and a comparison of neighbours: on the tens of millions of card keys of a
-    three-hand round it is ten times numpy's hash-based ``np.unique``.
+    """The distinct values of ``parts`` together, sorted (a sort and a comparison of
+    neighbours: ten times numpy's hash-based ``np.unique`` on millions of card keys).
 
     >>> distinct_sorted([np.array([5, 1]), np.array([1, 3])]).tolist()
     [1, 3, 5]
@@ -220,22 +229,18 @@ class PairSums:
     """
 
     def __init__(self, head: IntArray, tail: IntArray, extra: int,
-                 pairs_at_once: int = PAIRS_AT_ONCE) -> None:
+                 pairs_at_once: int | None = None) -> None:
         self.head = np.ascontiguousarray(head, dtype=np.int64)
         self.tail = np.ascontiguousarray(tail, dtype=np.int64)
         self.extra = extra
-        self.step = max(1, pairs_at_once // max(1, len(tail)))
-        self._one: IntArray | None = None
-        if self.step >= len(head):  # one slice: its own distinct sums, put in order
-            local, inverse = sum_index(self.head, self.tail, extra)
-            order = np.argsort(local)
-            rank = np.empty_like(order)
-            rank[order] = np.arange(len(order))
-            self.unique: IntArray = local[order]
-            self._one = rank[inverse]
-            return
-        self.unique = distinct_sorted([sum_index(head, self.tail, extra)[0]
-                                       for _, head in self.head_slices()])
+        at_once = PAIRS_AT_ONCE if pairs_at_once is None else pairs_at_once
+        self.step = max(1, at_once // max(1, len(tail)))
+        # Distinct sums a block of heads at a time: the block's table stays small enough
+        # to be fast, and a sort merges the blocks' sums.
+        block = max(1, SUMS_AT_ONCE // max(1, len(tail)))
+        self.unique: IntArray = distinct_sorted([
+            _dealer.distinct_sums(self.head[lo:lo + block], self.tail, extra)
+            for lo in range(0, len(head), block)])
 
     def head_slices(self) -> Iterator[tuple[slice, IntArray]]:
         """The slices of ``head`` paired at once, with their keys."""
@@ -245,9 +250,6 @@ class PairSums:
     def slices(self) -> Iterator[tuple[slice, IntArray]]:
         """Per slice of ``head``, its rows and ``where[a, b]``: the row in :attr:`unique`
         of ``head[a] + tail[b] + extra``."""
-        if self._one is not None:
-            yield slice(0, len(self.head)), self._one
-            return
         for rows, head in self.head_slices():
             where = np.empty(len(head) * len(self.tail), dtype=np.int64)
             if _dealer.sum_rows(head, self.tail, self.extra, self.unique, where):
@@ -404,6 +406,7 @@ class SplitDistribution:
 
     probabilities: dict[int, Any]
     error: Any  # bound on |error| of each probability (0: exact)
+    tags: BonusTags = NO_TAGS  # how its results carry the bonus 21s paid by suits
 
 
 def split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blocks],
@@ -458,4 +461,4 @@ def split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blo
                     else (sum(shoe) - shoe[bj - 1]) / sum(shoe))
             total = {x: p / keep for x, p in total.items()}
             error = error / keep
-    return SplitDistribution({x: p for x, p in sorted(total.items())}, error)
+    return SplitDistribution({x: p for x, p in sorted(total.items())}, error, s.tags)

@@ -227,9 +227,8 @@ class _Upcard:
         elif action == SPLIT:
             pair = next(v for v in range(1, 11) if comp[v - 1] == 2)
             split = self.split(pair)
-            tags = self.bonus_tags(SplitPlan.from_rules(self.rules, pair, self.u))
             for x, p in split.probabilities.items():
-                for result, q in tags.results(x):  # split hands' bonus 21s, by suits
+                for result, q in split.tags.results(x):  # split hands' bonus 21s, by suits
                     _add(self.dist, Fraction(result, self.scale), weight * p * q)
             self.error += weight * split.error
         else:

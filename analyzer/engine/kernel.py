@@ -227,31 +227,27 @@ def cache_rehash(keys: IntArray, n: int, slot_keys: IntArray, slot_rows: IntArra
     _module().cache_rehash(keys, n, slot_keys, slot_rows)
 
 
-def sum_index(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
-              inverse: IntArray) -> int:
-    """The distinct sums ``head[a] + tail[b] + extra`` and each pair's index among them.
+def distinct_sums(head: IntArray, tail: IntArray, extra: int) -> IntArray:
+    """The distinct sums ``head[a] + tail[b] + extra`` of every pair, unsorted.
 
     Parameters
     ----------
-    head : int64 (na,)
-        Non-negative card keys.
-    tail : int64 (nb,)
-        Non-negative card keys.
+    head, tail : int64 (na,), (nb,)
+        Card keys (fastest when ``head`` is sorted: its neighbours' sums are found
+        together).
     extra : int
-        A non-negative key added to every sum.
-    unique : int64 (na nb,)
-        Written: the distinct sums in order of first appearance (``a``-major) in
-        ``unique[:n]``.
-    inverse : int64 (na nb,)
-        Written: ``inverse[a nb + b]``, the index of pair ``(a, b)``'s sum in ``unique``.
+        A key added to every sum.
 
     Returns
     -------
-    int
-        ``n``, the number of distinct sums.
+    int64 (n,)
+        Each distinct sum once.
     """
-    n: int = _module().sum_index(head, tail, extra, unique, inverse)
-    return n
+    import numpy  # not at the top: see TYPE_CHECKING above
+
+    found: bytes = _module().distinct_sums(head, tail, extra)
+    sums: IntArray = numpy.frombuffer(found, dtype=numpy.int64).copy()
+    return sums
 
 
 def merge_pairs(k1: IntArray, k2: IntArray, mult: IntArray, first: IntArray,
@@ -412,6 +408,6 @@ def implementations() -> dict[str, Any]:
 
 
 __all__ = ["C_EXTENSION", "CHOICES", "ENV", "FALLBACK", "best_play", "cache_find",
-           "cache_rehash", "compiled", "describe", "implementations", "merge_pairs", "name",
-           "outcome_sums", "outcome_sums_exact", "pair_accumulate", "requested", "split_bounds",
-           "sum_index", "sum_rows"]
+           "cache_rehash", "compiled", "describe", "distinct_sums", "implementations",
+           "merge_pairs", "name", "outcome_sums", "outcome_sums_exact", "pair_accumulate",
+           "requested", "split_bounds", "sum_rows"]

@@ -228,62 +228,6 @@ def cache_rehash(keys: object, n: int, slot_keys: object, slot_rows: object) -> 
     _cache_rehash(k, int(n), sk, sr, bits)
 
 
-# -- sum_index --------------------------------------------------------------------------------
-@_njit
-def _grow(u: Any, n: int, size: int) -> Any:
-    """A table of ``size`` slots (slot -> index into ``u``, -1 empty) holding ``u[:n]``."""
-    bits = 0
-    while (1 << bits) < size:
-        bits += 1
-    table = np.full(size, -1, dtype=np.int64)
-    for i in range(n):
-        at = _slot_of(u[i], bits)
-        while table[at] != -1:
-            at = (at + 1) & (size - 1)
-        table[at] = i
-    return table
-
-
-@_njit
-def _sum_index(h: Any, t: Any, extra: int, u: Any, inv: Any) -> int:
-    na, nb = h.shape[0], t.shape[0]
-    size = 1 << 12
-    bits = 12
-    table = _grow(u, 0, size)
-    n = 0
-    for i in range(na):
-        for j in range(nb):
-            key = h[i] + t[j] + extra
-            at = _slot_of(key, bits)
-            while table[at] != -1 and u[table[at]] != key:
-                at = (at + 1) & (size - 1)
-            if table[at] == -1:
-                u[n] = key
-                table[at] = n
-                n += 1
-                if 2 * n > size:
-                    size *= 2
-                    bits += 1
-                    table = _grow(u, n, size)
-                inv[i * nb + j] = n - 1
-            else:
-                inv[i * nb + j] = table[at]
-    return n
-
-
-def sum_index(head: object, tail: object, extra: int, unique: object, inverse: object) -> int:
-    fn = "sum_index"
-    h = _array(fn, "head", head, "i", 1)
-    t = _array(fn, "tail", tail, "i", 1)
-    u = _array(fn, "unique", unique, "i", 1, writable=True)
-    inv = _array(fn, "inverse", inverse, "i", 1, writable=True)
-    if u.shape != (len(h) * len(t),) or inv.shape != u.shape or extra < 0:
-        raise _disagree(fn)
-    if (len(h) and h.min() < 0) or (len(t) and t.min() < 0):
-        raise ArrayValueError(f"{fn}: a negative card key")
-    return int(_sum_index(h, t, int(extra), u, inv))
-
-
 # -- merge_pairs ------------------------------------------------------------------------------
 _PAIR_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -384,6 +328,62 @@ def _sum_rows(h: Any, t: Any, extra: int, u: Any, r: Any) -> int:
                     r[i * nb + j] = -1
                     missing += 1
     return missing
+
+
+@_njit
+def _near_slot(key: int, bits: int) -> Any:
+    k = np.uint64(key)
+    b = np.uint64(bits)
+    return np.int64((k ^ (k >> b) ^ (k >> (b + b))) & ((np.uint64(1) << b) - np.uint64(1)))
+
+
+@_njit
+def _near_table(u: Any, n: int, bits: int) -> Any:
+    size = 1 << bits
+    table = np.full(size, -1, dtype=np.int64)
+    for i in range(n):
+        at = _near_slot(u[i], bits)
+        while table[at] != -1:
+            at = (at + 1) & (size - 1)
+        table[at] = i
+    return table
+
+
+@_njit
+def _distinct_sums(h: Any, t: Any, extra: int) -> Any:
+    na, nb = h.shape[0], t.shape[0]
+    u = np.empty(1 << 12, dtype=np.int64)
+    bits, n = 13, 0
+    table = _near_table(u, 0, bits)
+    for i0 in range(0, na, _PAIR_TILE):
+        i1 = min(i0 + _PAIR_TILE, na)
+        for j in range(nb):
+            for i in range(i0, i1):
+                key = h[i] + t[j] + extra
+                mask = (1 << bits) - 1
+                at = _near_slot(key, bits)
+                while table[at] != -1 and u[table[at]] != key:
+                    at = (at + 1) & mask
+                if table[at] != -1:
+                    continue
+                if n == u.shape[0]:
+                    more = np.empty(2 * n, dtype=np.int64)
+                    more[:n] = u
+                    u = more
+                u[n] = key
+                table[at] = n
+                n += 1
+                if 2 * n > mask + 1:
+                    bits += 1
+                    table = _near_table(u, n, bits)
+    return u[:n].copy()
+
+
+def distinct_sums(head: object, tail: object, extra: int) -> bytes:
+    fn = "distinct_sums"
+    h = _array(fn, "head", head, "i", 1)
+    t = _array(fn, "tail", tail, "i", 1)
+    return bytes(_distinct_sums(h, t, int(extra)).tobytes())
 
 
 def _strictly_increasing(fn: str, u: npt.NDArray[Any]) -> None:
