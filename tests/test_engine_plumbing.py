@@ -106,13 +106,15 @@ def test_distinct_sums_is_a_brute_force_set(n_head: int, n_tail: int, top: int) 
     """The compiled distinct sums of a split round's card sets against a Python set.
 
     The 10^12 case has every one of its 12,000 sums distinct, which grows the table
-    (8,192 slots at first, doubled when half full) and the list of sums (4,096 at
-    first) while keys are being entered.
+    (4,096 slots at first, doubled when half full) and the list of sums (4,096 at
+    first) while keys are being entered; the large cases below cut the sums into
+    ranges of a million pairs.
     """
     rng = np.random.default_rng(n_head + n_tail)
-    head, tail = rng.integers(0, top + 1, n_head), rng.integers(0, top + 1, n_tail)
+    head = np.sort(rng.integers(0, top + 1, n_head))
+    tail = rng.integers(0, top + 1, n_tail)
     found = _dealer.distinct_sums(head, tail, 17)
-    assert sorted(found.tolist()) == sorted({int(h) + int(t) + 17 for h in head for t in tail})
+    assert found.tolist() == sorted({int(h) + int(t) + 17 for h in head for t in tail})
 
 
 @pytest.mark.parametrize("pairs_at_once", [10**9, 1_000, 150, 1])
@@ -157,9 +159,22 @@ def test_merge_pairs_is_a_dict_of_sums(m: int, top: int) -> None:
     assert total.tolist() == list(expect.values())
 
 
+@pytest.mark.parametrize(("n_head", "n_tail", "top"), [(3000, 1500, 10**6), (2000, 2000, 300)])
+def test_distinct_sums_in_ranges_are_every_sum_once(n_head: int, n_tail: int, top: int) -> None:
+    """More than a million pairs: the sums found range by range, each in a table of its
+    own, are each distinct sum once (against numpy's sort of every pair's sum)."""
+    rng = np.random.default_rng(top)
+    head = np.sort(rng.integers(0, top, n_head))
+    tail = rng.integers(0, top, n_tail)
+    every = np.unique((head[:, None] + tail[None, :]).ravel() + 5)
+    assert np.array_equal(_dealer.distinct_sums(head, tail, 5), every)
+
+
 def test_distinct_sums_refuses_bad_input() -> None:
     with pytest.raises(TypeError, match="head must be int64"):
         _dealer.distinct_sums(np.zeros(2, dtype=np.int32), np.zeros(3, dtype=np.int64), 0)
+    with pytest.raises(ValueError, match="head is not sorted"):
+        _dealer.distinct_sums(np.array([3, 1]), np.zeros(3, dtype=np.int64), 0)
 
 
 @pytest.mark.skipif(not forked.available(), reason="no fork on this platform")

@@ -114,10 +114,11 @@ def test_cache_find_and_rehash_same_bits() -> None:
 
 @needs_c
 @pytest.mark.parametrize(("n_head", "n_tail", "top"), [(300, 200, 40), (40, 120, 10**12),
-                                                       (0, 5, 9), (1, 1, 0)])
+                                                       (0, 5, 9), (1, 1, 0),
+                                                       (2000, 1500, 10**9)])  # in ranges
 def test_distinct_sums_same_bits(n_head: int, n_tail: int, top: int) -> None:
     rng = np.random.default_rng(n_head * 7 + n_tail)
-    head = rng.integers(0, top + 1, n_head).astype(np.int64)
+    head = np.sort(rng.integers(0, top + 1, n_head)).astype(np.int64)
     tail = rng.integers(0, top + 1, n_tail).astype(np.int64)
     _same(*_both(lambda m: m.distinct_sums(head, tail, 3)))  # the same order, too
 

@@ -44,12 +44,13 @@
  * pass: in numpy and a dict those steps cost as much as the outcomes themselves.
  *
  * distinct_sums(head, tail, extra) -> bytes: the distinct sums head[a] + tail[b] + extra
- * of int64 card keys (dist_splits.py), unsorted, as the bytes of an int64 array.  A
- * split round's card sets are a few million distinct sums among 10^8 pairs.  The pairs
- * go a tile of heads per tail set (as in pair_accumulate below), in a table whose slot
- * keeps a key's low bits with its high bits folded in, so neighbouring sums fill
- * neighbouring slots and the tile's work stays in cache; a multiplicative hash scattered
- * them over the whole table, and tables per slice of pairs found each sum many times.
+ * of int64 card keys (dist_splits.py), head sorted, as the bytes of an int64 array in
+ * increasing order of ranges (unsorted within one).  A split round's card sets are a
+ * few million distinct sums among 10^8 pairs.  The sums' range is cut at the quantiles
+ * of a grid sample into ranges of about a million pairs; for each tail value, the heads
+ * whose sums fall in a range are one run of the sorted heads, and a range's sums go into
+ * a hash table of its own that stays in cache.  One table for all pairs (a slot per
+ * sum scattered over a hundred megabytes) took three times as long.
  * merge_pairs(k1, k2, mult, first, total) -> n: the distinct pairs (k1[i], k2[i]) of
  * int64 keys in order of first appearance (first[u]: the index of pair u) and each one's
  * summed mult, by open addressing in a table that doubles when half full: the rounds
@@ -689,29 +690,27 @@ static int sorted_strictly(const Arr *a)
     return 1;
 }
 
-/* A slot that keeps neighbouring keys neighbours (the low bits) and folds the high bits in. */
-static inline Py_ssize_t near_slot(int64_t key, int bits)
+#define SUMS_PER_RANGE 1000000  /* pairs whose sums share one small table */
+#define SUMS_SAMPLE 66049        /* sums sampled (a grid of up to 257 x 257) to cut the range */
+
+static int compare_keys(const void *x, const void *y)
 {
-    uint64_t k = (uint64_t)key;
-    return (Py_ssize_t)((k ^ (k >> bits) ^ (k >> (2 * bits))) & ((1ULL << bits) - 1));
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
 }
 
-/* Rebuild a table of 2^bits slots (slot -> index into u, -1 empty) holding u[0..n). */
-static int64_t *near_table(const int64_t *u, Py_ssize_t n, int bits)
+/* The first index in the sorted h[0..n) whose value is >= key. */
+static Py_ssize_t lower_bound(const int64_t *h, Py_ssize_t n, int64_t key)
 {
-    Py_ssize_t size = (Py_ssize_t)1 << bits;
-    int64_t *table = malloc(sizeof(int64_t) * (size_t)size);
-    if (table == NULL)
-        return NULL;
-    for (Py_ssize_t i = 0; i < size; i++)
-        table[i] = -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t at = near_slot(u[i], bits);
-        while (table[at] != -1)
-            at = (at + 1) & (size - 1);
-        table[at] = i;
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (h[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return table;
+    return lo;
 }
 
 static PyObject *distinct_sums(PyObject *self, PyObject *args)
@@ -726,43 +725,97 @@ static PyObject *distinct_sums(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOL", &o[0], &o[1], &extra))
         return NULL;
     PyObject *result = NULL;
-    int64_t *table = NULL, *u = NULL;
+    int64_t *table = NULL, *u = NULL, *cut = NULL;
     Py_ssize_t n = 0, room = 1 << 12;
-    int bits = 13, ok = 1;
+    int ok = 1;
     if (!take_all(o, a, specs, 2, fn))
         goto done;
     Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0);
     const int64_t *h = a[0].view.buf, *t = a[1].view.buf;
+    for (Py_ssize_t i = 1; i < na; i++) {
+        if (h[i] < h[i - 1]) {
+            PyErr_Format(PyExc_ValueError, "%s: head is not sorted", fn);
+            goto done;
+        }
+    }
     Py_BEGIN_ALLOW_THREADS
+    /* Cut the sums' range into ranges of about SUMS_PER_RANGE pairs each, at the
+     * quantiles of a grid sample of the pairs; then each range's sums are found in a
+     * table of their own, small enough to stay in cache: for every tail value, the heads
+     * whose sums fall in the range are one run of the sorted heads. */
+    double pairs = (double)na * (double)nb;
+    Py_ssize_t ranges = (Py_ssize_t)(pairs / SUMS_PER_RANGE) + 1, m = 0;
+    Py_ssize_t si = na > 256 ? na / 256 : 1, sj = nb > 256 ? nb / 256 : 1;
+    cut = malloc(sizeof(int64_t) * (size_t)(SUMS_SAMPLE + ranges + 1));
     u = malloc(sizeof(int64_t) * (size_t)room);
-    table = u != NULL ? near_table(u, 0, bits) : NULL;
-    ok = table != NULL;
-    for (Py_ssize_t i0 = 0; ok && i0 < na; i0 += PAIR_TILE) {
-        Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
-        for (Py_ssize_t j = 0; ok && j < nb; j++) {
-            for (Py_ssize_t i = i0; ok && i < i1; i++) {
-                int64_t key = h[i] + t[j] + (int64_t)extra;
-                Py_ssize_t at = near_slot(key, bits), mask = ((Py_ssize_t)1 << bits) - 1;
-                while (table[at] != -1 && u[table[at]] != key)
-                    at = (at + 1) & mask;
-                if (table[at] != -1)
-                    continue;
-                if (n == room) {  /* room for twice as many sums */
-                    int64_t *more = realloc(u, sizeof(int64_t) * (size_t)(2 * room));
-                    if (more == NULL) {
-                        ok = 0;
-                        break;
+    ok = cut != NULL && u != NULL;
+    for (Py_ssize_t i = 0; ok && i < na && m < SUMS_SAMPLE; i += si)
+        for (Py_ssize_t j = 0; j < nb && m < SUMS_SAMPLE; j += sj)
+            cut[m++] = h[i] + t[j];
+    if (ok && m > 0) {
+        qsort(cut, (size_t)m, sizeof(int64_t), compare_keys);
+        if (ranges > m)
+            ranges = m;
+        int64_t *bound = cut + m;  /* range r: sums - extra in [bound[r], bound[r+1]) */
+        for (Py_ssize_t r = 1; r < ranges; r++)
+            bound[r] = cut[(Py_ssize_t)((double)r * (double)m / (double)ranges)];
+        Py_ssize_t size = 1 << 12;
+        int bits = 12;
+        table = malloc(sizeof(int64_t) * (size_t)size);
+        ok = table != NULL;
+        for (Py_ssize_t k = 0; ok && k < size; k++)
+            table[k] = -1;
+        for (Py_ssize_t r = 0; ok && r < ranges; r++) {
+            if (r > 0 && r < ranges - 1 && bound[r] == bound[r + 1])
+                continue;  /* an empty range */
+            Py_ssize_t first = n;
+            for (Py_ssize_t j = 0; ok && j < nb; j++) {
+                Py_ssize_t lo = r == 0 ? 0 : lower_bound(h, na, bound[r] - t[j]);
+                Py_ssize_t hi = r == ranges - 1 ? na : lower_bound(h, na, bound[r + 1] - t[j]);
+                for (Py_ssize_t i = lo; i < hi; i++) {
+                    int64_t key = h[i] + t[j] + (int64_t)extra;
+                    Py_ssize_t at = slot_of(key, bits);
+                    while (table[at] != -1 && u[table[at]] != key)
+                        at = (at + 1) & (size - 1);
+                    if (table[at] != -1)
+                        continue;
+                    if (n == room) {
+                        int64_t *more = realloc(u, sizeof(int64_t) * (size_t)(2 * room));
+                        if (more == NULL) {
+                            ok = 0;
+                            break;
+                        }
+                        u = more;
+                        room *= 2;
                     }
-                    u = more;
-                    room *= 2;
+                    u[n] = key;
+                    table[at] = n++;
+                    if (2 * (n - first) > size) {  /* half full: twice the slots */
+                        int64_t *fresh = malloc(sizeof(int64_t) * (size_t)(2 * size));
+                        if (fresh == NULL) {
+                            ok = 0;
+                            break;
+                        }
+                        free(table);
+                        table = fresh;
+                        size *= 2;
+                        bits++;
+                        for (Py_ssize_t k = 0; k < size; k++)
+                            table[k] = -1;
+                        for (Py_ssize_t k = first; k < n; k++) {
+                            Py_ssize_t s2 = slot_of(u[k], bits);
+                            while (table[s2] != -1)
+                                s2 = (s2 + 1) & (size - 1);
+                            table[s2] = k;
+                        }
+                    }
                 }
-                u[n] = key;
-                table[at] = n++;
-                if (2 * n > mask + 1) {  /* half full: twice the slots */
-                    free(table);
-                    table = near_table(u, n, ++bits);
-                    ok = table != NULL;
-                }
+            }
+            for (Py_ssize_t k = first; ok && k < n; k++) {  /* empty the table again */
+                Py_ssize_t s2 = slot_of(u[k], bits);
+                while (table[s2] != k)
+                    s2 = (s2 + 1) & (size - 1);
+                table[s2] = -1;
             }
         }
     }
@@ -775,6 +828,7 @@ static PyObject *distinct_sums(PyObject *self, PyObject *args)
 done:
     free(table);
     free(u);
+    free(cut);
     release_all(a, 2);
     return result;
 }

@@ -47,7 +47,6 @@ from analyzer.engine.dist_dealer import joint_residues, joint_weights, sequence_
 IntArray = npt.NDArray[np.int64]
 STATE_BUDGET = 10_000_000  # hands-product size of a 3-4 hand pattern enumerated exactly
 PAIRS_AT_ONCE = 4_000_000  # (head set, tail set) pairs held at once: the memory of a pairing
-SUMS_AT_ONCE = 16_000_000  # pairs whose distinct sums are found in one table (the fastest size)
 
 
 class CardKeys:
@@ -206,18 +205,6 @@ def _orders_by_result(ids: IntArray, n: int, results: IntArray,
     return counts.reshape(n, len(values)), values
 
 
-def distinct_sorted(parts: list[IntArray]) -> IntArray:
-    """The distinct values of ``parts`` together, sorted (a sort and a comparison of
-    neighbours: ten times numpy's hash-based ``np.unique`` on millions of card keys).
-
-    >>> distinct_sorted([np.array([5, 1]), np.array([1, 3])]).tolist()
-    [1, 3, 5]
-    """
-    values = np.sort(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
-    out: IntArray = values[np.r_[True, values[1:] != values[:-1]]] if len(values) else values
-    return out
-
-
 class PairSums:
     """The distinct card sets ``head[a] + tail[b] + extra`` of all pairs, sorted, and each
     pair's row among them, a slice of ``head`` at a time (the memory of one slice, not
@@ -235,12 +222,7 @@ class PairSums:
         self.extra = extra
         at_once = PAIRS_AT_ONCE if pairs_at_once is None else pairs_at_once
         self.step = max(1, at_once // max(1, len(tail)))
-        # Distinct sums a block of heads at a time: the block's table stays small enough
-        # to be fast, and a sort merges the blocks' sums.
-        block = max(1, SUMS_AT_ONCE // max(1, len(tail)))
-        self.unique: IntArray = distinct_sorted([
-            _dealer.distinct_sums(self.head[lo:lo + block], self.tail, extra)
-            for lo in range(0, len(head), block)])
+        self.unique: IntArray = _dealer.distinct_sums(np.sort(self.head), self.tail, extra)
 
     def head_slices(self) -> Iterator[tuple[slice, IntArray]]:
         """The slices of ``head`` paired at once, with their keys."""

@@ -228,25 +228,31 @@ def cache_rehash(keys: IntArray, n: int, slot_keys: IntArray, slot_rows: IntArra
 
 
 def distinct_sums(head: IntArray, tail: IntArray, extra: int) -> IntArray:
-    """The distinct sums ``head[a] + tail[b] + extra`` of every pair, unsorted.
+    """The distinct sums ``head[a] + tail[b] + extra`` of every pair, sorted.
+
+    The range of the sums is cut into ranges of about a million pairs each (at the
+    quantiles of a grid sample); for each tail value the heads whose sums fall in a
+    range are one run of the sorted heads, and each range's sums are found in a hash
+    table of their own, small enough to stay in cache.
 
     Parameters
     ----------
-    head, tail : int64 (na,), (nb,)
-        Card keys (fastest when ``head`` is sorted: its neighbours' sums are found
-        together).
+    head : int64 (na,)
+        Card keys, sorted.
+    tail : int64 (nb,)
+        Card keys.
     extra : int
         A key added to every sum.
 
     Returns
     -------
     int64 (n,)
-        Each distinct sum once.
+        Each distinct sum once, in increasing order.
     """
     import numpy  # not at the top: see TYPE_CHECKING above
 
     found: bytes = _module().distinct_sums(head, tail, extra)
-    sums: IntArray = numpy.frombuffer(found, dtype=numpy.int64).copy()
+    sums: IntArray = numpy.sort(numpy.frombuffer(found, dtype=numpy.int64))
     return sums
 
 

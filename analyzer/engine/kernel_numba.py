@@ -330,40 +330,61 @@ def _sum_rows(h: Any, t: Any, extra: int, u: Any, r: Any) -> int:
     return missing
 
 
-@_njit
-def _near_slot(key: int, bits: int) -> Any:
-    k = np.uint64(key)
-    b = np.uint64(bits)
-    return np.int64((k ^ (k >> b) ^ (k >> (b + b))) & ((np.uint64(1) << b) - np.uint64(1)))
+_SUMS_PER_RANGE = 1_000_000
+_SUMS_SAMPLE = 66049
 
 
 @_njit
-def _near_table(u: Any, n: int, bits: int) -> Any:
-    size = 1 << bits
-    table = np.full(size, -1, dtype=np.int64)
-    for i in range(n):
-        at = _near_slot(u[i], bits)
-        while table[at] != -1:
-            at = (at + 1) & (size - 1)
-        table[at] = i
-    return table
+def _lower_bound(h: Any, n: int, key: int) -> int:
+    lo, hi = 0, n
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if h[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 @_njit
 def _distinct_sums(h: Any, t: Any, extra: int) -> Any:
     na, nb = h.shape[0], t.shape[0]
     u = np.empty(1 << 12, dtype=np.int64)
-    bits, n = 13, 0
-    table = _near_table(u, 0, bits)
-    for i0 in range(0, na, _PAIR_TILE):
-        i1 = min(i0 + _PAIR_TILE, na)
+    n = 0
+    ranges = int(float(na) * float(nb) / _SUMS_PER_RANGE) + 1
+    si = na // 256 if na > 256 else 1
+    sj = nb // 256 if nb > 256 else 1
+    sample = np.empty(_SUMS_SAMPLE, dtype=np.int64)
+    m = 0
+    for i in range(0, na, si):
+        if m >= _SUMS_SAMPLE:
+            break
+        for j in range(0, nb, sj):
+            if m >= _SUMS_SAMPLE:
+                break
+            sample[m] = h[i] + t[j]
+            m += 1
+    if m == 0:
+        return u[:0].copy()
+    cut = np.sort(sample[:m])
+    ranges = min(ranges, m)
+    bound = np.empty(ranges + 1, dtype=np.int64)
+    for r in range(1, ranges):
+        bound[r] = cut[int(float(r) * float(m) / float(ranges))]
+    size, bits = 1 << 12, 12
+    table = np.full(size, -1, dtype=np.int64)
+    for r in range(ranges):
+        if 0 < r < ranges - 1 and bound[r] == bound[r + 1]:
+            continue
+        first = n
         for j in range(nb):
-            for i in range(i0, i1):
+            lo = 0 if r == 0 else _lower_bound(h, na, bound[r] - t[j])
+            hi = na if r == ranges - 1 else _lower_bound(h, na, bound[r + 1] - t[j])
+            for i in range(lo, hi):
                 key = h[i] + t[j] + extra
-                mask = (1 << bits) - 1
-                at = _near_slot(key, bits)
+                at = _slot_of(key, bits)
                 while table[at] != -1 and u[table[at]] != key:
-                    at = (at + 1) & mask
+                    at = (at + 1) & (size - 1)
                 if table[at] != -1:
                     continue
                 if n == u.shape[0]:
@@ -373,9 +394,20 @@ def _distinct_sums(h: Any, t: Any, extra: int) -> Any:
                 u[n] = key
                 table[at] = n
                 n += 1
-                if 2 * n > mask + 1:
+                if 2 * (n - first) > size:
+                    size *= 2
                     bits += 1
-                    table = _near_table(u, n, bits)
+                    table = np.full(size, -1, dtype=np.int64)
+                    for k in range(first, n):
+                        s2 = _slot_of(u[k], bits)
+                        while table[s2] != -1:
+                            s2 = (s2 + 1) & (size - 1)
+                        table[s2] = k
+        for k in range(first, n):
+            s2 = _slot_of(u[k], bits)
+            while table[s2] != k:
+                s2 = (s2 + 1) & (size - 1)
+            table[s2] = -1
     return u[:n].copy()
 
 
@@ -383,6 +415,8 @@ def distinct_sums(head: object, tail: object, extra: int) -> bytes:
     fn = "distinct_sums"
     h = _array(fn, "head", head, "i", 1)
     t = _array(fn, "tail", tail, "i", 1)
+    if len(h) > 1 and (np.diff(h) < 0).any():
+        raise ArrayValueError(f"{fn}: head is not sorted")
     return bytes(_distinct_sums(h, t, int(extra)).tobytes())
 
 
