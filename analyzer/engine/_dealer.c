@@ -6,7 +6,7 @@
  * analyzer/engine/dealer.py (see KernelTables there), one pass per shoe over
  * tables that stay in cache.  Plain IEEE double arithmetic in a fixed order
  * (built with -ffp-contract=off -fno-fast-math, or /fp:strict with MSVC: setup.py):
- * the same bits on every run.  analyzer/engine/kernel_numba.py holds the same six
+ * the same bits on every run.  analyzer/engine/kernel_numba.py holds the same
  * loops for an install without a C compiler (the extension is optional), and
  * analyzer/engine/kernel.py chooses between them.
  *

@@ -114,8 +114,10 @@ class _Upcard:
     """One upcard's share of the round: every first two cards, played by the strategy."""
 
     def __init__(self, analysis: Analysis, upcard: int, decider: Strategy,
-                 policy_strategy: Strategy | None, budget: int) -> None:
+                 policy_strategy: Strategy | None, budget: int,
+                 splits: dict[int, SplitDistribution] | None = None) -> None:
         self.a = analysis
+        self._splits = dict(splits or {})  # by pair: given (computed elsewhere), or memoised
         self.u = upcard
         self.decider = decider  # two-card decisions
         self.policy_strategy = policy_strategy  # split-hand decisions (None: engine optimum)
@@ -254,10 +256,9 @@ class _Upcard:
 
     def split(self, pair: int) -> SplitDistribution:
         """The split round's distribution (memoised per pair)."""
-        cache: dict[int, SplitDistribution] = self.__dict__.setdefault("_splits", {})
-        if pair not in cache:
-            cache[pair] = self._split(pair)
-        return cache[pair]
+        if pair not in self._splits:
+            self._splits[pair] = self._split(pair)
+        return self._splits[pair]
 
     def _split(self, pair: int) -> SplitDistribution:
         families, patterns, plan = self.split_families(pair)
@@ -353,9 +354,9 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
 
     def share(u: int) -> tuple[Dist, Number]:
         if u not in shares:
-            part = _Upcard(analysis, u, decider, strategy, budget)
-            part.__dict__["_splits"] = {item % 16: found for item, found in splits.items()
-                                        if item // 16 == u}
+            part = _Upcard(analysis, u, decider, strategy, budget,
+                           {item % 16: found for item, found in splits.items()
+                            if item // 16 == u})
             shares[u] = (part.run(), part.error)
         return shares[u]
 

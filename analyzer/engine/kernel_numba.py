@@ -1,7 +1,7 @@
-"""The six dealer kernels of ``_dealer.c``, compiled by numba: the fallback with no C compiler.
+"""The dealer kernels of ``_dealer.c``, compiled by numba: the fallback with no C compiler.
 
 Why numba and not numpy: the hash table of :class:`~analyzer.engine.dealer.OutcomeCache`
-and the card-set dedupe of :mod:`~analyzer.engine.dist_splits` probe one key at a time,
+and the card-set loops of :mod:`~analyzer.engine.dist_splits` probe one key at a time,
 and the hand recursion of optimal splitting walks nodes in order; numpy would run those
 loops in the interpreter, or replace them with sorts and temporaries that the C was
 written to avoid, and its sums would not have the C's bits (nor one shoe's bits in
