@@ -308,6 +308,16 @@ def _gallop(u: Any, n: int, start: int, key: int) -> int:
 
 
 @_njit
+def _row_of(u: Any, n: int, key: int, last: int, pos: int) -> tuple[int, int, int]:
+    """``(row, last, pos)``: the row of ``key`` in ``u`` (-1 if absent), searched from
+    ``pos`` (the previous head's row for this tail set), from 0 if ``key`` went down."""
+    if key < last:
+        pos = 0
+    pos = _gallop(u, n, pos, key)
+    return (pos if pos < n and u[pos] == key else -1), key, pos
+
+
+@_njit
 def _sum_rows(h: Any, t: Any, extra: int, u: Any, r: Any) -> int:
     na, nb, n = h.shape[0], t.shape[0], u.shape[0]
     missing = 0
@@ -317,16 +327,9 @@ def _sum_rows(h: Any, t: Any, extra: int, u: Any, r: Any) -> int:
             pos = 0
             last = np.iinfo(np.int64).min
             for i in range(i0, i1):
-                key = h[i] + t[j] + extra
-                if key < last:
-                    pos = 0
-                last = key
-                pos = _gallop(u, n, pos, key)
-                if pos < n and u[pos] == key:
-                    r[i * nb + j] = pos
-                else:
-                    r[i * nb + j] = -1
-                    missing += 1
+                row, last, pos = _row_of(u, n, h[i] + t[j] + extra, last, pos)
+                r[i * nb + j] = row
+                missing += row < 0
     return missing
 
 
@@ -448,18 +451,14 @@ def _pair_accumulate(h: Any, t: Any, extra: int, u: Any, w: Any, st: Any, res: A
             pos = 0
             last = np.iinfo(np.int64).min
             for i in range(i0, i1):
-                key = h[i] + t[j] + extra
-                if key < last:
-                    pos = 0
-                last = key
-                pos = _gallop(u, n, pos, key)
-                if pos >= n or u[pos] != key:
+                row, last, pos = _row_of(u, n, h[i] + t[j] + extra, last, pos)
+                if row < 0:
                     missing += 1
                     continue
                 for r in range(st[j], st[j + 1]):
                     m = float(res[r, 0])
                     for k in range(no):
-                        acc[i, k, res[r, k + 1]] += w[pos, k] * m
+                        acc[i, k, res[r, k + 1]] += w[row, k] * m
     return missing
 
 
