@@ -42,7 +42,7 @@ def test_outcome_cache_rows_are_the_direct_outcomes(exact: bool) -> None:
     if not exact:  # 4 x 3000 random multisets of 0..2 cards: the table grew past 4096 rows
         assert cache._n > 4096
     odd = np.zeros((2, 10), dtype=np.int64)
-    odd[0, 9] = 40  # more than a key holds: computed directly, not kept
+    odd[0, 9] = 70  # more than a key holds: computed directly, not kept
     odd[1, 0] = -1  # a card put back: counts read as they are
     n = cache._n
     direct = outcome_matrix(7, False, np.maximum(np.array(base) - odd, 0), exact)
@@ -204,18 +204,21 @@ def test_best_play_is_the_numpy_layer_loop() -> None:
 
     The kernel adds the ten terms in numpy's pairwise order, so the values agree to
     the last bit on numpy 2.x; the tolerance only guards against a numpy that sums
-    ten items another way.
+    ten items another way.  The chances come by row, several (set, node) pairs sharing
+    one, as shoes are shared.
     """
     space, _ = split_hand_space(hand_space(Shoe.decks(1).remove([6]).counts), 8)
     nd = optimal_nodes(space)
     rng = np.random.default_rng(11)
     n, m, b = 7, len(space.comps), len(nd.bust_node)
-    probs = rng.dirichlet(np.ones(10), size=(n, m))
+    table = rng.dirichlet(np.ones(10), size=n * m // 3)
+    at = rng.integers(0, len(table), size=(n, m))
+    probs = table[at]
     stand = rng.uniform(-1, 1, (n, m))
     busted = rng.uniform(-2, 0, (n, b))
     forced = rng.random(m) < 0.1
     hit, cont = np.empty((n, m)), np.empty((n, m))
-    _dealer.best_play(probs, stand, busted, space.child, nd.bust_of, nd.order,
+    _dealer.best_play(at, table, stand, busted, space.child, nd.bust_of, nd.order,
                       forced.astype(np.int64), hit, cont)
     want_hit, want = np.zeros((n, m)), np.zeros((n, m))
     for layer in space.layers:  # largest hands first
@@ -235,11 +238,19 @@ def test_best_play_refuses_bad_input() -> None:
     space, _ = split_hand_space(hand_space(Shoe.decks(1).remove([6]).counts), 8)
     nd = optimal_nodes(space)
     m, b = len(space.comps), len(nd.bust_node)
-    probs, stand, busted = np.zeros((2, m, 10)), np.zeros((2, m)), np.zeros((2, b))
+    probs, stand, busted = np.zeros((5, 10)), np.zeros((2, m)), np.zeros((2, b))
+    at = np.zeros((2, m), dtype=np.int64)
     forced = np.zeros(m, dtype=np.int64)
     with pytest.raises(ValueError, match="sizes disagree"):
-        _dealer.best_play(probs[:1], stand, busted, space.child, nd.bust_of, nd.order,
+        _dealer.best_play(at[:1], probs, stand, busted, space.child, nd.bust_of, nd.order,
+                          forced, np.empty((2, m)), np.empty((2, m)))
+    with pytest.raises(ValueError, match="sizes disagree"):
+        _dealer.best_play(at, np.zeros((5, 9)), stand, busted, space.child, nd.bust_of, nd.order,
                           forced, np.empty((2, m)), np.empty((2, m)))
     with pytest.raises(ValueError, match="out of range"):
-        _dealer.best_play(probs, stand, np.zeros((2, b - 1)), space.child, nd.bust_of, nd.order,
+        _dealer.best_play(at, probs, stand, np.zeros((2, b - 1)), space.child, nd.bust_of,
+                          nd.order, forced, np.empty((2, m)), np.empty((2, m)))
+    at[1, 3] = 5  # past the table of chances
+    with pytest.raises(ValueError, match="row of probs out of range"):
+        _dealer.best_play(at, probs, stand, busted, space.child, nd.bust_of, nd.order,
                           forced, np.empty((2, m)), np.empty((2, m)))

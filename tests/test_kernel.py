@@ -88,7 +88,7 @@ def test_cache_find_and_rehash_same_bits() -> None:
     batches = [rng.integers(0, 4, size=(n, 10)).astype(np.int64) for n in (50, 900, 300, 1)]
     batches.insert(2, np.concatenate([batches[0][:20], batches[1][-30:]]))
     bad = batches[0][:5].copy()
-    bad[3, 4] = 32  # a count the keys cannot hold: -1, nothing entered
+    bad[3, 4] = 64  # a count the keys cannot hold: -1, nothing entered
     batches.append(bad)
 
     def run(m: ModuleType) -> list[Any]:
@@ -199,11 +199,12 @@ def _best_play_inputs(seed: int, n: int = 9) -> tuple[Any, ...]:
     nd = optimal_nodes(space)
     rng = np.random.default_rng(seed)
     m, b = len(space.comps), len(nd.bust_node)
-    probs = rng.dirichlet(np.ones(10), size=(n, m))
+    probs = rng.dirichlet(np.ones(10), size=n * m // 2)
+    at = rng.integers(0, len(probs), size=(n, m))
     stand = rng.uniform(-1, 1, (n, m))
     busted = rng.uniform(-2, 0, (n, b))
     forced = (rng.random(m) < 0.1).astype(np.int64)
-    return probs, stand, busted, space.child, nd.bust_of, nd.order, forced
+    return at, probs, stand, busted, space.child, nd.bust_of, nd.order, forced
 
 
 @needs_c
@@ -211,7 +212,7 @@ def test_best_play_same_bits() -> None:
     args = _best_play_inputs(4)
 
     def run(m: ModuleType) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        hit, cont = np.empty(args[1].shape), np.empty(args[1].shape)
+        hit, cont = np.empty(args[2].shape), np.empty(args[2].shape)
         m.best_play(*args, hit, cont)
         return hit, cont
 

@@ -38,7 +38,7 @@
  * cache_find(out, slot_keys, slot_rows, keys, n, rows, first) and
  * cache_rehash(keys, n, slot_keys, slot_rows): the hash table of OutcomeCache
  * (dealer.py), which keys a shoe by the multiset of cards out of a base shoe,
- * counts 0..31 packed five bits each.  Open addressing with linear probing over
+ * counts 0..63 packed six bits each.  Open addressing with linear probing over
  * a power-of-two table, empty slots holding key -1; the caller keeps it at most
  * half full.  Finding, de-duplicating and entering the shoes of a batch in one
  * pass: in numpy and a dict those steps cost as much as the outcomes themselves.
@@ -81,10 +81,11 @@
  *   stand, hit float64 (k,)      written
  * A child is bounded by max(pay . rows + slack / n, 1 - 2 P(its next card busts), 0),
  * a Charlie by 1, a bust is -1 (the argument is in SplitLevels.hit_bounds). *
- * best_play(probs, stand, busted, child, bust_of, order, forced, hit, cont): the
+ * best_play(at, probs, stand, busted, child, bust_of, order, forced, hit, cont): the
  * hand recursion of optimal_split.py for n card sets at once, over nodes in
  * `order` (every child before its parent):
- *   probs   float64 (n, m, 10)  chance of each next card, per set and node
+ *   at      int64 (n, m)        the row of probs of each set and node (its shoe's)
+ *   probs   float64 (r, 10)     chance of each next card, per shoe
  *   stand   float64 (n, m)      standing's value (with what follows it)
  *   busted  float64 (n, b)      the value of each bust listed by bust_of
  *   child   int64 (m, 10)       the node after each card: < m a node, m a bust, more: none
@@ -491,7 +492,7 @@ static PyObject *cache_find(PyObject *self, PyObject *args)
     }
     const int64_t *out = a[0].view.buf;
     for (Py_ssize_t i = 0; i < 10 * m; i++) {
-        if (out[i] < 0 || out[i] > 31) {
+        if (out[i] < 0 || out[i] > 63) {
             result = PyLong_FromLong(-1);  /* not representable: nothing entered */
             goto done;
         }
@@ -501,7 +502,7 @@ static PyObject *cache_find(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < m; i++) {
         int64_t key = 0;
         for (int j = 9; j >= 0; j--)
-            key = (key << 5) | out[10 * i + j];
+            key = (key << 6) | out[10 * i + j];
         Py_ssize_t at = slot_of(key, bits);
         while (sk[at] != -1 && sk[at] != key)
             at = (at + 1) & (size - 1);
@@ -1052,30 +1053,38 @@ done:
 
 static PyObject *best_play(PyObject *self, PyObject *args)
 {
-    static const Spec specs[9] = {
-        {"probs", 'f', 3, 0}, {"stand", 'f', 2, 0}, {"busted", 'f', 2, 0},
+    static const Spec specs[10] = {
+        {"at", 'i', 2, 0}, {"probs", 'f', 2, 0}, {"stand", 'f', 2, 0}, {"busted", 'f', 2, 0},
         {"child", 'i', 2, 0}, {"bust_of", 'i', 2, 0}, {"order", 'i', 1, 0},
         {"forced", 'i', 1, 0}, {"hit", 'f', 2, 1}, {"cont", 'f', 2, 1},
     };
     const char *fn = "best_play";
-    PyObject *o[9];
-    Arr a[9];
+    PyObject *o[10];
+    Arr all[10], *a = all + 1;  /* a[0] probs ... a[8] cont, as before `at` came first */
     (void)self;
-    memset(a, 0, sizeof a);
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &o[7], &o[8]))
+    memset(all, 0, sizeof all);
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &o[8], &o[9]))
         return NULL;
     PyObject *result = NULL;
-    if (!take_all(o, a, specs, 9, fn))
+    if (!take_all(o, all, specs, 10, fn))
         goto done;
-    Py_ssize_t m = dim(&a[5], 0), n = dim(&a[1], 0), b = dim(&a[2], 1);
-    if (dim(&a[1], 1) != m || dim(&a[0], 0) != n || dim(&a[0], 1) != m || dim(&a[0], 2) != 10
+    Py_ssize_t m = dim(&a[5], 0), n = dim(&a[1], 0), b = dim(&a[2], 1), r = dim(&a[0], 0);
+    if (dim(&a[1], 1) != m || dim(&all[0], 0) != n || dim(&all[0], 1) != m
+        || dim(&a[0], 1) != 10
         || dim(&a[2], 0) != n || dim(&a[3], 0) != m || dim(&a[3], 1) != 10
         || dim(&a[4], 0) != m || dim(&a[4], 1) != 10 || dim(&a[6], 0) != m
         || dim(&a[7], 0) != n || dim(&a[7], 1) != m || dim(&a[8], 0) != n
         || dim(&a[8], 1) != m) {
         disagree(fn);
         goto done;
+    }
+    const int64_t *at = all[0].view.buf;
+    for (Py_ssize_t i = 0; i < n * m; i++) {
+        if (at[i] < 0 || at[i] >= r) {
+            PyErr_Format(PyExc_ValueError, "%s: a row of probs out of range", fn);
+            goto done;
+        }
     }
     const int64_t *ch = a[3].view.buf, *bo = a[4].view.buf, *od = a[5].view.buf;
     const int64_t *fo = a[6].view.buf;
@@ -1096,7 +1105,7 @@ static PyObject *best_play(PyObject *self, PyObject *args)
         double *cs = co + m * s;
         for (Py_ssize_t k = 0; k < m; k++) {
             Py_ssize_t i = od[k];
-            const double *p = pr + 10 * (m * s + i);
+            const double *p = pr + 10 * at[m * s + i];
             double t[10];
             for (int x = 0; x < 10; x++) {
                 int64_t c = ch[10 * i + x];
@@ -1115,7 +1124,7 @@ static PyObject *best_play(PyObject *self, PyObject *args)
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    release_all(a, 9);
+    release_all(all, 10);
     return result;
 }
 
@@ -1131,7 +1140,7 @@ static PyMethodDef methods[] = {
     {"cache_find", cache_find, METH_VARARGS,
      "cache_find(out, slot_keys, slot_rows, keys, n, rows, first) -> added\n"
      "Each shoe's row in the cache; a new shoe enters as row n, n+1, ... (first: its\n"
-     "index in out).  -1, nothing entered, when a count is outside 0..31."},
+     "index in out).  -1, nothing entered, when a count is outside 0..63."},
     {"cache_rehash", cache_rehash, METH_VARARGS,
      "cache_rehash(keys, n, slot_keys, slot_rows)\nRebuild the table from rows 0..n-1."},
     {"distinct_sums", distinct_sums, METH_VARARGS,

@@ -337,7 +337,7 @@ class OutcomeCache:
     Every player hand, split hand and post-split level needs the dealer's outcomes
     in its own depleted shoe, and many coincide: the split hand 8,3 with no extra 8
     out sees the shoe of the hand 8,8,3; a pair of 2s and a pair of 3s share
-    hands.  Rows are keyed by the multiset of cards out (counts below 32, packed
+    hands.  Rows are keyed by the multiset of cards out (counts below 64, packed
     in one integer) in a hash table kept by the compiled module, and computed in
     batches; a shared row is the same object or the same bits as a fresh one (the
     kernel's result for a shoe does not depend on its batch), so sharing changes
@@ -386,22 +386,33 @@ class OutcomeCache:
         with self._lock:
             return self._rows(out)
 
-    def _rows(self, out: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
-        out = np.ascontiguousarray(out, dtype=np.int64)
+    def find(self, out: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
+        """Row numbers in :attr:`table` of the shoes ``base - out[s]``, new rows computed;
+        ``None`` (nothing entered) when a count is one the keys cannot hold (read those
+        with :meth:`rows`).  For a caller that derives its own figures once per row."""
+        with self._lock:
+            return self._find(np.ascontiguousarray(out, dtype=np.int64))
+
+    @property
+    def table(self) -> npt.NDArray[Any]:
+        """The rows filled so far, in the order :meth:`find` numbers them."""
+        return self._table[:self._n]
+
+    def shoes(self, lo: int, hi: int) -> npt.NDArray[np.int64]:
+        """The shoes of rows ``lo`` to ``hi`` (their keys unpacked: six bits a value)."""
+        keys = self._keys[lo:hi, None] >> (6 * np.arange(10, dtype=np.int64))[None, :]
+        result: npt.NDArray[np.int64] = np.maximum(self.base[None, :] - (keys & 63), 0)
+        return result
+
+    def _find(self, out: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
         n = self._n
         self._reserve(n + len(out))
         rows = np.empty(len(out), dtype=np.int64)
         first = np.empty(len(out), dtype=np.int64)
         added = _dealer.cache_find(out, self._slot_keys, self._slot_rows, self._keys, n, rows,
                                    first)
-        if added < 0:  # a count the keys cannot hold: those shoes computed, not kept
-            fits = ((out >= 0) & (out < 32)).all(axis=1)
-            mixed = np.empty((len(out), N_OUTCOMES), dtype=self._table.dtype)
-            mixed[~fits] = outcome_matrix(self.upcard, self.hits_soft_17,
-                                          np.maximum(self.base - out[~fits], 0), self.exact)
-            if fits.any():  # the rest of the batch as usual (optimal splitting has a few
-                mixed[fits] = self.rows(out[fits])  # hands of 32+ aces among 10^5 shoes)
-            return mixed
+        if added < 0:
+            return None
         if added:
             try:
                 self._table[n:n + added] = outcome_matrix(
@@ -411,6 +422,19 @@ class OutcomeCache:
                 _dealer.cache_rehash(self._keys, n, self._slot_keys, self._slot_rows)
                 raise
             self._n = n + added
+        return rows
+
+    def _rows(self, out: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+        out = np.ascontiguousarray(out, dtype=np.int64)
+        rows = self._find(out)
+        if rows is None:  # a count the keys cannot hold: those shoes computed, not kept
+            fits = ((out >= 0) & (out < 64)).all(axis=1)
+            mixed = np.empty((len(out), N_OUTCOMES), dtype=self._table.dtype)
+            mixed[~fits] = outcome_matrix(self.upcard, self.hits_soft_17,
+                                          np.maximum(self.base - out[~fits], 0), self.exact)
+            if fits.any():  # the rest of the batch as usual (optimal splitting has a few
+                mixed[fits] = self.rows(out[fits])  # hands of 64+ aces: a 12-deck shoe)
+            return mixed
         result: npt.NDArray[Any] = self._table[rows]
         return result
 

@@ -183,7 +183,7 @@ def cache_find(out: IntArray, slot_keys: IntArray, slot_rows: IntArray, keys: In
                n: int, rows: IntArray, first: IntArray) -> int:
     """Each shoe's row in :class:`~analyzer.engine.dealer.OutcomeCache`, new shoes entered.
 
-    A shoe is keyed by the cards out of the base shoe, counts 0..31 packed five bits
+    A shoe is keyed by the cards out of the base shoe, counts 0..63 packed six bits
     each, in an open-addressing table (linear probing, empty slots -1) kept at most
     half full by the caller.
 
@@ -206,7 +206,7 @@ def cache_find(out: IntArray, slot_keys: IntArray, slot_rows: IntArray, keys: In
     -------
     int
         ``added``, the new rows (``n`` to ``n + added - 1``, for the caller to fill);
-        -1 with nothing entered when a count is outside 0..31.
+        -1 with nothing entered when a count is outside 0..63.
     """
     added: int = _module().cache_find(out, slot_keys, slot_rows, keys, n, rows, first)
     return added
@@ -373,9 +373,9 @@ def split_bounds(rows: FloatArray, pay: FloatArray, shoes: IntArray, total: IntA
     _module().split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit)
 
 
-def best_play(probs: FloatArray, stand: FloatArray, busted: FloatArray, child: IntArray,
-              bust_of: IntArray, order: IntArray, forced: IntArray, hit: FloatArray,
-              cont: FloatArray) -> None:
+def best_play(at: IntArray, probs: FloatArray, stand: FloatArray, busted: FloatArray,
+              child: IntArray, bust_of: IntArray, order: IntArray, forced: IntArray,
+              hit: FloatArray, cont: FloatArray) -> None:
     """Optimal splitting's hand recursion: hit and best values of every node, per card set.
 
     Nodes are visited in ``order`` (every child before its parent); the ten terms of
@@ -384,8 +384,11 @@ def best_play(probs: FloatArray, stand: FloatArray, busted: FloatArray, child: I
 
     Parameters
     ----------
-    probs : float64 (n, m, 10)
-        The chance of each next card, per card set and node.
+    at : int64 (n, m)
+        The row of ``probs`` of each card set and node: the shoe it draws from (many
+        set and node pairs share a shoe, so the chances are listed once per shoe).
+    probs : float64 (r, 10)
+        The chance of each next card, per shoe.
     stand : float64 (n, m)
         Standing's value (with what follows it).
     busted : float64 (n, b)
@@ -401,7 +404,7 @@ def best_play(probs: FloatArray, stand: FloatArray, busted: FloatArray, child: I
     hit, cont : float64 (n, m)
         Written: hitting's value, and the better of hitting and standing.
     """
-    _module().best_play(probs, stand, busted, child, bust_of, order, forced, hit, cont)
+    _module().best_play(at, probs, stand, busted, child, bust_of, order, forced, hit, cont)
 
 
 def implementations() -> dict[str, Any]:

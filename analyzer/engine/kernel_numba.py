@@ -167,13 +167,13 @@ def _cache_find(out: Any, sk: Any, sr: Any, k: Any, n: int, r: Any, f: Any, bits
     m, size = out.shape[0], sk.shape[0]
     for i in range(m):
         for j in range(10):
-            if out[i, j] < 0 or out[i, j] > 31:
+            if out[i, j] < 0 or out[i, j] > 63:
                 return -1  # not representable: nothing entered
     added = 0
     for i in range(m):
         key = 0
         for j in range(9, -1, -1):
-            key = (key << 5) | out[i, j]
+            key = (key << 6) | out[i, j]
         at = _slot_of(key, bits)
         while sk[at] != -1 and sk[at] != key:
             at = (at + 1) & (size - 1)
@@ -553,8 +553,8 @@ def split_bounds(rows: object, pay: object, shoes: object, total: object, hard: 
 
 # -- best_play --------------------------------------------------------------------------------
 @_njit
-def _best_play(pr: Any, st: Any, bu: Any, ch: Any, bo: Any, od: Any, fo: Any, ht: Any,
-               co: Any) -> None:
+def _best_play(at: Any, pr: Any, st: Any, bu: Any, ch: Any, bo: Any, od: Any, fo: Any,
+               ht: Any, co: Any) -> None:
     n, m = st.shape[0], st.shape[1]
     t = np.empty(10)
     for s in range(n):
@@ -568,7 +568,7 @@ def _best_play(pr: Any, st: Any, bu: Any, ch: Any, bo: Any, od: Any, fo: Any, ht
                     v = bu[s, bo[i, x]]
                 else:
                     v = 0.0
-                t[x] = pr[s, i, x] * v
+                t[x] = pr[at[s, i], x] * v
             # numpy's pairwise order for ten items, as the C adds them
             h = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]))
             h += t[8]
@@ -578,10 +578,11 @@ def _best_play(pr: Any, st: Any, bu: Any, ch: Any, bo: Any, od: Any, fo: Any, ht
             co[s, i] = h if (fo[i] == 0 and h > sv) else sv
 
 
-def best_play(probs: object, stand: object, busted: object, child: object, bust_of: object,
-              order: object, forced: object, hit: object, cont: object) -> None:
+def best_play(at: object, probs: object, stand: object, busted: object, child: object,
+              bust_of: object, order: object, forced: object, hit: object, cont: object) -> None:
     fn = "best_play"
-    pr = _array(fn, "probs", probs, "f", 3)
+    ix = _array(fn, "at", at, "i", 2)
+    pr = _array(fn, "probs", probs, "f", 2)
     st = _array(fn, "stand", stand, "f", 2)
     bu = _array(fn, "busted", busted, "f", 2)
     ch = _array(fn, "child", child, "i", 2)
@@ -592,11 +593,13 @@ def best_play(probs: object, stand: object, busted: object, child: object, bust_
     co = _array(fn, "cont", cont, "f", 2, writable=True)
     m = len(od)
     n, b = st.shape[0], bu.shape[1]
-    if (st.shape != (n, m) or pr.shape != (n, m, 10) or bu.shape[0] != n
+    if (st.shape != (n, m) or ix.shape != (n, m) or pr.shape[1:] != (10,) or bu.shape[0] != n
             or ch.shape != (m, 10) or bo.shape != (m, 10) or fo.shape != (m,)
             or ht.shape != (n, m) or co.shape != (n, m)):
         raise _disagree(fn)
     if m and (od.min() < 0 or od.max() >= m or ch.min() < 0
               or ((ch == m) & ((bo < 0) | (bo >= b))).any()):
         raise ArrayValueError(f"{fn}: a node or bust index out of range")
-    _best_play(pr, st, bu, ch, bo, od, fo, ht, co)
+    if ix.size and (ix.min() < 0 or ix.max() >= pr.shape[0]):
+        raise ArrayValueError(f"{fn}: a row of probs out of range")
+    _best_play(ix, pr, st, bu, ch, bo, od, fo, ht, co)

@@ -44,7 +44,7 @@ approximate: resplits only with at most ``MAX_RESPLIT_CARDS`` cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -57,7 +57,7 @@ from analyzer.core.errors import ImpossibleError, ImpossibleHandError
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
 from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
-from analyzer.engine.dealer import OutcomeCache
+from analyzer.engine.dealer import OutcomeCache, outcome_matrix
 from analyzer.engine.hands import (
     HandSpace,
     condition_outcomes,
@@ -126,6 +126,47 @@ def _nodes(space: HandSpace) -> _Nodes:
                   order=order.astype(np.int64))
 
 
+@dataclass(frozen=True)
+class _RowFigures:
+    """Per row of the dealer cache: ``win``/``lose`` (rows x totals), ``bj``, ``probs``
+    (rows x 10), with room past ``size`` (grown by doubling, as the cache grows)."""
+
+    win: Array
+    lose: Array
+    bj: Array
+    probs: Array
+    size: int
+
+    @classmethod
+    def empty(cls, totals: int, dtype: type) -> _RowFigures:
+        return cls(win=np.zeros((0, totals), dtype=dtype), lose=np.zeros((0, totals), dtype=dtype),
+                   bj=np.zeros(0, dtype=dtype), probs=np.zeros((0, 10), dtype=dtype), size=0)
+
+    def extended(self, more: _RowFigures) -> _RowFigures:
+        """These rows followed by ``more``'s."""
+        size = self.size + more.size
+        room = len(self.bj)
+        if size <= room:
+            grown = self
+        else:
+            room = max(size, 2 * room)
+            grown = _RowFigures(win=_moved(self.win, self.size, room),
+                                lose=_moved(self.lose, self.size, room),
+                                bj=_moved(self.bj, self.size, room),
+                                probs=_moved(self.probs, self.size, room), size=self.size)
+        for mine, theirs in zip((grown.win, grown.lose, grown.bj, grown.probs),
+                                (more.win, more.lose, more.bj, more.probs), strict=True):
+            mine[self.size:size] = theirs
+        return replace(grown, size=size)
+
+
+def _moved(a: Array, size: int, room: int) -> Array:
+    """``a``'s first ``size`` rows in an array of ``room`` rows (the rest unwritten)."""
+    out = np.empty((room, *a.shape[1:]), dtype=a.dtype)
+    out[:size] = a[:size]
+    return out
+
+
 class OptimalSplit:
     """The optimal EV of splitting one pair against one upcard (see the module notes).
 
@@ -150,6 +191,15 @@ class OptimalSplit:
         # Every hand of every set needs the dealer in its own shoe; sets share many.  Its
         # own cache, not the analyses' shared ones: a case can fill millions of rows.
         self._dealer = OutcomeCache(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
+        # What a hand needs of the dealer's row, derived once per row of the cache (a row
+        # serves dozens of (set, node) pairs): win and loss chances by the hand's total
+        # (one column per total a split hand can have), the blackjack's, the next card's.
+        totals = np.unique(space.total)
+        self._column = np.zeros(int(totals.max()) + 1 if len(totals) else 1, dtype=np.int64)
+        self._column[totals] = np.arange(len(totals))
+        self._win_pay = (self.pay[totals] == 1)[None]  # (1, totals, outcomes)
+        self._lose_pay = (self.pay[totals] == -1)[None]
+        self._rows = _RowFigures.empty(len(totals), self.dtype)
         bj = blackjack_value(upcard)
         self._obo = (bj is not None and not conditioned and not plan.play.bj_takes_all)
 
@@ -196,7 +246,9 @@ class OptimalSplit:
         drawn = space.comps.copy()
         drawn[:, p - 1] -= 1  # the hand's pair card is already among the cards dealt
         dealt = sets[:, None, :] + drawn[None, :, :]  # (n, m, 10)
-        unseen = self.base[None, None, :] - dealt
+        cells, rows = self._figures(dealt)  # (n, m): each set and node's dealer row
+        column = self._column[space.total][None, :]
+        win, lose, bj = rows.win[cells, column], rows.lose[cells, column], rows.bj[cells]
         free = plan.free and k == 1  # Free Bet: the last hand carries the free bet
         if k == 1:  # the last hand: nothing follows (Phi(., 0, .) = 0), so no sets to list
             rest = np.zeros((n, m), dtype=self.dtype)
@@ -205,28 +257,27 @@ class OptimalSplit:
             rest = self._continuation(dealt, k, r)  # (n, m) Phi after standing here
             bust_rest = self._continuation(dealt[:, nd.bust_node] +
                                            np.eye(10, dtype=np.int64)[nd.bust_card], k, r)
-        probs = draw_probabilities(np.maximum(unseen, 0).reshape(-1, 10), self.upcard,
-                                   self.conditioned, self.exact).reshape(n, m, 10)
-        stand, bj = self._stand(nd, dealt, free)
-        lose = 0 if free else -1
-        busted = lose + bust_rest  # (n, b): a hand busting here, then the rest
+        stand = self._stand(nd, win, lose, bj, free)
+        loss = 0 if free else -1
+        busted = loss + bust_rest  # (n, b): a hand busting here, then the rest
         double = None
         if not free:  # only a two-card hand doubles (the others' entries stay 0, unread)
             two = np.flatnonzero(space.ncards == 2)
-            doubled = self._child_values(nd, 2 * stand + rest, 2 * lose + bust_rest, two)
+            doubled = self._child_values(nd, 2 * stand + rest, 2 * loss + bust_rest, two)
             double = np.zeros((n, m), dtype=self.dtype)
-            double[:, two] = (probs[:, two] * doubled).sum(axis=2)
+            double[:, two] = (rows.probs[cells[:, two]] * doubled).sum(axis=2)
             if self._obo:
                 double[:, two] += bj[:, two]  # only the original bet is lost to the blackjack
         forced = self._forced(nd)
         cont = np.zeros((n, m), dtype=self.dtype)
         if not self.exact:  # the same loop compiled: no (sets x layer x 10) temporaries
-            _dealer.best_play(np.ascontiguousarray(probs, dtype=np.float64),
+            _dealer.best_play(cells, rows.probs,
                               np.ascontiguousarray(stand + rest, dtype=np.float64),
                               np.ascontiguousarray(busted, dtype=np.float64), space.child,
                               nd.bust_of, nd.order, forced.astype(np.int64),
                               np.empty((n, m)), cont)
             return self._starts(nd, sets, stand + rest, double, cont, k, r)
+        probs = rows.probs[cells]  # (n, m, 10)
         for layer in space.layers:
             h = (probs[:, layer] * self._child_values(nd, cont, busted, layer)).sum(axis=2)
             s = stand[:, layer] + rest[:, layer]
@@ -270,27 +321,56 @@ class OptimalSplit:
     def _forced(self, nd: _Nodes) -> npt.NDArray[np.bool_]:
         return forced_nodes(nd.space, self.plan.play)
 
-    def _stand(self, nd: _Nodes, dealt: npt.NDArray[np.int64], free: bool
-               ) -> tuple[Array, Array]:
-        """Stand payoff of every node (the hand's own bet) and the blackjack chance."""
+    def _figures(self, dealt: npt.NDArray[np.int64]
+                 ) -> tuple[npt.NDArray[np.int64], _RowFigures]:
+        """The dealer figures of each (set, node) of ``dealt`` (n, m, 10: the cards out):
+        its row (n, m) in a table of them."""
         n, m, _ = dealt.shape
-        rows = self._outcomes(dealt.reshape(-1, 10))
+        flat = dealt.reshape(-1, 10)
+        at = self._dealer.find(flat)
+        fits = None
+        if at is None:  # a count the cache's keys cannot hold (64+ of a value out)
+            fits = ((flat >= 0) & (flat < 64)).all(axis=1)
+            found = self._dealer.find(flat[fits])
+            assert found is not None
+            at = np.zeros(len(flat), dtype=np.int64)
+            at[fits] = found
+        done, filled = self._rows.size, len(self._dealer.table)
+        if filled > done:
+            self._rows = self._rows.extended(self._derive(self._dealer.table[done:filled],
+                                                          self._dealer.shoes(done, filled)))
+        rows = self._rows
+        if fits is not None:  # those rows on their own, in a copy of the table, not kept
+            lost = np.flatnonzero(~fits)
+            shoes = np.maximum(self.base[None, :] - flat[lost], 0)
+            own = self._derive(outcome_matrix(self.upcard, self.hits_soft_17, shoes, self.exact),
+                               shoes)
+            at[lost] = rows.size + np.arange(len(lost))
+            rows = replace(rows, win=rows.win[:rows.size], lose=rows.lose[:rows.size],
+                           bj=rows.bj[:rows.size], probs=rows.probs[:rows.size]).extended(own)
+        return at.reshape(n, m), rows
+
+    def _derive(self, rows: Array, shoes: npt.NDArray[np.int64]) -> _RowFigures:
+        """Figures of dealer rows in these shoes: the same operations, row by row, that the
+        hands would repeat (so the same bits)."""
+        if self.conditioned:  # the player knows the dealer has no blackjack
+            rows = condition_outcomes(rows, self.exact)
+        return _RowFigures(win=(rows[:, None, :] * self._win_pay).sum(axis=2),
+                           lose=(rows[:, None, :] * self._lose_pay).sum(axis=2),
+                           bj=rows[:, Outcome.BLACKJACK].copy(),
+                           probs=draw_probabilities(shoes, self.upcard, self.conditioned,
+                                                    self.exact),
+                           size=len(rows))
+
+    def _stand(self, nd: _Nodes, win: Array, lose: Array, bj: Array, free: bool) -> Array:
+        """Stand payoff of every node (the hand's own bet)."""
         space, play = nd.space, self.plan.play
-        pay = self.pay[space.total]  # (m, outcomes)
-        win = (rows.reshape(n, m, -1) * (pay == 1)[None]).sum(axis=2)
-        lose = (rows.reshape(n, m, -1) * (pay == -1)[None]).sum(axis=2)
-        bj = rows.reshape(n, m, -1)[:, :, Outcome.BLACKJACK]
         stand = win if free else win - lose
         if play.charlie:
             charlie = (space.ncards >= play.charlie)[None, :]
             beats = 0 if play.charlie_beats_bj else (1 if free else 2)
             stand = np.where(charlie, 1 - beats * bj, stand)
-        return stand, bj
-
-    def _outcomes(self, dealt: npt.NDArray[np.int64]) -> Array:
-        """Dealer outcomes for each set of dealt cards (cached; conditioned if peeked)."""
-        rows = self._dealer.rows(dealt)
-        return condition_outcomes(rows, self.exact) if self.conditioned else rows
+        return stand
 
     def _bj_chance(self, sets: npt.NDArray[np.int64]) -> Array:
         """What a new paid hand gets back under OBO: the dealer blackjack's chance now."""
