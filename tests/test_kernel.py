@@ -207,6 +207,37 @@ def _best_play_inputs(seed: int, n: int = 9) -> tuple[Any, ...]:
     return at, probs, stand, busted, space.child, nd.bust_of, nd.order, forced
 
 
+def test_cache_find_keys_is_cache_find() -> None:
+    """Shoes given by their keys enter the same rows, slots and keys as given by counts,
+    in both kernels; a negative key is refused."""
+    rng = np.random.default_rng(8)
+    batches = [rng.integers(0, 64, size=(n, 10)).astype(np.int64) for n in (40, 700, 1)]
+    batches.insert(2, np.concatenate([batches[0][:9], batches[1][-20:]]))
+
+    def run(m: ModuleType, by_keys: bool) -> list[Any]:
+        seen: list[Any] = []
+        size, n = 4096, 0
+        keys = np.zeros(size, dtype=np.int64)
+        slot_keys, slot_rows = np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64)
+        for out in batches:
+            rows, first = np.empty(len(out), dtype=np.int64), np.empty(len(out), dtype=np.int64)
+            if by_keys:
+                added = m.cache_find_keys(out @ dealer.KEY_BASE, slot_keys, slot_rows, keys, n,
+                                          rows, first)
+            else:
+                added = m.cache_find(out, slot_keys, slot_rows, keys, n, rows, first)
+            seen += [added, rows, first[:added].copy(), slot_keys.copy(), slot_rows.copy()]
+            n += added
+        return [*seen, keys]
+
+    for m in kernel.implementations().values():
+        _same(run(m, True), run(m, False))
+        with pytest.raises(ValueError, match="negative key"):
+            m.cache_find_keys(np.array([3, -1]), np.full(8, -1), np.zeros(8, dtype=np.int64),
+                              np.zeros(8, dtype=np.int64), 0, np.empty(2, dtype=np.int64),
+                              np.empty(2, dtype=np.int64))
+
+
 @needs_c
 def test_best_play_same_bits() -> None:
     args = _best_play_inputs(4)

@@ -125,3 +125,18 @@ def test_cdp_equals_cdp1_without_resplits() -> None:
         for pair in range(1, 11):
             v = [a.split_value(a.upcard(up), pair) for a in (cdz, cdp1, cdp)]
             assert v[0] <= v[1] + 1e-15 and v[1] == v[2], (up, pair, v)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_counts_past_the_cache_keys_give_the_same_value(monkeypatch: pytest.MonkeyPatch,
+                                                        exact: bool) -> None:
+    """A card set whose counts the dealer cache's keys cannot hold (64+ of a value, a
+    shoe of 17+ decks) has its dealer figures computed on its own: the same value.
+    Forced here by lowering the limit optimal splitting checks against."""
+    from analyzer.engine import optimal_split
+
+    rules = parse_spec("1D S17 DOA DAS SPL1 NS")
+    counts = (2, 2, 2, 2, 1, 1, 1, 1, 1, 6) if not exact else SMALL
+    want = engine(rules, counts, 6, 2, exact=exact)
+    monkeypatch.setattr(optimal_split, "KEY_LIMIT", 2)  # a 2 out twice spills
+    assert engine(rules, counts, 6, 2, exact=exact) == want

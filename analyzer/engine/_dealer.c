@@ -35,7 +35,8 @@
  *   shoe's denominator needs more than 128 bits, and the caller computes those shoes
  *   with Python integers (dealer.py), as it does on the numba fallback.
  *
- * cache_find(out, slot_keys, slot_rows, keys, n, rows, first) and
+ * cache_find(out, slot_keys, slot_rows, keys, n, rows, first), cache_find_keys(wanted,
+ * ...) (the shoes given by their keys) and
  * cache_rehash(keys, n, slot_keys, slot_rows): the hash table of OutcomeCache
  * (dealer.py), which keys a shoe by the multiset of cards out of a base shoe,
  * counts 0..63 packed six bits each.  Open addressing with linear probing over
@@ -465,6 +466,23 @@ static inline Py_ssize_t slot_of(int64_t key, int bits)
     return (Py_ssize_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
 }
 
+/* Enter `key` (row n + *added if new, its index i noted in first) and return its row. */
+static inline int64_t probe(int64_t key, int bits, Py_ssize_t size, int64_t *sk, int64_t *sr,
+                            int64_t *k, int64_t *f, Py_ssize_t n, Py_ssize_t *added,
+                            Py_ssize_t i)
+{
+    Py_ssize_t at = slot_of(key, bits);
+    while (sk[at] != -1 && sk[at] != key)
+        at = (at + 1) & (size - 1);
+    if (sk[at] == -1) {  /* new: the next row, filled by the caller */
+        sk[at] = key;
+        sr[at] = n + *added;
+        k[n + *added] = key;
+        f[(*added)++] = i;
+    }
+    return sr[at];
+}
+
 static PyObject *cache_find(PyObject *self, PyObject *args)
 {
     static const Spec specs[6] = {
@@ -503,17 +521,50 @@ static PyObject *cache_find(PyObject *self, PyObject *args)
         int64_t key = 0;
         for (int j = 9; j >= 0; j--)
             key = (key << 6) | out[10 * i + j];
-        Py_ssize_t at = slot_of(key, bits);
-        while (sk[at] != -1 && sk[at] != key)
-            at = (at + 1) & (size - 1);
-        if (sk[at] == -1) {  /* new: the next row, filled by the caller */
-            sk[at] = key;
-            sr[at] = n + added;
-            k[n + added] = key;
-            f[added++] = i;
-        }
-        r[i] = sr[at];
+        r[i] = probe(key, bits, size, sk, sr, k, f, n, &added, i);
     }
+    result = PyLong_FromSsize_t(added);
+done:
+    release_all(a, 6);
+    return result;
+}
+
+static PyObject *cache_find_keys(PyObject *self, PyObject *args)
+{
+    static const Spec specs[6] = {
+        {"wanted", 'i', 1, 0}, {"slot_keys", 'i', 1, 1}, {"slot_rows", 'i', 1, 1},
+        {"keys", 'i', 1, 1}, {"rows", 'i', 1, 1}, {"first", 'i', 1, 1},
+    };
+    const char *fn = "cache_find_keys";
+    PyObject *o[6];
+    Arr a[6];
+    Py_ssize_t n;
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOnOO", &o[0], &o[1], &o[2], &o[3], &n, &o[4], &o[5]))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t size, added = 0;
+    int bits;
+    if (!take_all(o, a, specs, 6, fn) || !slot_table(&a[1], &a[2], &size, &bits))
+        goto done;
+    Py_ssize_t m = dim(&a[0], 0);
+    if (n < 0 || dim(&a[4], 0) != m || dim(&a[5], 0) != m || dim(&a[3], 0) < n + m
+        || 2 * (n + m) > size) {
+        disagree(fn);
+        goto done;
+    }
+    const int64_t *wanted = a[0].view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (wanted[i] < 0) {  /* -1 marks an empty slot */
+            PyErr_Format(PyExc_ValueError, "%s: a negative key", fn);
+            goto done;
+        }
+    }
+    int64_t *sk = a[1].view.buf, *sr = a[2].view.buf, *k = a[3].view.buf, *r = a[4].view.buf;
+    int64_t *f = a[5].view.buf;
+    for (Py_ssize_t i = 0; i < m; i++)
+        r[i] = probe(wanted[i], bits, size, sk, sr, k, f, n, &added, i);
     result = PyLong_FromSsize_t(added);
 done:
     release_all(a, 6);
@@ -1141,6 +1192,9 @@ static PyMethodDef methods[] = {
      "cache_find(out, slot_keys, slot_rows, keys, n, rows, first) -> added\n"
      "Each shoe's row in the cache; a new shoe enters as row n, n+1, ... (first: its\n"
      "index in out).  -1, nothing entered, when a count is outside 0..63."},
+    {"cache_find_keys", cache_find_keys, METH_VARARGS,
+     "cache_find_keys(wanted, slot_keys, slot_rows, keys, n, rows, first) -> added\n"
+     "cache_find for shoes given by their keys (counts packed six bits each, >= 0)."},
     {"cache_rehash", cache_rehash, METH_VARARGS,
      "cache_rehash(keys, n, slot_keys, slot_rows)\nRebuild the table from rows 0..n-1."},
     {"distinct_sums", distinct_sums, METH_VARARGS,

@@ -326,6 +326,8 @@ def outcome_matrix(
     return out
 
 
+KEY_LIMIT = 64  # a cache key holds counts 0..63 of each value, six bits each ...
+KEY_BASE = np.int64(KEY_LIMIT) ** np.arange(10, dtype=np.int64)  # ... as counts @ KEY_BASE
 SHARED_CACHES = 20  # float caches kept between analyses: two rule sets' ten upcards
 _SHARED: dict[tuple[tuple[int, ...], int, bool], OutcomeCache] = {}
 _SHARED_LOCK = threading.Lock()  # analyses in several threads of one process share _SHARED
@@ -393,6 +395,20 @@ class OutcomeCache:
         with self._lock:
             return self._find(np.ascontiguousarray(out, dtype=np.int64))
 
+    def find_keys(self, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """:meth:`find` for shoes given by their keys (:data:`KEY_BASE`), every count of
+        them 0..63: a caller with card sets ``a + b`` adds ``a``'s and ``b``'s keys."""
+        with self._lock:
+            keys = np.ascontiguousarray(keys, dtype=np.int64)
+            n = self._n
+            self._reserve(n + len(keys))
+            rows = np.empty(len(keys), dtype=np.int64)
+            first = np.empty(len(keys), dtype=np.int64)
+            added = _dealer.cache_find_keys(keys, self._slot_keys, self._slot_rows, self._keys,
+                                            n, rows, first)
+            self._fill(n, added, self.shoes(n, n + added))
+            return rows
+
     @property
     def table(self) -> npt.NDArray[Any]:
         """The rows filled so far, in the order :meth:`find` numbers them."""
@@ -400,7 +416,7 @@ class OutcomeCache:
 
     def shoes(self, lo: int, hi: int) -> npt.NDArray[np.int64]:
         """The shoes of rows ``lo`` to ``hi`` (their keys unpacked: six bits a value)."""
-        keys = self._keys[lo:hi, None] >> (6 * np.arange(10, dtype=np.int64))[None, :]
+        keys = self._keys[lo:hi, None] // KEY_BASE[None, :]
         result: npt.NDArray[np.int64] = np.maximum(self.base[None, :] - (keys & 63), 0)
         return result
 
@@ -413,16 +429,20 @@ class OutcomeCache:
                                    first)
         if added < 0:
             return None
-        if added:
-            try:
-                self._table[n:n + added] = outcome_matrix(
-                    self.upcard, self.hits_soft_17,
-                    np.maximum(self.base - out[first[:added]], 0), self.exact)
-            except BaseException:  # the new keys point at rows never filled: forget them
-                _dealer.cache_rehash(self._keys, n, self._slot_keys, self._slot_rows)
-                raise
-            self._n = n + added
+        self._fill(n, added, np.maximum(self.base - out[first[:added]], 0))
         return rows
+
+    def _fill(self, n: int, added: int, shoes: npt.NDArray[np.int64]) -> None:
+        """Compute the ``added`` rows entered after row ``n``, for these shoes."""
+        if not added:
+            return
+        try:
+            self._table[n:n + added] = outcome_matrix(self.upcard, self.hits_soft_17, shoes,
+                                                      self.exact)
+        except BaseException:  # the new keys point at rows never filled: forget them
+            _dealer.cache_rehash(self._keys, n, self._slot_keys, self._slot_rows)
+            raise
+        self._n = n + added
 
     def _rows(self, out: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
         out = np.ascontiguousarray(out, dtype=np.int64)
@@ -440,9 +460,15 @@ class OutcomeCache:
 
     def _reserve(self, n: int) -> None:
         """Room for ``n`` rows, the hash table at most half full."""
-        while len(self._table) < n:
-            self._table = np.concatenate([self._table, np.zeros_like(self._table)])
-            self._keys = np.concatenate([self._keys, np.zeros_like(self._keys)])
+        room = len(self._table)
+        if room < n:
+            while room < n:
+                room *= 2
+            table = np.empty((room, N_OUTCOMES), dtype=self._table.dtype)  # rows past n unread
+            table[:self._n] = self._table[:self._n]
+            keys = np.empty(room, dtype=np.int64)
+            keys[:self._n] = self._keys[:self._n]
+            self._table, self._keys = table, keys
         if 2 * n > len(self._slot_keys):
             size = len(self._slot_keys)
             while 2 * n > size:

@@ -212,6 +212,27 @@ def cache_find(out: IntArray, slot_keys: IntArray, slot_rows: IntArray, keys: In
     return added
 
 
+def cache_find_keys(wanted: IntArray, slot_keys: IntArray, slot_rows: IntArray, keys: IntArray,
+                    n: int, rows: IntArray, first: IntArray) -> int:
+    """:func:`cache_find` for shoes given by their keys: a caller that has them as sums of
+    packed parts (a card set's key plus a hand's) need not list the counts.
+
+    Parameters
+    ----------
+    wanted : int64 (m,)
+        Each shoe's key, counts 0..63 packed six bits each (value 1 lowest); not negative.
+    slot_keys, slot_rows, keys, n, rows, first
+        As for :func:`cache_find` (``first`` indexes ``wanted``).
+
+    Returns
+    -------
+    int
+        ``added``, the new rows.
+    """
+    added: int = _module().cache_find_keys(wanted, slot_keys, slot_rows, keys, n, rows, first)
+    return added
+
+
 def cache_rehash(keys: IntArray, n: int, slot_keys: IntArray, slot_rows: IntArray) -> None:
     """Rebuild the table of :func:`cache_find` from rows ``0 .. n - 1`` of ``keys``.
 
@@ -417,6 +438,6 @@ def implementations() -> dict[str, Any]:
 
 
 __all__ = ["C_EXTENSION", "CHOICES", "ENV", "FALLBACK", "best_play", "cache_find",
-           "cache_rehash", "compiled", "describe", "distinct_sums", "implementations",
-           "merge_pairs", "name", "outcome_sums", "outcome_sums_exact", "pair_accumulate",
-           "requested", "split_bounds", "sum_rows"]
+           "cache_find_keys", "cache_rehash", "compiled", "describe", "distinct_sums",
+           "implementations", "merge_pairs", "name", "outcome_sums", "outcome_sums_exact",
+           "pair_accumulate", "requested", "split_bounds", "sum_rows"]

@@ -174,16 +174,32 @@ def _cache_find(out: Any, sk: Any, sr: Any, k: Any, n: int, r: Any, f: Any, bits
         key = 0
         for j in range(9, -1, -1):
             key = (key << 6) | out[i, j]
-        at = _slot_of(key, bits)
-        while sk[at] != -1 and sk[at] != key:
-            at = (at + 1) & (size - 1)
-        if sk[at] == -1:  # new: the next row, filled by the caller
-            sk[at] = key
-            sr[at] = n + added
-            k[n + added] = key
-            f[added] = i
-            added += 1
-        r[i] = sr[at]
+        r[i], added = _probe(key, bits, size, sk, sr, k, f, n, added, i)
+    return added
+
+
+@_njit
+def _probe(key: int, bits: int, size: int, sk: Any, sr: Any, k: Any, f: Any, n: int,
+           added: int, i: int) -> tuple[int, int]:
+    """Enter ``key`` (row ``n + added`` if new, ``i`` noted in ``f``): its row, ``added``."""
+    at = _slot_of(key, bits)
+    while sk[at] != -1 and sk[at] != key:
+        at = (at + 1) & (size - 1)
+    if sk[at] == -1:  # new: the next row, filled by the caller
+        sk[at] = key
+        sr[at] = n + added
+        k[n + added] = key
+        f[added] = i
+        added += 1
+    return sr[at], added
+
+
+@_njit
+def _cache_find_keys(w: Any, sk: Any, sr: Any, k: Any, n: int, r: Any, f: Any,
+                     bits: int) -> int:
+    added = 0
+    for i in range(w.shape[0]):
+        r[i], added = _probe(w[i], bits, sk.shape[0], sk, sr, k, f, n, added, i)
     return added
 
 
@@ -202,6 +218,25 @@ def cache_find(out: object, slot_keys: object, slot_rows: object, keys: object, 
             or 2 * (n + m) > len(sk)):
         raise _disagree(fn)
     return int(_cache_find(o, sk, sr, k, int(n), r, f, bits))
+
+
+def cache_find_keys(wanted: object, slot_keys: object, slot_rows: object, keys: object, n: int,
+                    rows: object, first: object) -> int:
+    fn = "cache_find_keys"
+    w = _array(fn, "wanted", wanted, "i", 1)
+    sk = _array(fn, "slot_keys", slot_keys, "i", 1, writable=True)
+    sr = _array(fn, "slot_rows", slot_rows, "i", 1, writable=True)
+    k = _array(fn, "keys", keys, "i", 1, writable=True)
+    r = _array(fn, "rows", rows, "i", 1, writable=True)
+    f = _array(fn, "first", first, "i", 1, writable=True)
+    bits = _slot_table(sk, sr)
+    m = len(w)
+    if (n < 0 or r.shape != (m,) or f.shape != (m,) or len(k) < n + m
+            or 2 * (n + m) > len(sk)):
+        raise _disagree(fn)
+    if m and w.min() < 0:
+        raise ArrayValueError(f"{fn}: a negative key")
+    return int(_cache_find_keys(w, sk, sr, k, int(n), r, f, bits))
 
 
 @_njit

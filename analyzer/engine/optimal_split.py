@@ -57,7 +57,7 @@ from analyzer.core.errors import ImpossibleError, ImpossibleHandError
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
 from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
-from analyzer.engine.dealer import OutcomeCache, outcome_matrix
+from analyzer.engine.dealer import KEY_BASE, KEY_LIMIT, OutcomeCache, outcome_matrix
 from analyzer.engine.hands import (
     HandSpace,
     condition_outcomes,
@@ -76,7 +76,6 @@ from analyzer.engine.splits import SplitPlan
 Array = npt.NDArray[Any]
 MAX_RESPLIT_CARDS = 104  # resplits: shoes of at most two decks' worth of cards
 CHUNK = 256  # card sets evaluated together (memory: CHUNK x nodes x 10 values)
-_BASE = np.int64(64) ** np.arange(10, dtype=np.int64)  # set key: counts below 64
 
 
 class SplitInfeasible(ImpossibleError):
@@ -129,7 +128,7 @@ def _nodes(space: HandSpace) -> _Nodes:
 @dataclass(frozen=True)
 class _RowFigures:
     """Per row of the dealer cache: ``win``/``lose`` (rows x totals), ``bj``, ``probs``
-    (rows x 10), with room past ``size`` (grown by doubling, as the cache grows)."""
+    (rows x 10), with room past ``size`` (grown fourfold, as the cache grows)."""
 
     win: Array
     lose: Array
@@ -149,7 +148,7 @@ class _RowFigures:
         if size <= room:
             grown = self
         else:
-            room = max(size, 2 * room)
+            room = max(size, 4 * room)  # unwritten room costs no memory (np.empty)
             grown = _RowFigures(win=_moved(self.win, self.size, room),
                                 lose=_moved(self.lose, self.size, room),
                                 bj=_moved(self.bj, self.size, room),
@@ -221,7 +220,7 @@ class OptimalSplit:
         """``Phi`` for each row of ``sets`` (cards dealt), ``k`` hands to play, ``r`` resplits."""
         if k == 0:
             return np.zeros(len(sets), dtype=self.dtype)
-        keys = (sets @ _BASE).tolist()
+        keys = (sets @ KEY_BASE).tolist()  # counts below 64, as the cache's keys
         todo = sorted({key for key in keys if (key, k, r) not in self._memo})
         if todo:
             first = {key: i for i, key in enumerate(keys)}
@@ -245,45 +244,46 @@ class OptimalSplit:
             return np.zeros(n, dtype=self.dtype)
         drawn = space.comps.copy()
         drawn[:, p - 1] -= 1  # the hand's pair card is already among the cards dealt
-        dealt = sets[:, None, :] + drawn[None, :, :]  # (n, m, 10)
-        cells, rows = self._figures(dealt)  # (n, m): each set and node's dealer row
+        cells, rows = self._figures(sets, drawn)  # (n, m): each set and node's dealer row
         column = self._column[space.total][None, :]
         win, lose, bj = rows.win[cells, column], rows.lose[cells, column], rows.bj[cells]
         free = plan.free and k == 1  # Free Bet: the last hand carries the free bet
+        stand = self._stand(nd, win, lose, bj, free)
         if k == 1:  # the last hand: nothing follows (Phi(., 0, .) = 0), so no sets to list
-            rest = np.zeros((n, m), dtype=self.dtype)
+            played, doubled_stand = stand, 2 * stand  # a hand's value with what follows it
             bust_rest = np.zeros((n, len(nd.bust_node)), dtype=self.dtype)
         else:
+            dealt = sets[:, None, :] + drawn[None, :, :]  # (n, m, 10)
             rest = self._continuation(dealt, k, r)  # (n, m) Phi after standing here
             bust_rest = self._continuation(dealt[:, nd.bust_node] +
                                            np.eye(10, dtype=np.int64)[nd.bust_card], k, r)
-        stand = self._stand(nd, win, lose, bj, free)
+            played, doubled_stand = stand + rest, 2 * stand + rest
         loss = 0 if free else -1
         busted = loss + bust_rest  # (n, b): a hand busting here, then the rest
         double = None
         if not free:  # only a two-card hand doubles (the others' entries stay 0, unread)
             two = np.flatnonzero(space.ncards == 2)
-            doubled = self._child_values(nd, 2 * stand + rest, 2 * loss + bust_rest, two)
+            doubled = self._child_values(nd, doubled_stand, 2 * loss + bust_rest, two)
             double = np.zeros((n, m), dtype=self.dtype)
             double[:, two] = (rows.probs[cells[:, two]] * doubled).sum(axis=2)
             if self._obo:
                 double[:, two] += bj[:, two]  # only the original bet is lost to the blackjack
         forced = self._forced(nd)
-        cont = np.zeros((n, m), dtype=self.dtype)
         if not self.exact:  # the same loop compiled: no (sets x layer x 10) temporaries
-            _dealer.best_play(cells, rows.probs,
-                              np.ascontiguousarray(stand + rest, dtype=np.float64),
+            cont = np.empty((n, m))  # every node written
+            _dealer.best_play(cells, rows.probs, np.ascontiguousarray(played, dtype=np.float64),
                               np.ascontiguousarray(busted, dtype=np.float64), space.child,
                               nd.bust_of, nd.order, forced.astype(np.int64),
                               np.empty((n, m)), cont)
-            return self._starts(nd, sets, stand + rest, double, cont, k, r)
+            return self._starts(nd, sets, played, double, cont, k, r)
+        cont = np.zeros((n, m), dtype=self.dtype)
         probs = rows.probs[cells]  # (n, m, 10)
         for layer in space.layers:
             h = (probs[:, layer] * self._child_values(nd, cont, busted, layer)).sum(axis=2)
-            s = stand[:, layer] + rest[:, layer]
+            s = played[:, layer]
             go = (h > s) & ~forced[layer][None, :]
             cont[:, layer] = np.where(go, h, s)
-        return self._starts(nd, sets, stand + rest, double, cont, k, r)
+        return self._starts(nd, sets, played, double, cont, k, r)
 
     def _feasible(self, sets: npt.NDArray[np.int64]) -> _Nodes:
         """The nodes some set of ``sets`` can still draw (the others have no chance)."""
@@ -321,16 +321,19 @@ class OptimalSplit:
     def _forced(self, nd: _Nodes) -> npt.NDArray[np.bool_]:
         return forced_nodes(nd.space, self.plan.play)
 
-    def _figures(self, dealt: npt.NDArray[np.int64]
+    def _figures(self, sets: npt.NDArray[np.int64], drawn: npt.NDArray[np.int64]
                  ) -> tuple[npt.NDArray[np.int64], _RowFigures]:
-        """The dealer figures of each (set, node) of ``dealt`` (n, m, 10: the cards out):
-        its row (n, m) in a table of them."""
-        n, m, _ = dealt.shape
-        flat = dealt.reshape(-1, 10)
-        at = self._dealer.find(flat)
+        """The dealer figures of each set of ``sets`` with each node's cards ``drawn`` (the
+        cards out: their sum): its row (n, m) in a table of them."""
+        n, m = len(sets), len(drawn)
         fits = None
-        if at is None:  # a count the cache's keys cannot hold (64+ of a value out)
-            fits = ((flat >= 0) & (flat < 64)).all(axis=1)
+        if (min(sets.min(), drawn.min()) >= 0
+                and (sets.max(axis=0) + drawn.max(axis=0)).max() < KEY_LIMIT):  # keys add
+            keys = (sets @ KEY_BASE)[:, None] + (drawn @ KEY_BASE)[None, :]
+            at = self._dealer.find_keys(keys.reshape(-1))
+        else:  # a count the cache's keys cannot hold (64+ of a value out) in some rows
+            flat = (sets[:, None, :] + drawn[None, :, :]).reshape(-1, 10)
+            fits = ((flat >= 0) & (flat < KEY_LIMIT)).all(axis=1)
             found = self._dealer.find(flat[fits])
             assert found is not None
             at = np.zeros(len(flat), dtype=np.int64)
