@@ -113,6 +113,9 @@ def test_build_writes_every_table_reproducibly(tmp_path: Path) -> None:
     first = {p: p.read_bytes() for p in paths}
     build_sidebet_tables(tmp_path, jobs=1, shoes=200, bets=bets)
     assert {p: p.read_bytes() for p in paths} == first
+    # two workers, each dealing its share of a shoe's bets: the same files, same order
+    shared = build_sidebet_tables(tmp_path / "two", jobs=2, shoes=200, bets=bets)
+    assert [p.read_bytes() for p in shared] == list(first.values())
     assert not [p for p in (tmp_path / "tables" / "sidebets").iterdir() if p.name.startswith(".")]
     csv = (tmp_path / "tables" / "sidebets" / "perfect-pairs-8d.csv").read_text()
     assert "perfect,perfect pair (same rank and suit),25,1456," in csv

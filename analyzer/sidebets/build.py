@@ -85,22 +85,26 @@ def shoes_of(bet: SideBet) -> list[tuple[str, SuitShoe]]:
     return out
 
 
-def _sheets(name: str, tag: str, shoe: SuitShoe, shoes: int
-            ) -> list[tuple[str, ParSheet]]:
-    """Every pay table's sheet of one bet on one shoe (a worker's task)."""
-    bet = get_bet(name)
+def _sheets(names: tuple[str, ...], tag: str, shoe: SuitShoe, shoes: int
+            ) -> list[list[tuple[str, ParSheet]]]:
+    """Every pay table's sheet of some bets on one shoe, bet by bet (a worker's task: the
+    bets share the shoe's simulated deal)."""
     options = BetOptions()
-    outcomes = bet.outcomes(shoe, options, removals=True)
-    out = []
-    for table in presets(bet):
-        stem = f"{bet.name}-{tag}" + ("" if table.name == bet.default_table else
-                                      f"-{table.name}")
-        played = PLAYED_ROUNDS if bet.name == "bust-it" and table.name == bet.default_table \
-            else 0
-        out.append((stem, report(bet, shoe, outcomes, table, options, protect=True,
-                                 shoes=shoes, played_rounds=played)))
+    found = []
+    for name in names:
+        bet = get_bet(name)
+        outcomes = bet.outcomes(shoe, options, removals=True)
+        out = []
+        for table in presets(bet):
+            stem = f"{bet.name}-{tag}" + ("" if table.name == bet.default_table else
+                                          f"-{table.name}")
+            played = PLAYED_ROUNDS if bet.name == "bust-it" and \
+                table.name == bet.default_table else 0
+            out.append((stem, report(bet, shoe, outcomes, table, options, protect=True,
+                                     shoes=shoes, played_rounds=played)))
+        found.append(out)
     release_deals()  # a worker keeps no dealt shoes between tasks
-    return out
+    return found
 
 
 def _summary(sheets: list[ParSheet]) -> str:
@@ -135,12 +139,23 @@ def build_sidebet_tables(root: Path, *, jobs: int = 2, shoes: int = DEFAULT_SHOE
     out_dir = root / "tables" / "sidebets"
     report_dir = root / "reports" / "sidebets"
     chosen = [get_bet(b) for b in bets] if bets is not None else list(BETS.values())
-    tasks = [(_sheets, (bet.name, tag, shoe, shoes)) for bet in chosen
-             for tag, shoe in shoes_of(bet)]
+    cases = [(bet.name, tag, shoe) for bet in chosen for tag, shoe in shoes_of(bet)]
+    # A task per shoe and share of its bets: the bets of a task share the shoe's
+    # simulated deal; ``jobs`` shares keep the workers even.
+    groups: dict[str, list[int]] = {}
+    for i, (_, tag, _) in enumerate(cases):
+        groups.setdefault(tag, []).append(i)
+    parts = [part for members in groups.values() for k in range(jobs)
+             if (part := members[k::jobs])]
+    tasks = [(_sheets, (tuple(cases[i][0] for i in part), cases[part[0]][1],
+                        cases[part[0]][2], shoes)) for part in parts]
+    sheets: dict[int, list[tuple[str, ParSheet]]] = {}
+    for part, found in zip(parts, run_tasks(tasks, jobs=jobs), strict=True):
+        sheets.update(zip(part, found, strict=True))
     files: dict[Path, str] = {}
     summary: list[ParSheet] = []
-    for sheets in run_tasks(tasks, jobs=jobs):
-        for stem, sheet in sheets:
+    for i in range(len(cases)):  # bet by bet, as the summary lists them
+        for stem, sheet in sheets[i]:
             files[out_dir / f"{stem}.md"] = render_markdown(sheet)
             files[out_dir / f"{stem}.csv"] = render_csv(sheet)
             summary.append(sheet)
