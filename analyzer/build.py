@@ -66,7 +66,7 @@ def build(root: Path, progress: Callable[[str], None] | None = None, *,
         written += build_certificates(root, progress=say, games=(name,),
                                       settings=Settings(workers=jobs))
     next_step("strategy charts")
-    written += build_chart_tables(root, progress=say)
+    written += build_chart_tables(root, progress=say, jobs=jobs)
     next_step("side-bet tables")
     say("side-bet tables")
     written += build_sidebet_tables(root)
