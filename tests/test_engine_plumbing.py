@@ -86,6 +86,14 @@ def test_cache_find_refuses_mismatched_arrays() -> None:
         _dealer.cache_find(np.zeros((3, 10), dtype=np.int64), np.full(4, -1, dtype=np.int64),
                            np.zeros(4, dtype=np.int64), keys, 0, np.empty(3, dtype=np.int64),
                            np.empty(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="sizes disagree"):  # shoes by key: the same checks
+        _dealer.cache_find_keys(np.zeros(3, dtype=np.int64), np.full(4, -1, dtype=np.int64),
+                                np.zeros(4, dtype=np.int64), keys, 0, np.empty(3, dtype=np.int64),
+                                np.empty(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="sizes disagree"):  # counts are ten per shoe
+        _dealer.cache_find(np.zeros((1, 9), dtype=np.int64), np.full(8, -1, dtype=np.int64),
+                           np.zeros(8, dtype=np.int64), keys, 0, np.empty(1, dtype=np.int64),
+                           np.empty(1, dtype=np.int64))
 
 
 def test_packed_unique_rows_equal_numpy_unique() -> None:

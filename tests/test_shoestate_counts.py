@@ -125,3 +125,25 @@ def test_hi_lo_six_decks_against_wizard_eors() -> None:
     ours = efficiency(m, SYSTEMS["hi-lo"])
     assert abs(ours.betting - correlation(m.shoe, hi_lo, published)) < 0.003
     assert 0.5 < ours.playing < 0.56
+
+
+def test_effects_of_removal_read_the_count_systems_analyses(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """``bja build`` analyses a game's shoes less one card once: the count systems keep
+    their optimal analyses where the effects of removal look, which then find every shoe
+    in the memo and give the table computed afresh."""
+    from analyzer.shoestate.decisions import parse_decision
+    from analyzer.shoestate.eor import effects_of_removal
+
+    monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path / "memo"))
+    rules = parse_spec("1D S17 DOA DAS SPL1 LS")
+    shoe = Shoe([3, 3, 3, 3, 3, 3, 3, 3, 3, 12])  # 39 cards: small trees
+    decisions = [parse_decision("16vT:stand-hit")]
+    effects_model(rules, shoe, use_cache=True)
+    heard: list[tuple[int, int]] = []
+    kept = effects_of_removal(rules, shoe, decisions=decisions, use_cache=True,
+                              progress=lambda p: heard.append((p.done, p.total)))
+    assert heard[0] == (11, 11)  # the full shoe and its ten shoes less one card: all kept
+    fresh = effects_of_removal(rules, shoe, decisions=decisions, use_cache=False)
+    assert kept == fresh

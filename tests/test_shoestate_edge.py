@@ -22,7 +22,7 @@ from analyzer.engine.analysis import Analysis
 from analyzer.shoestate import build as shoestate_build
 from analyzer.shoestate.counts import SYSTEMS
 from analyzer.shoestate.edge import deal_states, edge_by_count, true_counts
-from analyzer.shoestate.eor import EorTable
+from analyzer.shoestate.efficiency import EffectsModel
 from analyzer.shoestate.plot import edge_png
 
 QUICK = "1D H17 DOA NDAS NSPL NS ENHC"
@@ -103,21 +103,21 @@ def test_build_is_byte_identical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_build_writes_a_games_files_as_one_set(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game's reports are written together: a failure after its effects of removal (at
-    the count systems) leaves none of its files, not eor.* without the rest (issue 20)."""
-    real = shoestate_build.effects_of_removal
-    small = Shoe([4, 0, 0, 4, 0, 4, 4, 4, 0, 16])  # six values: few shoes, small trees
+    """A game's reports are written together: a failure after its count systems (at the
+    effects of removal) leaves none of its files, not counts.* without the rest (issue 20)."""
+    real = shoestate_build.effects_model
+    small = Shoe([3, 3, 3, 3, 3, 3, 3, 3, 3, 12])  # 39 cards: small trees
 
-    def small_shoe(rules: Rules, **kwargs: Any) -> EorTable:
+    def small_shoe(rules: Rules, **kwargs: Any) -> EffectsModel:
         return real(rules, small, **{**kwargs, "jobs": 1})
 
     def failing(*_args: object, **_kwargs: object) -> None:
-        raise RuntimeError("counts failed")
+        raise RuntimeError("effects of removal failed")
 
-    monkeypatch.setattr(shoestate_build, "effects_of_removal", small_shoe)
-    monkeypatch.setattr(shoestate_build, "effects_model", failing)
+    monkeypatch.setattr(shoestate_build, "effects_model", small_shoe)
+    monkeypatch.setattr(shoestate_build, "effects_of_removal", failing)
     games = {"tiny": parse_spec(QUICK + " CUT26")}
-    with pytest.raises(RuntimeError, match="counts failed"):
+    with pytest.raises(RuntimeError, match="effects of removal failed"):
         shoestate_build.build_shoestate_reports(tmp_path, games=games, counted={"tiny": 26},
                                                 protected=games, protection_rounds=20_000)
     folder = tmp_path / "reports" / "shoestate" / "tiny"

@@ -483,34 +483,43 @@ static inline int64_t probe(int64_t key, int bits, Py_ssize_t size, int64_t *sk,
     return sr[at];
 }
 
-static PyObject *cache_find(PyObject *self, PyObject *args)
+/* cache_find and cache_find_keys: the shoes by their counts (packed here, -1 returned when
+ * a count is outside 0..63) or by their keys (refused when negative). */
+static PyObject *find_rows(PyObject *args, const char *fn, int by_keys)
 {
-    static const Spec specs[6] = {
+    static const Spec by_counts[6] = {
         {"out", 'i', 2, 0}, {"slot_keys", 'i', 1, 1}, {"slot_rows", 'i', 1, 1},
         {"keys", 'i', 1, 1}, {"rows", 'i', 1, 1}, {"first", 'i', 1, 1},
     };
-    const char *fn = "cache_find";
+    static const Spec by_key[6] = {
+        {"wanted", 'i', 1, 0}, {"slot_keys", 'i', 1, 1}, {"slot_rows", 'i', 1, 1},
+        {"keys", 'i', 1, 1}, {"rows", 'i', 1, 1}, {"first", 'i', 1, 1},
+    };
     PyObject *o[6];
     Arr a[6];
     Py_ssize_t n;
-    (void)self;
     memset(a, 0, sizeof a);
     if (!PyArg_ParseTuple(args, "OOOOnOO", &o[0], &o[1], &o[2], &o[3], &n, &o[4], &o[5]))
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t size, added = 0;
     int bits;
-    if (!take_all(o, a, specs, 6, fn) || !slot_table(&a[1], &a[2], &size, &bits))
+    if (!take_all(o, a, by_keys ? by_key : by_counts, 6, fn)
+        || !slot_table(&a[1], &a[2], &size, &bits))
         goto done;
     Py_ssize_t m = dim(&a[0], 0);
-    if (dim(&a[0], 1) != 10 || n < 0 || dim(&a[4], 0) != m || dim(&a[5], 0) != m
-        || dim(&a[3], 0) < n + m || 2 * (n + m) > size) {
+    if ((!by_keys && dim(&a[0], 1) != 10) || n < 0 || dim(&a[4], 0) != m
+        || dim(&a[5], 0) != m || dim(&a[3], 0) < n + m || 2 * (n + m) > size) {
         disagree(fn);
         goto done;
     }
-    const int64_t *out = a[0].view.buf;
-    for (Py_ssize_t i = 0; i < 10 * m; i++) {
-        if (out[i] < 0 || out[i] > 63) {
+    const int64_t *in = a[0].view.buf;
+    for (Py_ssize_t i = 0; i < (by_keys ? m : 10 * m); i++) {
+        if (by_keys && in[i] < 0) {  /* -1 marks an empty slot */
+            PyErr_Format(PyExc_ValueError, "%s: a negative key", fn);
+            goto done;
+        }
+        if (!by_keys && (in[i] < 0 || in[i] > 63)) {
             result = PyLong_FromLong(-1);  /* not representable: nothing entered */
             goto done;
         }
@@ -519,8 +528,11 @@ static PyObject *cache_find(PyObject *self, PyObject *args)
     int64_t *f = a[5].view.buf;
     for (Py_ssize_t i = 0; i < m; i++) {
         int64_t key = 0;
-        for (int j = 9; j >= 0; j--)
-            key = (key << 6) | out[10 * i + j];
+        if (by_keys)
+            key = in[i];
+        else
+            for (int j = 9; j >= 0; j--)
+                key = (key << 6) | in[10 * i + j];
         r[i] = probe(key, bits, size, sk, sr, k, f, n, &added, i);
     }
     result = PyLong_FromSsize_t(added);
@@ -529,46 +541,16 @@ done:
     return result;
 }
 
+static PyObject *cache_find(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return find_rows(args, "cache_find", 0);
+}
+
 static PyObject *cache_find_keys(PyObject *self, PyObject *args)
 {
-    static const Spec specs[6] = {
-        {"wanted", 'i', 1, 0}, {"slot_keys", 'i', 1, 1}, {"slot_rows", 'i', 1, 1},
-        {"keys", 'i', 1, 1}, {"rows", 'i', 1, 1}, {"first", 'i', 1, 1},
-    };
-    const char *fn = "cache_find_keys";
-    PyObject *o[6];
-    Arr a[6];
-    Py_ssize_t n;
     (void)self;
-    memset(a, 0, sizeof a);
-    if (!PyArg_ParseTuple(args, "OOOOnOO", &o[0], &o[1], &o[2], &o[3], &n, &o[4], &o[5]))
-        return NULL;
-    PyObject *result = NULL;
-    Py_ssize_t size, added = 0;
-    int bits;
-    if (!take_all(o, a, specs, 6, fn) || !slot_table(&a[1], &a[2], &size, &bits))
-        goto done;
-    Py_ssize_t m = dim(&a[0], 0);
-    if (n < 0 || dim(&a[4], 0) != m || dim(&a[5], 0) != m || dim(&a[3], 0) < n + m
-        || 2 * (n + m) > size) {
-        disagree(fn);
-        goto done;
-    }
-    const int64_t *wanted = a[0].view.buf;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        if (wanted[i] < 0) {  /* -1 marks an empty slot */
-            PyErr_Format(PyExc_ValueError, "%s: a negative key", fn);
-            goto done;
-        }
-    }
-    int64_t *sk = a[1].view.buf, *sr = a[2].view.buf, *k = a[3].view.buf, *r = a[4].view.buf;
-    int64_t *f = a[5].view.buf;
-    for (Py_ssize_t i = 0; i < m; i++)
-        r[i] = probe(wanted[i], bits, size, sk, sr, k, f, n, &added, i);
-    result = PyLong_FromSsize_t(added);
-done:
-    release_all(a, 6);
-    return result;
+    return find_rows(args, "cache_find_keys", 1);
 }
 
 static PyObject *cache_rehash(PyObject *self, PyObject *args)

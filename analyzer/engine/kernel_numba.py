@@ -207,36 +207,34 @@ def cache_find(out: object, slot_keys: object, slot_rows: object, keys: object, 
                rows: object, first: object) -> int:
     fn = "cache_find"
     o = _array(fn, "out", out, "i", 2)
-    sk = _array(fn, "slot_keys", slot_keys, "i", 1, writable=True)
-    sr = _array(fn, "slot_rows", slot_rows, "i", 1, writable=True)
-    k = _array(fn, "keys", keys, "i", 1, writable=True)
-    r = _array(fn, "rows", rows, "i", 1, writable=True)
-    f = _array(fn, "first", first, "i", 1, writable=True)
-    bits = _slot_table(sk, sr)
-    m = len(o)
-    if (o.shape[1] != 10 or n < 0 or r.shape != (m,) or f.shape != (m,) or len(k) < n + m
-            or 2 * (n + m) > len(sk)):
+    if o.shape[1] != 10:
         raise _disagree(fn)
-    return int(_cache_find(o, sk, sr, k, int(n), r, f, bits))
+    return int(_cache_find(o, *_cache_arrays(fn, len(o), slot_keys, slot_rows, keys, n, rows,
+                                             first)))
 
 
 def cache_find_keys(wanted: object, slot_keys: object, slot_rows: object, keys: object, n: int,
                     rows: object, first: object) -> int:
     fn = "cache_find_keys"
     w = _array(fn, "wanted", wanted, "i", 1)
+    found = _cache_arrays(fn, len(w), slot_keys, slot_rows, keys, n, rows, first)
+    if len(w) and w.min() < 0:
+        raise ArrayValueError(f"{fn}: a negative key")
+    return int(_cache_find_keys(w, *found))
+
+
+def _cache_arrays(fn: str, m: int, slot_keys: object, slot_rows: object, keys: object, n: int,
+                  rows: object, first: object) -> tuple[Any, ...]:
+    """The table and output arrays of a lookup of ``m`` shoes, checked; then the slot bits."""
     sk = _array(fn, "slot_keys", slot_keys, "i", 1, writable=True)
     sr = _array(fn, "slot_rows", slot_rows, "i", 1, writable=True)
     k = _array(fn, "keys", keys, "i", 1, writable=True)
     r = _array(fn, "rows", rows, "i", 1, writable=True)
     f = _array(fn, "first", first, "i", 1, writable=True)
     bits = _slot_table(sk, sr)
-    m = len(w)
-    if (n < 0 or r.shape != (m,) or f.shape != (m,) or len(k) < n + m
-            or 2 * (n + m) > len(sk)):
+    if n < 0 or r.shape != (m,) or f.shape != (m,) or len(k) < n + m or 2 * (n + m) > len(sk):
         raise _disagree(fn)
-    if m and w.min() < 0:
-        raise ArrayValueError(f"{fn}: a negative key")
-    return int(_cache_find_keys(w, sk, sr, k, int(n), r, f, bits))
+    return sk, sr, k, int(n), r, f, bits
 
 
 @_njit

@@ -75,7 +75,7 @@ from analyzer.engine.splits import SplitPlan
 # the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
 MAX_RESPLIT_CARDS = 104  # resplits: shoes of at most two decks' worth of cards
-CHUNK = 256  # card sets evaluated together (memory: CHUNK x nodes x 10 values)
+CHUNK = 256  # card sets evaluated together (memory: a few CHUNK x nodes arrays)
 
 
 class SplitInfeasible(ImpossibleError):

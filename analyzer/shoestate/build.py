@@ -61,11 +61,11 @@ def _game_reports(name: str, rules: Rules, folder: Path, say: Callable[[str], No
                   use_cache: bool, jobs: int) -> dict[Path, str | bytes]:
     decisions = [d for t in EOR_DECISIONS
                  if not_allowed(d := parse_decision(t), rules) is None]
-    say(f"shoe state: effects of removal, {name} ({format_spec(rules)})")
+    say(f"shoe state: count systems, {name} ({format_spec(rules)})")
+    model = effects_model(rules, jobs=jobs, use_cache=use_cache)
+    say(f"shoe state: effects of removal, {name}")  # the same shoes: read from the memo
     table = effects_of_removal(rules, decisions=decisions, jobs=jobs, use_cache=use_cache)
     published = WIZARD_6D_S17 if format_spec(rules) == WIZARD_6D_S17.rules else None
-    say(f"shoe state: count systems, {name}")
-    model = effects_model(rules, jobs=jobs, use_cache=use_cache)
     effs = [efficiency(model, s) for s in SYSTEMS.values()]
     return {folder / "eor.md": eor_markdown(table, name, published),
             folder / "eor.json": _json(eor_json(table, name)),

@@ -47,7 +47,7 @@ from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
 from analyzer.shoestate.counts import CountSystem
 from analyzer.shoestate.decisions import deal_weight
-from analyzer.shoestate.summary import ShoeSummary, summarise_both
+from analyzer.shoestate.summary import ShoeSummary, remember_optimal, summarise_both
 from analyzer.util.pool import run_all
 from analyzer.util.progress import ProgressCallback
 
@@ -128,6 +128,7 @@ def effects_model(rules: Rules, shoe: Shoe | None = None, *, jobs: int = 1,
                    jobs=jobs, use_cache=use_cache, progress=progress,
                    stage="shoes, optimal and fixed play")
     base, *removed = [optimal for optimal, _ in both]
+    remember_optimal(spec, [base, *removed], full.counts, use_cache=use_cache)
     fixed_base, *fixed = [played for _, played in both]
     game = tuple(float(r.ev - fixed_base.ev) for r in fixed)
     decisions = tuple(d for key in base.hands

@@ -24,7 +24,7 @@ from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.frozen import FrozenStrategy
-from analyzer.util.pool import run_all
+from analyzer.util.pool import run_all, task_memo
 from analyzer.util.progress import ProgressCallback
 
 HandKey = tuple[int, int, int]  # (upcard, low card, high card)
@@ -75,6 +75,16 @@ def summarise_both(spec: str, counts: tuple[int, ...], reference: tuple[int, ...
             summarise(spec, counts, "fixed", reference, exact, False))
 
 
+def remember_optimal(spec: str, found: list[ShoeSummary], reference: tuple[int, ...], *,
+                     use_cache: bool = True) -> None:
+    """Keep float summaries of optimal play with every hand's actions (the first half of
+    :func:`summarise_both`'s) in the memo as :func:`summaries` would, so the effects of
+    removal of the same shoes (``bja eor``, the build's next report) read them there."""
+    memo = task_memo(summarise, enabled=use_cache)
+    for summary in found:
+        memo.put((spec, summary.counts, "optimal", reference, False, True), summary)
+
+
 def _dealable(counts: tuple[int, ...], up: int, a: int, b: int) -> bool:
     need = [0] * 10
     for c in (up, a, b):
@@ -94,4 +104,5 @@ def summaries(spec: str, shoes: list[tuple[int, ...]], *, strategy: str = "optim
                    jobs=jobs, use_cache=use_cache, progress=progress, stage=stage)
 
 
-__all__ = ["STRATEGIES", "ShoeSummary", "summarise", "summarise_both", "summaries"]
+__all__ = ["STRATEGIES", "ShoeSummary", "remember_optimal", "summarise", "summarise_both",
+           "summaries"]
