@@ -82,6 +82,25 @@ def test_outcome_sums_same_bits(h17: bool) -> None:
 
 
 @needs_c
+def _entered(find: Callable[..., int], batches: list[npt.NDArray[np.int64]]
+             ) -> tuple[list[Any], int, Any, Any, Any]:
+    """The batches entered one after another into one table by ``find`` (``cache_find``
+    or a caller of ``cache_find_keys``): what each call gave and left in the table, then
+    the rows filled, the keys and the table."""
+    seen: list[Any] = []
+    size, n = 4096, 0
+    keys = np.zeros(size, dtype=np.int64)
+    slot_keys, slot_rows = np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    for out in batches:
+        rows, first = np.empty(len(out), dtype=np.int64), np.empty(len(out), dtype=np.int64)
+        added = find(out, slot_keys, slot_rows, keys, n, rows, first)
+        seen += [added, slot_keys.copy(), slot_rows.copy()]
+        if added >= 0:
+            seen += [rows, first[:added].copy()]
+            n += added
+    return seen, n, keys, slot_keys, slot_rows
+
+
 def test_cache_find_and_rehash_same_bits() -> None:
     """The same sequence of batches into two tables: the same rows, keys and slots."""
     rng = np.random.default_rng(2)
@@ -92,17 +111,7 @@ def test_cache_find_and_rehash_same_bits() -> None:
     batches.append(bad)
 
     def run(m: ModuleType) -> list[Any]:
-        seen: list[Any] = []
-        size, n = 4096, 0
-        keys = np.zeros(size, dtype=np.int64)
-        slot_keys, slot_rows = np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64)
-        for out in batches:
-            rows, first = np.empty(len(out), dtype=np.int64), np.empty(len(out), dtype=np.int64)
-            added = m.cache_find(out, slot_keys, slot_rows, keys, n, rows, first)
-            seen += [added, slot_keys.copy(), slot_rows.copy()]
-            if added >= 0:
-                seen += [rows, first[:added].copy()]
-                n += added
+        seen, n, keys, slot_keys, slot_rows = _entered(m.cache_find, batches)
         m.cache_rehash(keys, n, slot_keys, slot_rows)
         return [*seen, n, keys, slot_keys, slot_rows]
 
@@ -214,24 +223,11 @@ def test_cache_find_keys_is_cache_find() -> None:
     batches = [rng.integers(0, 64, size=(n, 10)).astype(np.int64) for n in (40, 700, 1)]
     batches.insert(2, np.concatenate([batches[0][:9], batches[1][-20:]]))
 
-    def run(m: ModuleType, by_keys: bool) -> list[Any]:
-        seen: list[Any] = []
-        size, n = 4096, 0
-        keys = np.zeros(size, dtype=np.int64)
-        slot_keys, slot_rows = np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64)
-        for out in batches:
-            rows, first = np.empty(len(out), dtype=np.int64), np.empty(len(out), dtype=np.int64)
-            if by_keys:
-                added = m.cache_find_keys(out @ dealer.KEY_BASE, slot_keys, slot_rows, keys, n,
-                                          rows, first)
-            else:
-                added = m.cache_find(out, slot_keys, slot_rows, keys, n, rows, first)
-            seen += [added, rows, first[:added].copy(), slot_keys.copy(), slot_rows.copy()]
-            n += added
-        return [*seen, keys]
+    def by_keys(m: ModuleType) -> Callable[..., int]:
+        return lambda out, *rest: m.cache_find_keys(out @ dealer.KEY_BASE, *rest)
 
     for m in kernel.implementations().values():
-        _same(run(m, True), run(m, False))
+        _same(list(_entered(by_keys(m), batches)), list(_entered(m.cache_find, batches)))
         with pytest.raises(ValueError, match="negative key"):
             m.cache_find_keys(np.array([3, -1]), np.full(8, -1), np.zeros(8, dtype=np.int64),
                               np.zeros(8, dtype=np.int64), 0, np.empty(2, dtype=np.int64),
