@@ -35,6 +35,7 @@ def build_chart_tables(root: Path, progress: Callable[[str], None] | None = None
     say = progress or (lambda _msg: None)
     chosen = all_games() if games is None else games
     tasks = [(chart_files, (name, rules)) for name, rules in chosen.items()]
+    say(f"strategy charts of {len(tasks)} games")
     written: list[Path] = []
     for (name, rules), files in zip(chosen.items(), run_tasks(tasks, jobs=jobs), strict=True):
         say(f"chart {name} ({format_spec(rules)})")
