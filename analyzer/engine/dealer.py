@@ -417,7 +417,7 @@ class OutcomeCache:
     def shoes(self, lo: int, hi: int) -> npt.NDArray[np.int64]:
         """The shoes of rows ``lo`` to ``hi`` (their keys unpacked: six bits a value)."""
         keys = self._keys[lo:hi, None] // KEY_BASE[None, :]
-        result: npt.NDArray[np.int64] = np.maximum(self.base[None, :] - (keys & 63), 0)
+        result: npt.NDArray[np.int64] = np.maximum(self.base[None, :] - keys % KEY_LIMIT, 0)
         return result
 
     def _find(self, out: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
@@ -448,7 +448,7 @@ class OutcomeCache:
         out = np.ascontiguousarray(out, dtype=np.int64)
         rows = self._find(out)
         if rows is None:  # a count the keys cannot hold: those shoes computed, not kept
-            fits = ((out >= 0) & (out < 64)).all(axis=1)
+            fits = ((out >= 0) & (out < KEY_LIMIT)).all(axis=1)
             mixed = np.empty((len(out), N_OUTCOMES), dtype=self._table.dtype)
             mixed[~fits] = outcome_matrix(self.upcard, self.hits_soft_17,
                                           np.maximum(self.base - out[~fits], 0), self.exact)
