@@ -42,17 +42,17 @@ print(json.dumps(stamps))
 """
 
 # The build's stages, by the first words of the steps it announces (in its order).
-STAGES = (("game reports", "analysing "), ("certificates", None),
-          ("strategy charts", "strategy charts"), ("strategy charts", "chart "),
-          ("side-bet tables", "side-bet tables"), ("rule comparisons", "rule effects"),
-          ("shoe-state reports", "shoe state:"), ("index page", "index page"))
+STAGES = (("game reports", "analysing "), ("strategy charts", "strategy charts"),
+          ("strategy charts", "chart "), ("side-bet tables", "side-bet tables"),
+          ("rule comparisons", "rule effects"), ("shoe-state reports", "shoe state:"),
+          ("index page", "index page"))
 
 
 def stage_of(message: str, current: str) -> str:
     """The stage a step belongs to: named by its prefix; a certificate's steps are
     "<game>: ..." (and the comparisons' last step follows their first)."""
     for name, prefix in STAGES:
-        if prefix is not None and message.startswith(prefix):
+        if message.startswith(prefix):
             return name
     if current == "game reports" and ": " in message:
         return "certificates"
@@ -70,7 +70,7 @@ def main() -> None:
     totals: dict[str, float] = {}
     current = "imports"
     for (at, message), (later, _) in zip(stamps, stamps[1:], strict=False):
-        current = stage_of(message, current) if message != "imports" else current
+        current = stage_of(message, current)
         totals[current] = totals.get(current, 0.0) + later - at
     print(f"bja build, cold: {run.wall:.1f} s wall ({run.wall / 60:.1f} min), {run.cpu:.1f} s "
           f"CPU, peak {run.tree_mb:.0f} MiB (all processes)")
