@@ -98,6 +98,8 @@ One round:
   right) and is played out before the next hand takes its second card.  Every
   paid hand carries one unit (two when doubled).  The player splits the initial
   pair when the exact EV of doing so (under that play) beats the other options.
+  ``split_play="cdp1"`` plays split hands by Farmer's CDP1 instead (see the split hands'
+  section): optimal for a split hand of their cards, one more pair card gone.
 
 Modelling decisions not fixed by the brief (see also the function docstrings):
 
@@ -225,23 +227,29 @@ class _Game:
     # of the deal as (rank, suit); None: suits unseen (a pay over suits is its average)
     dealt: Dealt | None = None
     literal_hole: bool = False
+    split_play: str = "cdz"  # how split hands decide: "cdz" or "cdp1" (see split hands)
 
     @property
     def plain(self) -> _Game:
         """The same deal with its suits unseen (split hands play and pay by the ranks)."""
         return self if self.dealt is None else _game(self.rules, self.start, self.up,
-                                                     self.literal_hole)
+                                                     self.literal_hole, None, self.split_play)
 
 
 @cache
 def _game(rules: Rules, start: Counts, up: int, literal_hole: bool,
-          dealt: Dealt | None = None) -> _Game:
+          dealt: Dealt | None = None, split_play: str = "cdz") -> _Game:
     if rules.split_by_rank:
         raise NotImplementedError("split_by_rank: the oracle works on card values only")
     if rules.free_splits and rules.max_hands > 2:
         raise NotImplementedError("free splits with resplits (max_hands > 2) are not modelled")
+    if split_play not in ("cdz", "cdp1"):
+        raise ValueError(f"unknown split play {split_play!r}")
+    if split_play == "cdp1" and rules.free_splits:
+        raise NotImplementedError("the free split hand's CDP1 play is not modelled")
     peeked = rules.peeks_on(up)
-    return _Game(rules, start, up, peeked, peeked or literal_hole, dealt, literal_hole)
+    return _Game(rules, start, up, peeked, peeked or literal_hole, dealt, literal_hole,
+                 split_play)
 
 
 # ------------------------------------------------------------------- suits
@@ -699,6 +707,91 @@ def _cdz_after_double(g: _Game, doubled: Cards, bet: Bet) -> str:
     return _after_double_choice(_after_double_values(g, unseen, doubled, bet))
 
 
+# CDP1 (Farmer's post-split level): a split hand takes the action that is optimal for a
+# SPLIT hand of its cards in the shoe less the upcard, the hand and one more pair card
+# (the split's other first card), every other card unseen: a split hand's options and
+# pays (stand, hit, double on two cards and under DAN after hitting only with DAS, never
+# surrender; BNS; no Super Bonus; suit bonuses averaged over the suits), a doubled hand's
+# redouble and rescue weighed the same way.  That decision is kept at every state of the
+# round, whatever further pair cards the resplits took.  It depends on the hand's own
+# cards only, so the round's EV under it is what the engine's CDP1 level computes.
+
+
+def _split_unseen(g: _Game, pair: int, hand: Cards) -> Counts:
+    return _take(_take_all(_take(g.start, g.up), hand), pair)
+
+
+def _split_may_double(rules: Rules, hand: Cards) -> bool:
+    return rules.double_after_split and _may_double(rules, hand)
+
+
+@cache
+def _qs_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
+    return _stand_value(g, unseen, _final(g.rules, hand), _paid(g, hand, bet, True))
+
+
+@cache
+def _qs_hit(g: _Game, unseen: Counts, hand: Cards) -> Q:
+    """A split hand hits once, then plays on optimally as a split hand."""
+    ev = Q(0)
+    for card, p, rest in _player_draws(g, unseen):
+        ev += p * _vs_play_on(g, rest, _with(hand, card))
+    return ev
+
+
+@cache
+def _qs_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
+    ev = Q(0)
+    for card, p, rest in _player_draws(g, unseen):
+        ev += p * max(_split_after_double_values(g, rest, _with(hand, card), bet).values())
+    return ev
+
+
+def _split_after_double_values(g: _Game, unseen: Counts, doubled: Cards, bet: Bet,
+                               ) -> dict[str, Q]:
+    values = {"stand": _qs_stand(g, unseen, doubled, bet)}
+    if _redouble_offered(g.rules, doubled, bet):
+        values["redouble"] = _qs_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]))
+    if _rescue_offered(g.rules, doubled, bet):
+        values["rescue"] = Q(-bet[0], 2)
+    return values
+
+
+@cache
+def _vs_play_on(g: _Game, unseen: Counts, hand: Cards) -> Q:
+    stand = _qs_stand(g, unseen, hand, PAID)
+    if _forced(g.rules, hand):
+        return stand
+    best = max(stand, _qs_hit(g, unseen, hand))
+    if _split_may_double(g.rules, hand):
+        best = max(best, _qs_double(g, unseen, hand, PAID_DOUBLE))
+    return best
+
+
+@cache
+def _cdp1_action(g: _Game, pair: int, hand: Cards) -> str:
+    """CDP1 action of a paid split hand holding ``hand`` (2+ cards, not forced)."""
+    unseen = _split_unseen(g, pair, hand)
+    best, action = _qs_stand(g, unseen, hand, PAID), "stand"
+    hit = _qs_hit(g, unseen, hand)
+    if hit > best:
+        best, action = hit, "hit"
+    if _split_may_double(g.rules, hand):
+        double = _qs_double(g, unseen, hand, PAID_DOUBLE)
+        if double > best:
+            action = "double"
+    return action
+
+
+@cache
+def _cdp1_after_double(g: _Game, pair: int, doubled: Cards, bet: Bet) -> str:
+    """A doubled split hand's choice once its card is dealt, as CDP1 weighs it."""
+    if _total(doubled) > 21:
+        return "stand"
+    unseen = _split_unseen(g, pair, doubled)
+    return _after_double_choice(_split_after_double_values(g, unseen, doubled, bet))
+
+
 @cache
 def _free_action(g: _Game, hand: Cards) -> str:
     """Action of the free split hand holding ``hand`` (2+ cards, not forced): the better
@@ -728,7 +821,8 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     free_hand = pair in rules.free_splits and waiting == 0
 
     def doubled(rest: Counts, cards: Cards, bet: Bet) -> Q:
-        choice = _cdz_after_double(g, cards, bet)
+        choice = (_cdz_after_double(g, cards, bet) if g.split_play == "cdz"
+                  else _cdp1_after_double(g, pair, cards, bet))
         if choice == "redouble":
             return sum((p * doubled(after, _with(cards, card), (2 * bet[0], 2 * bet[1]))
                         for card, p, after in _draws(rest)), Q(0))
@@ -755,7 +849,8 @@ def _split_round(g: _Game, hole: int | None, shoe: Counts, pair: int, hands: int
     bet = FREE if free_hand else PAID
     if _forced(rules, current) or (pair == ACE and not rules.hit_split_aces):
         return finish(shoe, current, bet)
-    action = _free_action(g, current) if free_hand else _cdz_action(g, current)
+    action = (_free_action(g, current) if free_hand else _cdz_action(g, current)
+              if g.split_play == "cdz" else _cdp1_action(g, pair, current))
     if action == "stand":
         return finish(shoe, current, bet)
     ev = Q(0)
@@ -926,7 +1021,7 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Q:
             up_suit = suits[0] if up_pays else None
             first, second = suits[-2:]
             case = _game(rules, g.start, g.up, g.literal_hole,
-                         (up_suit, (hand[0], first), (hand[1], second)))
+                         (up_suit, (hand[0], first), (hand[1], second)), g.split_play)
             by_suits += p * _deal_ev(case, hand, keep)
         if keep == "keep":
             return max(by_suits, _deal_ev(g, hand, "split"))
@@ -966,17 +1061,18 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Q:
 # -------------------------------------------------------------------- public
 
 
-def round_ev_by_upcard(rules: Rules, counts: Counts, *,
-                       literal_hole: bool = False) -> dict[int, Q]:
+def round_ev_by_upcard(rules: Rules, counts: Counts, *, literal_hole: bool = False,
+                       split_play: str = "cdz") -> dict[int, Q]:
     """EV of the round given each upcard present in the shoe ``counts`` (before the deal).
 
     ``literal_hole``: draw the hole card right after the deal for every upcard, not only
-    when the dealer peeks (slower; the result is the same).
+    when the dealer peeks (slower; the result is the same).  ``split_play``: how split
+    hands decide, "cdz" (CDZ-) or "cdp1" (CDP1, see the split hands' section).
     """
     start = tuple(counts)
     result: dict[int, Q] = {}
     for up, _, after_up in _draws(start):
-        g = _game(rules, start, up, literal_hole)
+        g = _game(rules, start, up, literal_hole, None, split_play)
         ev = Q(0)
         for first, p1, after_first in _draws(after_up):
             for second, p2, _ in _draws(after_first):
@@ -986,14 +1082,15 @@ def round_ev_by_upcard(rules: Rules, counts: Counts, *,
     return result
 
 
-def round_ev(rules: Rules, counts: Counts, *, literal_hole: bool = False) -> Q:
-    """EV of one round off the top of the shoe ``counts`` (``literal_hole``: as above)."""
-    by_up = round_ev_by_upcard(rules, counts, literal_hole=literal_hole)
+def round_ev(rules: Rules, counts: Counts, *, literal_hole: bool = False,
+             split_play: str = "cdz") -> Q:
+    """EV of one round off the top of the shoe ``counts`` (the options: as above)."""
+    by_up = round_ev_by_upcard(rules, counts, literal_hole=literal_hole, split_play=split_play)
     return sum((p * by_up[up] for up, p, _ in _draws(tuple(counts))), Q(0))
 
 
 def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards, *,
-             literal_hole: bool = False) -> dict[str, Q]:
+             literal_hole: bool = False, split_play: str = "cdz") -> dict[str, Q]:
     """EV of each legal action on an unsplit hand ``cards`` against ``upcard``.
 
     ``counts`` is the shoe before the deal: it still holds the upcard and ``cards``.
@@ -1005,9 +1102,9 @@ def hand_evs(rules: Rules, counts: Counts, upcard: int, cards: Cards, *,
     21 under ``stand_on_21`` only have "stand".  Where the dealer peeked with this
     upcard the EVs are conditioned on his not having blackjack; otherwise (ENHC, a ten
     up under ``PEEK_ACE``) they are unconditioned.  ``literal_hole``: as in
-    :func:`round_ev_by_upcard`.
+    :func:`round_ev_by_upcard`, and so is ``split_play``.
     """
-    g = _game(rules, tuple(counts), upcard, literal_hole)
+    g = _game(rules, tuple(counts), upcard, literal_hole, None, split_play)
     return dict(_action_values(g, tuple(sorted(cards)), True))
 
 
@@ -1027,5 +1124,7 @@ def clear_caches() -> None:
     """Forget every memoised state (they are kept across calls)."""
     for function in (_game, _draws, _dealer, _dealer_odds, _q_stand, _q_hit, _q_double,
                      _v_play_on, _cdz_action, _cdz_after_double, _free_action, _split_round,
+                     _qs_stand, _qs_hit, _qs_double, _vs_play_on, _cdp1_action,
+                     _cdp1_after_double,
                      _action_values, _deal_ev):
         function.cache_clear()

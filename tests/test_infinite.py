@@ -75,11 +75,22 @@ def test_every_rule_converges(spec: str) -> None:
     """Per upcard: ``n (EV(n) - EV(INF))`` the same at 10**4 and 10**5 decks (CDZ-).
 
     BNS is left out: there the pre-split strategy of CDZ- chases bonuses a split hand is
-    not paid, so CDZ- tends to less than the best play, and CDP is not computed with the
-    21 bonuses; INF refuses CDZ- there and BNS is checked by the invariants below.
+    not paid, so CDZ- tends to less than the best play (INF refuses CDZ- there); CDP
+    converges instead, below.
     """
-    rules = Rules(spec)
-    by = {n: analyze(rules.replace(decks=n), jobs=1, cache=False).by_upcard
+    _converges(Rules(spec), "cdz")
+
+
+@pytest.mark.parametrize("spec", ["6D H17 DOA DAS SPL3 LS B5C=3:2 B6C=2:1 B7C=3:1 BNS",
+                                  "6D H17 DOA DAS SPL1 LS B5C=3:2 BNS"])
+def test_unpaid_split_bonuses_converge_under_cdp(spec: str) -> None:
+    """Under BNS a split hand plays for its own 1:1 pay at CDP, which is INF's play in the
+    limit: the finite CDP figures converge to INF's (CDZ- would not)."""
+    _converges(Rules(spec), "cdp")
+
+
+def _converges(rules: Rules, split: str) -> None:
+    by = {n: analyze(rules.replace(decks=n), jobs=1, cache=False, split=split).by_upcard
           for n in (10**4, 10**5)}
     inf = InfiniteGame(rules.replace(decks=INFINITE)).by_upcard()
     for key, up in zip("A23456789T", range(1, 11), strict=True):

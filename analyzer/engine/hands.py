@@ -163,10 +163,15 @@ def _full_space() -> HandSpace:
 
 
 def double_allowed(rule: Double, comp: tuple[int, ...]) -> bool:
-    """Whether a two-card hand may double under the rule (D9: hard 9-11, D10: 10-11)."""
-    if rule is Double.ANY:
-        return True
+    """Whether a two-card hand may double under the rule (D9: hard 9-11, D10: 10-11).
+
+    Never a 21 (a split hand's A-T), as after hitting (:func:`later_doubles`): on a tiny
+    shoe doubling it can pay, and the levels that choose a split hand's play freely
+    (CDP1, CDP, optimal) would take it where the oracle and CDZ- never do.
+    """
     total = comp_total(comp)[0]  # A-9 is soft 20, not 10
+    if rule is Double.ANY:
+        return total != 21
     return total in ((9, 10, 11) if rule is Double.NINE_TO_ELEVEN else (10, 11))
 
 
@@ -246,8 +251,8 @@ def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | 
         return None
     return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting, "
             "redoubling, double-down rescue, surrender after hitting or 21 bonuses (by card "
-            "count or suits) yet (bja ev, bja hand, bja chart, bja simulate and, but for "
-            "the suit bonuses, bja distribution are)")
+            "count or suits) yet (bja ev, bja hand, bja chart, bja distribution, bja simulate "
+            "and the split levels cdz, cdp1 and cdp are)")
 
 
 Bonus = tuple[Fraction, Fraction, Fraction]  # what a winning 21 of 5, 6, 7+ cards pays
@@ -271,9 +276,9 @@ def _with_bonus(space: HandSpace, stand: Array, win: Array, lose: Array, bonus: 
     if bonus is not None:
         pays += [(node, bonus[min(int(space.ncards[node]), 7) - 5]) for node in
                  np.flatnonzero((space.total == 21) & (space.ncards >= 5)).tolist()]
-    if three is not None:
-        pays += [(space.index[key], p) for key, p in zip(_THREE, three, strict=True)
-                 if key in space.index]
+    if three is not None:  # every node of the composition: a stacked space has several
+        pays += [(node, p) for key, p in zip(_THREE, three, strict=True)
+                 for node in np.flatnonzero((space.comps == key).all(axis=1)).tolist()]
     for node, pay in pays:
         paid[node] = (pay if exact else float(pay)) * win[node] - lose[node]
     return paid

@@ -114,16 +114,59 @@ def _split_hands(space: HandSpace, pair: int, one_card: bool) -> HandSpace:
     return sub_space(hands, np.flatnonzero(hands.ncards == 2)) if one_card else hands
 
 
-def _reach(space: HandSpace, hits: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    """Nodes reached from the two-card hands (which may double: their children too) by ``hits``."""
+def _reach(space: HandSpace, draws: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Nodes reached from the two-card hands (which may double: their children too) where
+    ``draws`` says a hand takes another card (it hits, doubles or doubles again)."""
     m = len(space.comps)
     reach = np.zeros(m + 2, dtype=bool)
     reach[:m] = space.ncards == 2
-    expand = hits | (space.ncards == 2)
+    expand = draws | (space.ncards == 2)
     for layer in reversed(space.layers):  # smallest hands first: every edge adds a card
         go = layer[reach[layer] & expand[layer]]
         reach[space.child[go].ravel()] = True
     return np.flatnonzero(reach[:m])
+
+
+def unbounded(play: PlayRules) -> bool:
+    """Whether a split hand that has hit may win more than its bet: it doubles later (DAN),
+    doubles a double again (RDn) or is paid a bonus 21."""
+    return (play.double_any is not None or play.redoubles > 0 or play.bonus is not None
+            or play.three is not None)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A split hand's play after its first decision, per node of the pair's split hands.
+
+    ``actions``: ``STAND``, ``HIT`` or (DAN) ``DOUBLE`` for a hand reached by hitting;
+    ``rescues`` and ``redoubles`` (one row per stake level, as
+    :attr:`HandValues.rescues`): where a doubled hand is given up (DDR) or doubled
+    again (RDn).  CDP1 takes them from the first level's optimal play.
+    """
+
+    actions: npt.NDArray[np.int64]
+    rescues: npt.NDArray[np.bool_]
+    redoubles: npt.NDArray[np.bool_]
+
+    @property
+    def draws(self) -> npt.NDArray[np.bool_]:
+        """Nodes that take another card: they hit, double, or double a double again."""
+        result: npt.NDArray[np.bool_] = (self.actions != STAND) | self.redoubles.any(axis=0)
+        return result
+
+    @classmethod
+    def of(cls, hands: LevelHands) -> Policy:
+        """The optimal play ``hands`` found (STAND where they evaluated no node)."""
+        values, lo, hi = hands.values, hands.start, hands.start + len(hands.nodes)
+        size = len(hands.space.comps)
+        actions = np.full(size, STAND, dtype=np.int64)
+        actions[hands.nodes] = np.where(values.hits[lo:hi], HIT,
+                                        np.where(values.doubles[lo:hi], DOUBLE, STAND))
+        rescues = np.zeros((len(values.rescues), size), dtype=bool)
+        rescues[:, hands.nodes] = values.rescues[:, lo:hi]
+        redoubles = np.zeros((len(values.redoubles), size), dtype=bool)
+        redoubles[:, hands.nodes] = values.redoubles[:, lo:hi]
+        return cls(actions, rescues, redoubles)
 
 
 @dataclass(frozen=True)
@@ -179,11 +222,14 @@ class SplitLevels:
                  plans: Sequence[SplitPlan], *, hits_soft_17: bool, exact: bool,
                  dealer: OutcomeCache | None = None, prune: bool = True) -> None:
         self.plans = {plan.pair: plan for plan in plans}
-        self.prune = prune
         plays = {plan.play for plan in plans}
         if len(plays) != 1:
             raise InternalError("split levels evaluated together must share their play rules")
         self.play = plays.pop()
+        # The search's bound (hit_bounds) holds where a hand that has hit can win at most its
+        # bet: not where it may double later (DAN), a double may double again (RDn), or a 21
+        # pays a bonus. There every hand is evaluated.
+        self.prune = prune and not unbounded(self.play)
         self.spaces = {plan.pair: _split_hands(first.space, plan.pair, plan.one_card)
                        for plan in plans}
         self.base, self.upcard = np.array(base, dtype=np.int64), upcard
@@ -195,13 +241,14 @@ class SplitLevels:
             self.play.push_22, self.play.player_21_wins).astype(np.float64)
 
     def values(self, wanted: Sequence[Level],
-               policies: Mapping[int, npt.NDArray[np.int64]] | None = None,
+               policies: Mapping[int, Policy] | None = None,
                ) -> dict[Level, LevelHands]:
         """EVs of the split hands of each (pair, level) (unconditioned), evaluated together.
 
         Continued play is optimal, or follows ``policies[pair]`` (per node of the
-        pair's split hands, the same at every level); with policies only the
-        hands they reach from the two-card hands are evaluated.
+        pair's split hands, the same at every level: the action of a hand reached by
+        hitting, and where a doubled hand is given up or doubled again); with policies
+        only the hands they reach from the two-card hands are evaluated.
         """
         spaces = tuple(self.spaces[p] for p, _ in wanted)
         blocks = stacked(spaces)
@@ -213,10 +260,17 @@ class SplitLevels:
         out = blocks.comps + np.repeat(lift, sizes, axis=0)
         rows: npt.NDArray[Any] | None = None
         policy: npt.NDArray[np.int64] | None = None
+        rescue: npt.NDArray[np.bool_] | None = None
+        redouble: npt.NDArray[np.bool_] | None = None
         if policies is not None:
-            nodes = np.concatenate([_reach(self.spaces[p], policies[p] == HIT) + lo
+            nodes = np.concatenate([_reach(self.spaces[p], policies[p].draws) + lo
                                     for (p, _), lo in zip(wanted, starts.tolist(), strict=False)])
-            policy = np.concatenate([policies[p] for p, _ in wanted])[nodes]
+            policy = np.concatenate([policies[p].actions for p, _ in wanted])[nodes]
+            if self.play.rescue:
+                rescue = np.concatenate([policies[p].rescues for p, _ in wanted], axis=1)[:, nodes]
+            if self.play.redoubles:
+                redouble = np.concatenate([policies[p].redoubles for p, _ in wanted],
+                                          axis=1)[:, nodes]
         elif self.play.free_hand or not self.prune:  # (the free hand has no bound here)
             nodes = np.arange(len(blocks.comps))
         else:
@@ -227,7 +281,8 @@ class SplitLevels:
         values = evaluate(sub_space(blocks, nodes), tuple(self.base.tolist()), self.upcard,
                           hits_soft_17=self.hits_soft_17, conditioned=False, exact=self.exact,
                           policy=policy, play=self.play, outcomes=rows,
-                          shoes=self.base - out[nodes])
+                          shoes=self.base - out[nodes], rescue_policy=rescue,
+                          redouble_policy=redouble)
         bounds = np.searchsorted(nodes, starts).tolist()
         return {(p, a): LevelHands(values, p, spaces[j], nodes[bounds[j]:bounds[j + 1]] - starts[j],
                                    bounds[j])
@@ -430,14 +485,8 @@ class PostSplit:
                 hands = levels.values([(p, a) for p, n in counts.items() for a in range(n)])
             else:  # CDP1: every level plays the first level's optimal actions
                 hands = levels.values([(p, 0) for p in counts])
-                policies = {}
-                for p, n in counts.items():
-                    if n > 1:  # hands the first level never evaluated are never reached
-                        first = hands[(p, 0)]
-                        policy = np.full(len(first.space.comps), STAND, dtype=np.int64)
-                        hits = first.values.hits[first.start:first.start + len(first.nodes)]
-                        policy[first.nodes] = np.where(hits, HIT, STAND)
-                        policies[p] = policy
+                # hands the first level never evaluated are never reached
+                policies = {p: Policy.of(hands[(p, 0)]) for p, n in counts.items() if n > 1}
                 if policies:
                     hands.update(levels.values(
                         [(p, a) for p in policies for a in range(1, counts[p])], policies))
