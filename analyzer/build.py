@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from analyzer.charts.build import build_chart_tables
-from analyzer.core.presets import CLASSIC_GAMES, PRESETS, Preset
-from analyzer.core.rules import Rules, format_spec, parse_spec
+from analyzer.core.presets import PRESETS, Preset, all_games
+from analyzer.core.rules import Rules, format_spec
 from analyzer.core.version import __version__
 from analyzer.engine.analysis import Analysis
 from analyzer.report.game_report import game_report
@@ -40,7 +40,7 @@ def build(root: Path, progress: Callable[[str], None] | None = None, *,
     say = progress or (lambda _msg: None)
     games: list[tuple[str, Rules, Preset | None]] = [
         (name, preset.rules, preset) for name, preset in PRESETS.items()]
-    games += [(name, parse_spec(spec), None) for name, spec in CLASSIC_GAMES.items()]
+    games += [(name, rules, None) for name, rules in all_games().items() if name not in PRESETS]
     total = len(games) + len(PRESETS) + 5  # game reports, certificates, four groups, index
     step = 0
 

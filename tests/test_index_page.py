@@ -125,7 +125,7 @@ def test_bja_build_writes_the_index_of_what_it_wrote(tmp_path: Path,
     import analyzer.shoestate.build
 
     monkeypatch.setattr(build_module, "PRESETS", {})
-    monkeypatch.setattr(build_module, "CLASSIC_GAMES", {})
+    monkeypatch.setattr(build_module, "all_games", dict)
     monkeypatch.setattr(analyzer.certificates.files, "build_certificates",
                         fake("reports/charlie7/certificate.md",
                              "reports/charlie7/certificate.json"))

@@ -245,7 +245,7 @@ def test_differing_rules_are_the_differing_fields(a: Rules, b: Rules) -> None:
     assert a.replace(**{k: v for r in found for k, v in r.take(b).items()}) == b
 
 
-@pytest.mark.parametrize("base", GAMES, ids=[*PRESETS, *CLASSIC_GAMES])
+@pytest.mark.parametrize("base", GAMES, ids=list(all_games()))
 def test_effects_are_the_registrys_candidates(base: Rules) -> None:
     expected = []
     for rule in COMPONENTS:

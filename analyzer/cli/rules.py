@@ -6,7 +6,14 @@ import argparse
 from typing import Any
 
 from analyzer.core.errors import UsageError
-from analyzer.core.presets import CLASSIC_GAMES, PRESETS, VARIANT_GAMES, game_base, get_preset
+from analyzer.core.presets import (
+    BUILT_VARIANTS,
+    CLASSIC_GAMES,
+    PRESETS,
+    VARIANT_GAMES,
+    game_base,
+    get_preset,
+)
 from analyzer.core.rules import describe_rules, format_spec
 from analyzer.report.render import PresetJson, preset_json, preset_text
 
@@ -51,11 +58,16 @@ CLASSIC_NOTE = ("a common casino rule set analysed beside the seed games; it has
 
 VARIANT_NOTE = ("Spanish 21 as docs/games.md reads the game (48-card decks, the bonuses "
                 "printed on its tables; the Super Bonus is a switch, SB, its pay depending on "
-                "the bet); analysed on request, not yet written by bja build")
+                "the bet); ")
+BUILT_NOTE = ("bja build writes its report, chart, rule effects and shoe-state studies (its "
+              "certificate: bja certify)")
+ON_REQUEST_NOTE = "analysed on request, not written by bja build"
 
 
 def _kind(name: str) -> tuple[str, str]:
-    return ("variant", VARIANT_NOTE) if name in VARIANT_GAMES else ("classic", CLASSIC_NOTE)
+    if name not in VARIANT_GAMES:
+        return "classic", CLASSIC_NOTE
+    return "variant", VARIANT_NOTE + (BUILT_NOTE if name in BUILT_VARIANTS else ON_REQUEST_NOTE)
 
 
 def classic_json(name: str) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """``reports/compare/``: the comparison reports ``bja build`` writes.
 
-* ``<seed>-effects.{md,csv,png}``: each seed game's rule-effect table;
+* ``<game>-effects.{md,csv,png}``: the rule-effect table of each seed game and of each
+  variant the build writes (Spanish 21);
 * ``seed-games.{md,csv,html,png}``: the four seed games beside the classic 6- and
   8-deck games, with the charlie7 -> free-bet -> privilege differences explained
   rule by rule.
@@ -19,7 +20,7 @@ from analyzer.comparisons.compute import compare_effects, compare_explain
 from analyzer.comparisons.model import Comparison
 from analyzer.comparisons.outputs import Format, render
 from analyzer.comparisons.runner import RunOptions
-from analyzer.core.presets import CLASSIC_GAMES, PRESETS, game_base
+from analyzer.core.presets import BUILT_VARIANTS, CLASSIC_GAMES, PRESETS, game_base
 from analyzer.util.files import write_files
 
 # The explained chain first (each explained from the previous), then the rest beside it.
@@ -50,9 +51,9 @@ def build_compare_reports(root: Path, progress: Callable[[str], None] | None = N
     # A chart per effects row would multiply the build time by about four (the chart
     # of each seed game is in tables/<game>/); `bja compare --game X --effects` has it.
     plain = dataclasses.replace(options, charts=False)
-    for name, preset in PRESETS.items():
+    for name in (*PRESETS, *BUILT_VARIANTS):
         say(f"rule effects of {name}")
-        effects = compare_effects(preset.rules, plain, base_name=name)
+        effects = compare_effects(game_base(name), plain, base_name=name)
         written += _write(folder, f"{name}-effects", effects, ("markdown", "csv", "png"))
     say("seed games side by side, differences explained")
     assert set(CHAIN) | set(BESIDE) <= set(PRESETS) | set(CLASSIC_GAMES)
