@@ -6,6 +6,11 @@ and decisions).  Each spot plays the fixed strategy of a single spot - its decis
 are those :mod:`tests.oracle` makes for a hand off the full shoe, from the spot's own
 cards and the upcard - while the cards really come off one shoe: spot 1's hands,
 then spot 2's, then the dealer's.  Returns ``E[X1]``, ``E[X2]`` and ``E[X1 X2]``.
+
+After a hit a hand stands, hits, doubles (DAN) or surrenders (SAH) as the oracle's
+``_play_on`` chooses; a doubled hand, its card dealt, stands, doubles again (RDn) or is
+given up (DDR) as its ``_after_double_choice`` does (a split hand: its ``_cdz_after_double``);
+a winning 21 is paid its card-count bonus (``_paid``).
 """
 
 from __future__ import annotations
@@ -25,7 +30,10 @@ from tests.oracle import (
     Counts,
     Payoffs,
     _action_values,
+    _after_double_choice,
+    _after_double_values,
     _cdz_action,
+    _cdz_after_double,
     _dealer,
     _double_bet,
     _draws,
@@ -35,10 +43,14 @@ from tests.oracle import (
     _Game,
     _game,
     _is_natural,
+    _may_double,
     _may_resplit,
     _may_surrender,
+    _may_surrender_later,
     _outcome_values,
+    _paid,
     _payoffs,
+    _q_double,
     _q_hit,
     _q_stand,
     _take,
@@ -56,15 +68,46 @@ def _vec(rules: Rules, payoffs: Payoffs) -> Vec:
     return tuple(Q(v) for v in _outcome_values(rules, payoffs))
 
 
+def _settled(g: _Game, hand: Cards, bet: tuple[int, int], split: bool = False) -> Vec:
+    """A finished hand's result against each dealer outcome, its bonus 21 paid."""
+    return _vec(g.rules, _payoffs(g.rules, _final(g.rules, hand), _paid(g, hand, bet, split)))
+
+
 def _hit_on(g: _Game, shoe: Counts, hand: Cards, chance: Q, out: Ends) -> None:
-    """An unsplit hand after a hit: hit while the single-spot strategy says so."""
+    """An unsplit hand after a hit: the single-spot strategy's stand, hit, double (DAN) or
+    surrender (SAH), as the oracle's ``_play_on`` chooses."""
+    rules = g.rules
     unseen = _take_all(_take(g.start, g.up), hand)  # the spot's own view: its cards only
-    if _forced(g.rules, hand) or _q_stand(g, unseen, hand, PAID) >= _q_hit(g, unseen, hand,
-                                                                             PAID):
-        out.append((chance, _vec(g.rules, _payoffs(g.rules, _final(g.rules, hand), PAID)), shoe))
+    if _forced(rules, hand):
+        out.append((chance, _settled(g, hand, PAID), shoe))
         return
+    stand, hit = _q_stand(g, unseen, hand, PAID), _q_hit(g, unseen, hand, PAID)
+    double = _q_double(g, unseen, hand, PAID_DOUBLE) if _may_double(rules, hand) else None
+    others = max(stand, hit) if double is None else max(stand, hit, double)
+    if _may_surrender_later(g, hand) and others < -HALF:
+        out.append((chance, (-HALF,) * N, shoe))  # a peek game: no dealer blackjack is met
+    elif double is not None and double > max(stand, hit):
+        _doubled(g, shoe, hand, PAID_DOUBLE, chance, out)
+    elif stand >= hit:
+        out.append((chance, _settled(g, hand, PAID), shoe))
+    else:
+        for card, p, rest in _draws(shoe):
+            _hit_on(g, rest, _with(hand, card), chance * p, out)
+
+
+def _doubled(g: _Game, shoe: Counts, hand: Cards, bet: tuple[int, int], chance: Q,
+             out: Ends) -> None:
+    """An unsplit double: one card, then stand, double again (RDn) or give up (DDR)."""
     for card, p, rest in _draws(shoe):
-        _hit_on(g, rest, _with(hand, card), chance * p, out)
+        cards = _with(hand, card)
+        unseen = _take_all(_take(g.start, g.up), cards)
+        choice = _after_double_choice(_after_double_values(g, unseen, cards, bet))
+        if choice == "rescue":
+            out.append((chance * p, (Q(-bet[0], 2),) * N, rest))
+        elif choice == "redouble":
+            _doubled(g, rest, cards, (2 * bet[0], 2 * bet[1]), chance * p, out)
+        else:
+            out.append((chance * p, _settled(g, cards, bet), rest))
 
 
 def _split(g: _Game, shoe: Counts, pair: int, hands: int, waiting: int, current: Cards,
@@ -73,12 +116,24 @@ def _split(g: _Game, shoe: Counts, pair: int, hands: int, waiting: int, current:
     rules = g.rules
     free_hand = pair in rules.free_splits and waiting == 0
 
-    def finish(rest: Counts, cards: Cards, bet: tuple[int, int], p: Q) -> None:
-        finished = _payoffs(rules, _final(rules, cards), bet, done)
+    def finish(rest: Counts, cards: Cards, bet: tuple[int, int], p: Q,
+               rescued: bool = False) -> None:
+        if rescued:  # given up: half the stake whatever comes
+            finished = tuple(e - bet[0] // 2 for e in done[:-2]) + done[-2:]
+        else:
+            finished = _payoffs(rules, _final(rules, cards), _paid(g, cards, bet, True), done)
         if waiting == 0:
             out.append((p, _vec(rules, finished), rest))
         else:
             _split(g, rest, pair, hands, waiting - 1, (pair,), finished, p, out)
+
+    def doubled(rest: Counts, cards: Cards, bet: tuple[int, int], p: Q) -> None:
+        choice = _cdz_after_double(g, cards, bet)
+        if choice == "redouble":
+            for card, q, after in _draws(rest):
+                doubled(after, _with(cards, card), (2 * bet[0], 2 * bet[1]), p * q)
+        else:
+            finish(rest, cards, bet, p, rescued=choice == "rescue")
 
     if len(current) == 1:
         for card, p, rest in _draws(shoe):
@@ -99,7 +154,7 @@ def _split(g: _Game, shoe: Counts, pair: int, hands: int, waiting: int, current:
     for card, p, rest in _draws(shoe):
         cards = _with(current, card)
         if action == "double":
-            finish(rest, cards, PAID_DOUBLE, chance * p)
+            doubled(rest, cards, PAID_DOUBLE, chance * p)
         else:
             _split(g, rest, pair, hands, waiting, cards, done, chance * p, out)
 
@@ -127,16 +182,18 @@ def _spot(g: _Game, shoe: Counts, hand: Cards) -> Ends:
         out.append((Q(1), (-HALF,) * (N - 1) + (-HALF if g.peeked else Q(-1),),
                     shoe))
     elif action == "stand":
-        out.append((Q(1), _vec(rules, _payoffs(rules, _final(rules, hand), PAID)), shoe))
+        out.append((Q(1), _settled(g, hand, PAID), shoe))
     elif action == "hit":
         for card, p, rest in _draws(shoe):
             _hit_on(g, rest, _with(hand, card), p, out)
     elif action == "double":
         bet = _double_bet(rules, hand)
         assert bet is not None
-        for card, p, rest in _draws(shoe):
-            out.append((p, _vec(rules, _payoffs(rules, _final(rules, _with(hand, card)), bet)),
-                        rest))
+        if bet == PAID_DOUBLE:
+            _doubled(g, shoe, hand, bet, Q(1), out)
+        else:  # a free double: one card, neither rescued nor redoubled
+            for card, p, rest in _draws(shoe):
+                out.append((p, _settled(g, _with(hand, card), bet), rest))
     elif action == "split":
         _split(g, shoe, hand[0], 2, 1, (hand[0],), NO_HANDS, Q(1), out)
     else:

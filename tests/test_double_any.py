@@ -210,8 +210,8 @@ def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
         Analysis(rules, split=SplitLevel.OPTIMAL)
     cdz, cdp1 = (Analysis(rules, split=level).ev() for level in (SplitLevel.CDZ, SplitLevel.CDP1))
     assert cdz < cdp1  # the post-split level plays them (tests/test_postsplit_rules.py)
-    with pytest.raises(Exception, match="a spot's play"):
-        spot_covariance(parse_spec("6D DAS SPL1 DDR"))
+    # two spots enumerated exactly play them (tests/test_spots.py): a figure, not a refusal
+    assert spot_covariance(parse_spec("6D DAS SPL1 DDR")).covariance > 0
     with pytest.raises(RuleConflictError, match="^DAN and DDR: the played reading of Bust It"):
         simulate_played(rules.full_shoe().counts, rules, 10, 1)
 

@@ -34,6 +34,7 @@ from tests import oracle_spots
 
 TENS = (1, 0, 1, 0, 2, 0, 0, 3, 1, 10)  # 18 cards: enough that two spots cannot run out
 FREE = (1, 0, 0, 0, 2, 1, 0, 2, 1, 12)
+SMALL = (1, 1, 1, 1, 1, 0, 0, 1, 1, 11)  # 18 cards: five-card 21s, two spots still fit
 REFERENCE = Path(__file__).parent / "reference" / "variance-covariance-woo.md"
 
 ORACLE_CASES = [
@@ -47,6 +48,15 @@ ORACLE_CASES = [
     pytest.param("1D S17 DOA NDAS SPL1 ES ENHC", TENS, id="ENHC-ES", marks=pytest.mark.slow),
     pytest.param("1D S17 DOA DAS SPL1 LS NSA", TENS, id="no-split-aces",
                  marks=pytest.mark.slow),
+    # a hand doubling after hitting (DAN), a double given up or doubled again (DDR, RDn),
+    # a hand surrendered after hitting (SAH), a bonus 21 by card count: each moves the
+    # covariance here, and each dropped from the engine's spot makes it differ
+    pytest.param("1D S17 DOA DAS SPL1 LS DAN", TENS, id="DAN"),
+    pytest.param("1D H17 DOA DAS SPL1 LS DDR RD1", TENS, id="DDR-RD1"),
+    pytest.param("1D S17 DOA DAS SPL1 LS SAH", TENS, id="SAH"),
+    pytest.param("1D S17 DOA DAS SPL1 NS B5C=2:1 B6C=3:1 B7C=5:1", SMALL, id="card-bonuses"),
+    pytest.param("1D SP H17 DOA DAN DDR DAS SPL1 RSA HSA LS BJW P21W B5C=3:2 B6C=2:1 B7C=3:1 "
+                 "BND", SMALL, id="spanish21-one-split", marks=pytest.mark.slow),
 ]
 
 
@@ -74,6 +84,8 @@ def test_what_cannot_be_enumerated_is_refused() -> None:
     assert spots_enumerable(PRESETS["charlie7"].rules) is None
     with pytest.raises(UsageError, match="resplits"):
         spot_covariance(parse_spec("6D S17 DOA DAS SPL3 LS"))
+    with pytest.raises(UsageError, match="suit bonuses"):
+        spot_covariance(parse_spec("6D S17 DOA DAS SPL1 LS B777=3:2/2:1/3:1"))
     with pytest.raises(ImpossibleShoeError, match="two spots"):
         spot_covariance(parse_spec("1D S17 DOA DAS SPL1 LS"),
                         Shoe((1, 1, 1, 1, 2, 1, 1, 3, 1, 6)))

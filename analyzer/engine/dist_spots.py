@@ -43,16 +43,17 @@ from analyzer.core.errors import StrategyError, UsageError
 from analyzer.core.modular import matmul, rebuild, residues
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Rules, Surrender
+from analyzer.core.ruleset import suit_bonuses
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.dist_blocks import carry_orders
+from analyzer.engine.dist_blocks import DoubledPlay, carry_orders, doubled_ends, payoff
 from analyzer.engine.dist_dealer import joint_residues, joint_weights
-from analyzer.engine.dist_hands import DOUBLED, FREE_DOUBLED, SINGLE, hand_payoffs
+from analyzer.engine.dist_hands import FREE_DOUBLED, SINGLE, hand_payoffs
 from analyzer.engine.dist_splits import CardKeys, PairSums
 from analyzer.engine.distribution import _Upcard
 from analyzer.engine.exhaustion import most_cards, refusal
 from analyzer.engine.frozen import FrozenStrategy
-from analyzer.engine.hands import doubling_refusal
+from analyzer.engine.hands import PlayRules, card_bonus
 from analyzer.engine.strategy import Strategy
 
 IntArray = npt.NDArray[np.int64]
@@ -73,7 +74,10 @@ def spots_enumerable(rules: Rules) -> str | None:
         return "resplits: the number of a spot's hands depends on the other hands' cards"
     if rules.split_by_rank:
         return "pairs split by rank: the engine weighs ten-valued pairs by an average"
-    return doubling_refusal(rules, "a spot's play")
+    if suit_bonuses(rules):
+        return ("suit bonuses: two spots' bonus 21s share the suits of one shoe, which an "
+                "enumeration of card values does not follow")
+    return None
 
 
 class _Finishes:
@@ -124,8 +128,8 @@ def _spot_finishes(part: _Upcard, scale: int) -> tuple[_Finishes, _Finishes]:
     played, ended = _Finishes(scale), _Finishes(scale)
     stand = np.zeros(m, dtype=np.int64)
     push = np.zeros(m, dtype=np.int64)
-    doubled: dict[int, IntArray] = {DOUBLED: np.zeros(m, dtype=np.int64),
-                                    FREE_DOUBLED: np.zeros(m, dtype=np.int64)}
+    paid = np.zeros(m, dtype=np.int64)  # orders doubling for a paid stake, per node
+    free = np.zeros(m, dtype=np.int64)  # ... for a free double
     bj = Outcome.BLACKJACK
     half = scale // 2
     for x in range(1, 11):
@@ -158,32 +162,59 @@ def _spot_finishes(part: _Upcard, scale: int) -> tuple[_Finishes, _Finishes]:
                 push[node] += orders
             elif action == DOUBLE:
                 total, soft = hand_total([v for v in range(1, 11) for _ in range(comp[v - 1])])
-                kind = FREE_DOUBLED if (not soft and total in rules.free_doubles) else DOUBLED
-                doubled[kind][node] += orders
+                (free if not soft and total in rules.free_doubles else paid)[node] += orders
             elif action == SPLIT:
                 _split_finishes(part, x, scale, played)
             else:
                 raise StrategyError(f"unknown action {action}")
-    held, busts, _ = carry_orders(space, stand, push, values.hits, values.forced)
-    single = hand_payoffs(values, play, SINGLE) * scale
+    # from three cards on a hand hits, doubles (DAN) or surrenders (SAH) as the engine's
+    # optimum says; it stands where it does none of these
+    later = values.doubles if play.double_any is not None else None
+    held, busts, paid = carry_orders(space, stand, push, values.hits, values.forced, later,
+                                     paid)
+    single = hand_payoffs(values, play, SINGLE, scale)
+    given = values.gives & (held > 0)  # SAH: a peek game, so no dealer blackjack is met
+    single[given] = -half
     nodes = np.flatnonzero(held)
     played.add(space.comps[nodes], single[nodes], held[nodes])
     for comps, n in busts:
         played.add(comps, np.full(N_OUTCOMES, -scale, dtype=np.int64), n)
-    for kind, counts in doubled.items():
-        pay_of = hand_payoffs(values, play, kind) * scale
-        lost = np.full(N_OUTCOMES, -scale * (2 if kind == DOUBLED else 1), dtype=np.int64)
-        if kind == DOUBLED and not play.bj_takes_all:
-            lost[bj] = -scale
-        for node in np.flatnonzero(counts).tolist():
-            kids = space.child[node]
-            for c in range(10):
-                if kids[c] < m:
-                    played.add(space.comps[kids[c]], pay_of[kids[c]], counts[node])
-                elif kids[c] == m:
-                    played.add(space.comps[node] + np.eye(10, dtype=np.int64)[c], lost,
-                               counts[node])
+    # a paid double: one card, then (DDR, RDn) given up or doubled again as the optimum says
+    after = DoubledPlay(values.rescues, values.redoubles) if play.rescue or play.redoubles \
+        else None
+    for comps, counts, wager, rescued in doubled_ends(space, paid, after):
+        played.add(comps, _doubled_pays(comps, wager, rescued, play, scale), counts)
+    pay_of = hand_payoffs(values, play, FREE_DOUBLED, scale)
+    lost = np.full(N_OUTCOMES, -scale, dtype=np.int64)
+    for node in np.flatnonzero(free).tolist():
+        kids = space.child[node]
+        for c in range(10):
+            if kids[c] < m:
+                played.add(space.comps[kids[c]], pay_of[kids[c]], free[node])
+            elif kids[c] == m:
+                played.add(space.comps[node] + np.eye(10, dtype=np.int64)[c], lost, free[node])
     return played, ended
+
+
+def _doubled_pays(comps: IntArray, wager: int, rescued: bool, play: PlayRules,
+                  scale: int) -> IntArray:
+    """The result of paid doubles finishing on ``comps`` (busted ones too) at stake
+    ``wager``, in units of ``1 / scale``: half the stake if given up (DDR); paid a bonus
+    21 unless BND; an unchecked dealer blackjack takes the original bet only where it
+    does not take all."""
+    if rescued:
+        return np.full((len(comps), N_OUTCOMES), -wager * scale // 2, dtype=np.int64)
+    hard = comps @ np.arange(1, 11)
+    soft = (comps[:, 0] > 0) & (hard + 10 <= 21)
+    ncards = comps.sum(axis=1)
+    pay = np.array([payoff(int(t), bool(play.charlie and n >= play.charlie), wager, False,
+                           play, int(n), play.bonus_doubled, scale)
+                    for t, n in zip((hard + 10 * soft).tolist(), ncards.tolist(), strict=True)],
+                   dtype=np.int64).reshape(-1, N_OUTCOMES)
+    if not play.bj_takes_all:
+        bj = Outcome.BLACKJACK
+        pay[:, bj] = np.where(pay[:, bj] < 0, -scale, pay[:, bj])
+    return pay
 
 
 def _split_finishes(part: _Upcard, pair: int, scale: int, played: _Finishes) -> None:
@@ -198,7 +229,7 @@ def _split_finishes(part: _Upcard, pair: int, scale: int, played: _Finishes) -> 
         blocks = families[name]
         cards = blocks.drawn.copy()
         cards[:, pair - 1] += 2
-        pay = blocks.pay * scale
+        pay = blocks.pay * (scale // part.scale)  # the blocks count in 1 / part.scale
         if not plan.bj_takes_all:  # "original bet only": the split spot loses 1 in all
             pay[:, bj] = -scale // 2 if names == ("any", "any") else (-scale if i == 0 else 0)
         played.add(cards, pay, blocks.mult, hands=2)
@@ -274,7 +305,9 @@ def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strateg
         raise UsageError(f"two spots cannot be enumerated exactly: {why}")
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
     decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)
-    scale = 2 * rules.blackjack_pays.denominator  # halves: surrender, "original bet only"
+    # halves (surrender, "original bet only"), the blackjack's and the card bonuses' units
+    scale = math.lcm(2 * rules.blackjack_pays.denominator,
+                     *(p.denominator for p in card_bonus(rules) or ()))
     total_shoe = analysis.shoe.total
     zero: Any = Fraction(0) if exact else 0.0
     e12, e1 = zero, zero

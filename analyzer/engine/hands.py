@@ -251,8 +251,8 @@ def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | 
         return None
     return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting, "
             "redoubling, double-down rescue, surrender after hitting or 21 bonuses (by card "
-            "count or suits) yet (bja ev, bja hand, bja chart, bja distribution, bja simulate "
-            "and the split levels cdz, cdp1 and cdp are)")
+            "count or suits) yet (bja ev, bja hand, bja chart, bja distribution with its two "
+            "spots, bja simulate and the split levels cdz, cdp1 and cdp are)")
 
 
 Bonus = tuple[Fraction, Fraction, Fraction]  # what a winning 21 of 5, 6, 7+ cards pays
