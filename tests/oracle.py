@@ -542,11 +542,13 @@ def _stand_value(g: _Game, unseen: Counts, final: int, bet: Bet) -> Q:
 # ------------------------------------------------- unsplit hands, optimal play
 #
 # ``bet`` PAID: the hand's EV; FREE: the free split hand's payoff (its win probability).
+# ``split``: the hand is a split hand, valued as one (paid as a split hand, doubling after
+# hitting only with DAS, never surrendering): what CDP1 weighs (see the split hands).
 
 
 @cache
-def _q_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
-    return _stand_value(g, unseen, _final(g.rules, hand), _paid(g, hand, bet, False))
+def _q_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet, split: bool = False) -> Q:
+    return _stand_value(g, unseen, _final(g.rules, hand), _paid(g, hand, bet, split))
 
 
 def _paid(g: _Game, cards: Cards, bet: Bet, split: bool) -> Bet:
@@ -572,32 +574,31 @@ def _paid(g: _Game, cards: Cards, bet: Bet, split: bool) -> Bet:
 
 
 @cache
-def _q_hit(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
+def _q_hit(g: _Game, unseen: Counts, hand: Cards, bet: Bet, split: bool = False) -> Q:
     """Hit once, then play on optimally (stand or hit) for the same payoff."""
     ev = Q(0)
     for card, p, rest in _player_draws(g, unseen):
-        ev += p * _v_play_on(g, rest, _with(hand, card), bet)
+        ev += p * _v_play_on(g, rest, _with(hand, card), bet, split)
     return ev
 
 
 @cache
-def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
+def _q_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet, split: bool = False) -> Q:
     """One card, then stand, with ``bet`` (a paid double's stake, or FREE_DOUBLE); a paid
     double that did not bust may then double again (RDn) or be given up for half the stake
     (DDR), where that is better."""
     ev = Q(0)
     for card, p, rest in _player_draws(g, unseen):
-        ev += p * max(_after_double_values(g, rest, _with(hand, card), bet).values())
+        ev += p * max(_after_double_values(g, rest, _with(hand, card), bet, split).values())
     return ev
 
 
 def _after_double_values(g: _Game, unseen: Counts, doubled: Cards, bet: Bet,
-                         ) -> dict[str, Q]:
+                         split: bool = False) -> dict[str, Q]:
     """Believed value of each choice a doubled hand has once its card is dealt."""
-    values = {"stand": _stand_value(g, unseen, _final(g.rules, doubled),
-                                    _paid(g, doubled, bet, False))}
+    values = {"stand": _q_stand(g, unseen, doubled, bet, split)}
     if _redouble_offered(g.rules, doubled, bet):
-        values["redouble"] = _q_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]))
+        values["redouble"] = _q_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]), split)
     if _rescue_offered(g.rules, doubled, bet):
         values["rescue"] = Q(-bet[0], 2)  # half the stake: the original bet, doubled once
     return values
@@ -629,16 +630,17 @@ def _redouble_offered(rules: Rules, doubled: Cards, bet: Bet) -> bool:
 
 
 @cache
-def _v_play_on(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
+def _v_play_on(g: _Game, unseen: Counts, hand: Cards, bet: Bet, split: bool = False) -> Q:
     """Value of a hand after a hit: the best of standing, hitting and, on paid hands,
-    doubling (DAN) and surrendering (SAH), unless forced to stand."""
-    stand = _q_stand(g, unseen, hand, bet)
+    doubling (DAN; a split hand with DAS) and surrendering (SAH; not a split hand), unless
+    forced to stand."""
+    stand = _q_stand(g, unseen, hand, bet, split)
     if _forced(g.rules, hand):
         return stand
-    best = max(stand, _q_hit(g, unseen, hand, bet))
-    if bet == PAID and _may_double(g.rules, hand):
-        best = max(best, _q_double(g, unseen, hand, PAID_DOUBLE))
-    if bet == PAID and _may_surrender_later(g, hand):
+    best = max(stand, _q_hit(g, unseen, hand, bet, split))
+    if bet == PAID and _may_double(g.rules, hand) and (g.rules.double_after_split or not split):
+        best = max(best, _q_double(g, unseen, hand, PAID_DOUBLE, split))
+    if bet == PAID and not split and _may_surrender_later(g, hand):
         best = max(best, -HALF)
     return best
 
@@ -721,63 +723,16 @@ def _split_unseen(g: _Game, pair: int, hand: Cards) -> Counts:
     return _take(_take_all(_take(g.start, g.up), hand), pair)
 
 
-def _split_may_double(rules: Rules, hand: Cards) -> bool:
-    return rules.double_after_split and _may_double(rules, hand)
-
-
-@cache
-def _qs_stand(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
-    return _stand_value(g, unseen, _final(g.rules, hand), _paid(g, hand, bet, True))
-
-
-@cache
-def _qs_hit(g: _Game, unseen: Counts, hand: Cards) -> Q:
-    """A split hand hits once, then plays on optimally as a split hand."""
-    ev = Q(0)
-    for card, p, rest in _player_draws(g, unseen):
-        ev += p * _vs_play_on(g, rest, _with(hand, card))
-    return ev
-
-
-@cache
-def _qs_double(g: _Game, unseen: Counts, hand: Cards, bet: Bet) -> Q:
-    ev = Q(0)
-    for card, p, rest in _player_draws(g, unseen):
-        ev += p * max(_split_after_double_values(g, rest, _with(hand, card), bet).values())
-    return ev
-
-
-def _split_after_double_values(g: _Game, unseen: Counts, doubled: Cards, bet: Bet,
-                               ) -> dict[str, Q]:
-    values = {"stand": _qs_stand(g, unseen, doubled, bet)}
-    if _redouble_offered(g.rules, doubled, bet):
-        values["redouble"] = _qs_double(g, unseen, doubled, (2 * bet[0], 2 * bet[1]))
-    if _rescue_offered(g.rules, doubled, bet):
-        values["rescue"] = Q(-bet[0], 2)
-    return values
-
-
-@cache
-def _vs_play_on(g: _Game, unseen: Counts, hand: Cards) -> Q:
-    stand = _qs_stand(g, unseen, hand, PAID)
-    if _forced(g.rules, hand):
-        return stand
-    best = max(stand, _qs_hit(g, unseen, hand))
-    if _split_may_double(g.rules, hand):
-        best = max(best, _qs_double(g, unseen, hand, PAID_DOUBLE))
-    return best
-
-
 @cache
 def _cdp1_action(g: _Game, pair: int, hand: Cards) -> str:
     """CDP1 action of a paid split hand holding ``hand`` (2+ cards, not forced)."""
     unseen = _split_unseen(g, pair, hand)
-    best, action = _qs_stand(g, unseen, hand, PAID), "stand"
-    hit = _qs_hit(g, unseen, hand)
+    best, action = _q_stand(g, unseen, hand, PAID, True), "stand"
+    hit = _q_hit(g, unseen, hand, PAID, True)
     if hit > best:
         best, action = hit, "hit"
-    if _split_may_double(g.rules, hand):
-        double = _qs_double(g, unseen, hand, PAID_DOUBLE)
+    if g.rules.double_after_split and _may_double(g.rules, hand):
+        double = _q_double(g, unseen, hand, PAID_DOUBLE, True)
         if double > best:
             action = "double"
     return action
@@ -789,7 +744,7 @@ def _cdp1_after_double(g: _Game, pair: int, doubled: Cards, bet: Bet) -> str:
     if _total(doubled) > 21:
         return "stand"
     unseen = _split_unseen(g, pair, doubled)
-    return _after_double_choice(_split_after_double_values(g, unseen, doubled, bet))
+    return _after_double_choice(_after_double_values(g, unseen, doubled, bet, True))
 
 
 @cache
@@ -1124,7 +1079,6 @@ def clear_caches() -> None:
     """Forget every memoised state (they are kept across calls)."""
     for function in (_game, _draws, _dealer, _dealer_odds, _q_stand, _q_hit, _q_double,
                      _v_play_on, _cdz_action, _cdz_after_double, _free_action, _split_round,
-                     _qs_stand, _qs_hit, _qs_double, _vs_play_on, _cdp1_action,
-                     _cdp1_after_double,
+                     _cdp1_action, _cdp1_after_double,
                      _action_values, _deal_ev):
         function.cache_clear()
