@@ -300,6 +300,24 @@ def _two_card_play(space: HandSpace, pair: int, plan: SplitPlan, decide: Decide,
     return stand, push, dbl
 
 
+def end_pays(comps: IntArray, wager: int, rescued: bool, play: PlayRules, free: bool = False,
+             scale: int = 1) -> IntArray:
+    """``PAY[i, o]``: the result of a hand finishing on ``comps[i]`` (busted too) at stake
+    ``wager`` against dealer outcome ``o``, in units of ``1 / scale`` (:func:`payoff`):
+    half the stake if given up (DDR), a winning 21's card-count bonus unless the hand is
+    free or a double under BND."""
+    if rescued:
+        return np.full((len(comps), N_OUTCOMES), -wager * scale // 2, dtype=np.int64)
+    hard = comps @ np.arange(1, 11)
+    soft = (comps[:, 0] > 0) & (hard + 10 <= 21)
+    total = hard + 10 * soft
+    ncards = comps.sum(axis=1)
+    bonus = not free and (wager == 1 or play.bonus_doubled)  # BND: not on a double
+    rows = [payoff(int(t), bool(play.charlie and n >= play.charlie), wager, free, play, int(n),
+                   bonus, scale) for t, n in zip(total.tolist(), ncards.tolist(), strict=True)]
+    return np.array(rows, dtype=np.int64).reshape(-1, N_OUTCOMES)
+
+
 def _blocks(space: HandSpace, ends: Ends, pair: int, play: PlayRules, free: bool,
             scale: int = 1, tags: BonusTags = NO_TAGS) -> Blocks:
     """Blocks from finished compositions (pair card included) and their counts."""
@@ -307,19 +325,11 @@ def _blocks(space: HandSpace, ends: Ends, pair: int, play: PlayRules, free: bool
     for comps, counts, wager, rescued in ends:
         if not len(counts):
             continue
-        hard = comps @ np.arange(1, 11)
-        soft = (comps[:, 0] > 0) & (hard + 10 <= 21)
-        total = hard + 10 * soft
-        ncards = comps.sum(axis=1)
         bonus = not free and (wager == 1 or play.bonus_doubled)  # BND: not on a double
-        rows = [[-wager * scale // 2] * N_OUTCOMES if rescued else  # half the stake
-                payoff(int(t), bool(play.charlie and n >= play.charlie), wager, free, play,
-                       int(n), bonus, scale)
-                for t, n in zip(total.tolist(), ncards.tolist(), strict=True)]
         drawn = comps.copy()
         drawn[:, pair - 1] -= 1
         drawn_parts.append(drawn)
-        pay_parts.append(np.array(rows, dtype=np.int64).reshape(-1, N_OUTCOMES))
+        pay_parts.append(end_pays(comps, wager, rescued, play, free, scale))
         mult_parts.append(counts)
         tag_parts.append(tags.tag(comps, wager) if bonus and not rescued else
                          np.zeros(len(counts), dtype=np.int64))

@@ -46,14 +46,14 @@ from analyzer.core.rules import Rules, Surrender
 from analyzer.core.ruleset import suit_bonuses
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.dist_blocks import DoubledPlay, carry_orders, doubled_ends, payoff
+from analyzer.engine.dist_blocks import DoubledPlay, carry_orders, doubled_ends, end_pays
 from analyzer.engine.dist_dealer import joint_residues, joint_weights
 from analyzer.engine.dist_hands import FREE_DOUBLED, SINGLE, hand_payoffs
 from analyzer.engine.dist_splits import CardKeys, PairSums
 from analyzer.engine.distribution import _Upcard
 from analyzer.engine.exhaustion import most_cards, refusal
 from analyzer.engine.frozen import FrozenStrategy
-from analyzer.engine.hands import PlayRules, card_bonus
+from analyzer.engine.hands import card_bonus
 from analyzer.engine.strategy import Strategy
 
 IntArray = npt.NDArray[np.int64]
@@ -183,7 +183,10 @@ def _spot_finishes(part: _Upcard, scale: int) -> tuple[_Finishes, _Finishes]:
     after = DoubledPlay(values.rescues, values.redoubles) if play.rescue or play.redoubles \
         else None
     for comps, counts, wager, rescued in doubled_ends(space, paid, after):
-        played.add(comps, _doubled_pays(comps, wager, rescued, play, scale), counts)
+        pay = end_pays(comps, wager, rescued, play, scale=scale)
+        if not play.bj_takes_all:  # an unchecked blackjack takes the original bet only
+            pay[:, bj] = np.where(pay[:, bj] < 0, -scale, pay[:, bj])
+        played.add(comps, pay, counts)
     pay_of = hand_payoffs(values, play, FREE_DOUBLED, scale)
     lost = np.full(N_OUTCOMES, -scale, dtype=np.int64)
     for node in np.flatnonzero(free).tolist():
@@ -194,27 +197,6 @@ def _spot_finishes(part: _Upcard, scale: int) -> tuple[_Finishes, _Finishes]:
             elif kids[c] == m:
                 played.add(space.comps[node] + np.eye(10, dtype=np.int64)[c], lost, free[node])
     return played, ended
-
-
-def _doubled_pays(comps: IntArray, wager: int, rescued: bool, play: PlayRules,
-                  scale: int) -> IntArray:
-    """The result of paid doubles finishing on ``comps`` (busted ones too) at stake
-    ``wager``, in units of ``1 / scale``: half the stake if given up (DDR); paid a bonus
-    21 unless BND; an unchecked dealer blackjack takes the original bet only where it
-    does not take all."""
-    if rescued:
-        return np.full((len(comps), N_OUTCOMES), -wager * scale // 2, dtype=np.int64)
-    hard = comps @ np.arange(1, 11)
-    soft = (comps[:, 0] > 0) & (hard + 10 <= 21)
-    ncards = comps.sum(axis=1)
-    pay = np.array([payoff(int(t), bool(play.charlie and n >= play.charlie), wager, False,
-                           play, int(n), play.bonus_doubled, scale)
-                    for t, n in zip((hard + 10 * soft).tolist(), ncards.tolist(), strict=True)],
-                   dtype=np.int64).reshape(-1, N_OUTCOMES)
-    if not play.bj_takes_all:
-        bj = Outcome.BLACKJACK
-        pay[:, bj] = np.where(pay[:, bj] < 0, -scale, pay[:, bj])
-    return pay
 
 
 def _split_finishes(part: _Upcard, pair: int, scale: int, played: _Finishes) -> None:
