@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import pytest
 
+from analyzer.core.presets import game_rules
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
@@ -88,7 +89,6 @@ def test_split_hands_never_double_a_21() -> None:
 def test_the_levels_order_on_spanish21(game: str) -> None:
     """More information for the split hands never costs: CDZ- <= CDP1, and CDP differs
     from CDP1 by little (Farmer's CDP combines per-level plays)."""
-    from analyzer.core.presets import game_rules
     rules = game_rules(game)
     cdz, cdp1, cdp = (Analysis(rules, split=s).ev() for s in ("cdz", "cdp1", "cdp"))
     assert cdz < cdp1 < cdz + 1e-3
