@@ -54,9 +54,10 @@ def build(root: Path, progress: Callable[[str], None] | None = None, *,
         say(f"analysing {name} ({format_spec(rules)})")
         path = root / "reports" / f"{name}.md"
         # Optimal splitting for one split only: with resplits its card sets multiply
-        # past a build's time, and the report says so.
+        # past a build's time, and the report says so.  Its figures go through the memo:
+        # games that differ only outside split hands (1d-h17-bj65) share them.
         model = game_model(Analysis(rules), levels=True, optimal=rules.max_hands <= 2,
-                           jobs=jobs)
+                           jobs=jobs, memo=True)
         write_atomic(path, game_report(name, model, preset))
         written.append(path)
     from analyzer.certificates.files import build_certificates  # simulator: lazily

@@ -9,6 +9,7 @@ of play and the refusals.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,27 @@ def test_counts_past_the_cache_keys_give_the_same_value(monkeypatch: pytest.Monk
     want = engine(rules, counts, 6, 2, exact=exact)
     monkeypatch.setattr(optimal_split, "KEY_LIMIT", 2)  # a 2 out twice spills
     assert engine(rules, counts, 6, 2, exact=exact) == want
+
+
+def test_the_memo_shares_a_pair_between_games_that_differ_outside_split_hands(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 6:5 game reads the 3:2 game's split figures from the memo (the build's one-deck
+    pair); each is the figure computed without it, bit for bit, and a damaged entry is
+    recomputed, not served."""
+    monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path))
+    shoe = Shoe((2, 2, 2, 2, 1, 1, 1, 1, 1, 6))
+    plain, paid = (parse_spec(s) for s in ("1D H17 DOA NDAS SPL1 NS",
+                                           "1D H17 DOA NDAS SPL1 LS BJ6:5"))
+    fresh = Analysis(paid, shoe, split="optimal").actions(6, (2, 2))[SPLIT]
+    Analysis(plain, shoe, split="optimal", memo=True).actions(6, (2, 2))
+    entries = list(tmp_path.glob("optimal-split/*/*"))
+    assert len(entries) == 1  # one pair against one upcard
+    read = Analysis(paid, shoe, split="optimal", memo=True).actions(6, (2, 2))[SPLIT]
+    assert repr(read) == repr(fresh)
+    assert len(list(tmp_path.glob("optimal-split/*/*"))) == 1  # read, not recomputed
+    entries[0].write_bytes(entries[0].read_bytes()[:-3] + b"xyz")
+    again = Analysis(paid, shoe, split="optimal", memo=True).actions(6, (2, 2))[SPLIT]
+    assert repr(again) == repr(fresh)
+    other = Analysis(parse_spec("1D S17 DOA NDAS SPL1 NS"), shoe, split="optimal", memo=True)
+    assert other.actions(6, (2, 2))[SPLIT] != fresh  # the dealer's rule is in the key
+    assert len(list(tmp_path.glob("optimal-split/*/*"))) == 2

@@ -52,7 +52,7 @@ from analyzer.engine.hands import (
     later_doubles,
     sub_space,
 )
-from analyzer.engine.optimal_split import OptimalSplit, SplitInfeasible
+from analyzer.engine.optimal_split import SplitInfeasible, optimal_split_value
 from analyzer.engine.optimal_split import refusal as optimal_refusal
 from analyzer.engine.postsplit import PostSplit
 from analyzer.engine.splits import SplitPlan, later_play, policy_decision, split_ev
@@ -134,11 +134,16 @@ class Analysis:
         Under suit bonuses (B678, B777, SB), whether the player's two-card decisions
         also read the suits of the hand and the upcard (True), or the ranks only
         (:mod:`analyzer.engine.suits`); a fixed strategy reads the ranks only.
+    memo : bool
+        At ``split="optimal"``, keep each pair's figure in the on-disk memo and read it
+        from there (:func:`~analyzer.engine.optimal_split.optimal_split_value`); the
+        same figures either way.
     """
 
     def __init__(self, rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
                  strategy: Strategy | None = None, split: SplitLevel = SplitLevel.CDZ,
-                 jobs: int = 1, splitter: Splitter | None = None, suits: bool = True) -> None:
+                 jobs: int = 1, splitter: Splitter | None = None, suits: bool = True,
+                 memo: bool = False) -> None:
         if not isinstance(rules, Rules):
             raise UsageError(f"rules must be a Rules, not {rules!r}")
         if shoe is not None and not isinstance(shoe, Shoe):
@@ -178,6 +183,9 @@ class Analysis:
         if not isinstance(suits, bool):
             raise UsageError(f"suits must be True or False, not {suits!r}")
         self.suits = suits
+        if not isinstance(memo, bool):
+            raise UsageError(f"memo must be True or False, not {memo!r}")
+        self.memo = memo
         self._reads_suits = suits and suit_bonuses(rules)  # asked once: rules hash slowly
         if suit_bonuses(rules):
             reason = suit_shoe_refusal(rules, self.shoe.counts)
@@ -268,9 +276,10 @@ class Analysis:
                 assert self.splitter is not None  # checked in __init__
                 ua.splits[pair] = self.splitter(self, ua, plan, decide, hits)
             elif self.split == "optimal":
-                ua.splits[pair] = OptimalSplit(
+                ua.splits[pair] = optimal_split_value(
                     ua.shoe, ua.upcard, plan, hits_soft_17=self.rules.hits_soft_17,
-                    conditioned=self.conditioned(ua.upcard), exact=self.exact).value()
+                    conditioned=self.conditioned(ua.upcard), exact=self.exact,
+                    memo=self.memo)
             elif self.split in ("cdp1", "cdp"):
                 ua.splits[pair] = self._post_split(ua).ev(plan)
             else:

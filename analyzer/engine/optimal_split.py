@@ -70,6 +70,7 @@ from analyzer.engine.hands import (
 )
 from analyzer.engine.postsplit import split_hand_space
 from analyzer.engine.splits import SplitPlan
+from analyzer.util.memo import Memo, pickled
 
 # float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
 # the union of the two dtypes (every operation would need a cast), so Any.
@@ -127,18 +128,19 @@ def _nodes(space: HandSpace) -> _Nodes:
 
 @dataclass(frozen=True)
 class _RowFigures:
-    """Per row of the dealer cache: ``win``/``lose`` (rows x totals), ``bj``, ``probs``
-    (rows x 10), with room past ``size`` (grown fourfold, as the cache grows)."""
+    """Per row of the dealer cache: ``win`` and ``net`` (win less loss) per column of
+    payoffs (rows x columns), ``bj``, ``probs`` (rows x 10), with room past ``size``
+    (grown fourfold, as the cache grows)."""
 
     win: Array
-    lose: Array
+    net: Array
     bj: Array
     probs: Array
     size: int
 
     @classmethod
     def empty(cls, totals: int, dtype: type) -> _RowFigures:
-        return cls(win=np.zeros((0, totals), dtype=dtype), lose=np.zeros((0, totals), dtype=dtype),
+        return cls(win=np.zeros((0, totals), dtype=dtype), net=np.zeros((0, totals), dtype=dtype),
                    bj=np.zeros(0, dtype=dtype), probs=np.zeros((0, 10), dtype=dtype), size=0)
 
     def extended(self, more: _RowFigures) -> _RowFigures:
@@ -150,11 +152,11 @@ class _RowFigures:
         else:
             room = max(size, 4 * room)  # unwritten room costs no memory (np.empty)
             grown = _RowFigures(win=_moved(self.win, self.size, room),
-                                lose=_moved(self.lose, self.size, room),
+                                net=_moved(self.net, self.size, room),
                                 bj=_moved(self.bj, self.size, room),
                                 probs=_moved(self.probs, self.size, room), size=self.size)
-        for mine, theirs in zip((grown.win, grown.lose, grown.bj, grown.probs),
-                                (more.win, more.lose, more.bj, more.probs), strict=True):
+        for mine, theirs in zip((grown.win, grown.net, grown.bj, grown.probs),
+                                (more.win, more.net, more.bj, more.probs), strict=True):
             mine[self.size:size] = theirs
         return replace(grown, size=size)
 
@@ -164,6 +166,30 @@ def _moved(a: Array, size: int, room: int) -> Array:
     out = np.empty((room, *a.shape[1:]), dtype=a.dtype)
     out[:size] = a[:size]
     return out
+
+
+def optimal_split_value(base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
+                        hits_soft_17: bool, conditioned: bool, exact: bool,
+                        memo: bool = False) -> Number:
+    """:meth:`OptimalSplit.value`, kept in the on-disk memo (:mod:`analyzer.util.memo`)
+    when ``memo``.
+
+    The key is what the recursion reads -- the shoe, the upcard, the split's rules
+    (:class:`~analyzer.engine.splits.SplitPlan`), the dealer's soft 17 and the peek --
+    so rule sets that differ only where a split hand never goes (a blackjack's payout,
+    surrender, insurance) share each pair's figure: the build's one-deck 3:2 and 6:5
+    games compute it once.
+    """
+    def compute() -> Number:
+        return OptimalSplit(base, upcard, plan, hits_soft_17=hits_soft_17,
+                            conditioned=conditioned, exact=exact).value()
+
+    if not memo:
+        return compute()
+    kind: type = Fraction if exact else float
+    store: Memo[Number] = Memo("optimal-split", pickled(kind), enabled=True)
+    key = (tuple(base), upcard, plan, hits_soft_17, conditioned, exact)
+    return store.get_or_compute(key, compute)
 
 
 class OptimalSplit:
@@ -191,14 +217,16 @@ class OptimalSplit:
         # own cache, not the analyses' shared ones: a case can fill millions of rows.
         self._dealer = OutcomeCache(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
         # What a hand needs of the dealer's row, derived once per row of the cache (a row
-        # serves dozens of (set, node) pairs): win and loss chances by the hand's total
-        # (one column per total a split hand can have), the blackjack's, the next card's.
+        # serves dozens of (set, node) pairs): win and loss chances by the hand's total,
+        # the blackjack's, the next card's.  Totals paid alike (every total below 17, say)
+        # share a column: the same sums, computed once per row.
         totals = np.unique(space.total)
+        pays, column = np.unique(self.pay[totals], axis=0, return_inverse=True)
         self._column = np.zeros(int(totals.max()) + 1 if len(totals) else 1, dtype=np.int64)
-        self._column[totals] = np.arange(len(totals))
-        self._win_pay = (self.pay[totals] == 1)[None]  # (1, totals, outcomes)
-        self._lose_pay = (self.pay[totals] == -1)[None]
-        self._rows = _RowFigures.empty(len(totals), self.dtype)
+        self._column[totals] = column.ravel()
+        self._win_pay = (pays == 1)[None]  # (1, columns, outcomes)
+        self._lose_pay = (pays == -1)[None]
+        self._rows = _RowFigures.empty(len(pays), self.dtype)
         bj = blackjack_value(upcard)
         self._obo = (bj is not None and not conditioned and not plan.play.bj_takes_all)
 
@@ -246,27 +274,32 @@ class OptimalSplit:
         drawn[:, p - 1] -= 1  # the hand's pair card is already among the cards dealt
         cells, rows = self._figures(sets, drawn)  # (n, m): each set and node's dealer row
         column = self._column[space.total][None, :]
-        win, lose, bj = rows.win[cells, column], rows.lose[cells, column], rows.bj[cells]
         free = plan.free and k == 1  # Free Bet: the last hand carries the free bet
-        stand = self._stand(nd, win, lose, bj, free)
+        paid = (rows.win if free else rows.net)[cells, column]  # a free hand loses nothing
+        bj = rows.bj[cells] if plan.play.charlie or self._obo else None
+        stand = self._stand(nd, paid, bj, free)
+        loss = 0 if free else -1
         if k == 1:  # the last hand: nothing follows (Phi(., 0, .) = 0), so no sets to list
             played, doubled_stand = stand, 2 * stand  # a hand's value with what follows it
-            bust_rest = np.zeros((n, len(nd.bust_node)), dtype=self.dtype)
+            busted = np.full((n, len(nd.bust_node)), loss, dtype=self.dtype)
+            doubled_bust = np.broadcast_to(np.array(2 * loss, dtype=self.dtype),
+                                           busted.shape)  # only read
         else:
             dealt = sets[:, None, :] + drawn[None, :, :]  # (n, m, 10)
             rest = self._continuation(dealt, k, r)  # (n, m) Phi after standing here
             bust_rest = self._continuation(dealt[:, nd.bust_node] +
                                            np.eye(10, dtype=np.int64)[nd.bust_card], k, r)
             played, doubled_stand = stand + rest, 2 * stand + rest
-        loss = 0 if free else -1
-        busted = loss + bust_rest  # (n, b): a hand busting here, then the rest
+            busted = loss + bust_rest  # (n, b): a hand busting here, then the rest
+            doubled_bust = 2 * loss + bust_rest
         double = None
         if not free:  # only a two-card hand doubles (the others' entries stay 0, unread)
             two = np.flatnonzero(space.ncards == 2)
-            doubled = self._child_values(nd, doubled_stand, 2 * loss + bust_rest, two)
+            doubled = self._child_values(nd, doubled_stand, doubled_bust, two)
             double = np.zeros((n, m), dtype=self.dtype)
             double[:, two] = (rows.probs[cells[:, two]] * doubled).sum(axis=2)
             if self._obo:
+                assert bj is not None
                 double[:, two] += bj[:, two]  # only the original bet is lost to the blackjack
         forced = self._forced(nd)
         if not self.exact:  # the same loop compiled: no (sets x layer x 10) temporaries
@@ -349,7 +382,7 @@ class OptimalSplit:
             own = self._derive(outcome_matrix(self.upcard, self.hits_soft_17, shoes, self.exact),
                                shoes)
             at[lost] = rows.size + np.arange(len(lost))
-            rows = replace(rows, win=rows.win[:rows.size], lose=rows.lose[:rows.size],
+            rows = replace(rows, win=rows.win[:rows.size], net=rows.net[:rows.size],
                            bj=rows.bj[:rows.size], probs=rows.probs[:rows.size]).extended(own)
         return at.reshape(n, m), rows
 
@@ -358,18 +391,20 @@ class OptimalSplit:
         hands would repeat (so the same bits)."""
         if self.conditioned:  # the player knows the dealer has no blackjack
             rows = condition_outcomes(rows, self.exact)
-        return _RowFigures(win=(rows[:, None, :] * self._win_pay).sum(axis=2),
-                           lose=(rows[:, None, :] * self._lose_pay).sum(axis=2),
+        win = (rows[:, None, :] * self._win_pay).sum(axis=2)
+        return _RowFigures(win=win, net=win - (rows[:, None, :] * self._lose_pay).sum(axis=2),
                            bj=rows[:, Outcome.BLACKJACK].copy(),
                            probs=draw_probabilities(shoes, self.upcard, self.conditioned,
                                                     self.exact),
                            size=len(rows))
 
-    def _stand(self, nd: _Nodes, win: Array, lose: Array, bj: Array, free: bool) -> Array:
-        """Stand payoff of every node (the hand's own bet)."""
+    def _stand(self, nd: _Nodes, paid: Array, bj: Array | None, free: bool) -> Array:
+        """Stand payoff of every node (the hand's own bet): ``paid`` by the dealer's
+        outcomes (what the hand wins, less what it loses unless ``free``), or a Charlie's."""
         space, play = nd.space, self.plan.play
-        stand = win if free else win - lose
+        stand = paid
         if play.charlie:
+            assert bj is not None
             charlie = (space.ncards >= play.charlie)[None, :]
             beats = 0 if play.charlie_beats_bj else (1 if free else 2)
             stand = np.where(charlie, 1 - beats * bj, stand)

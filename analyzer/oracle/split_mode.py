@@ -55,10 +55,10 @@ def exact_splitter(analysis: Analysis, ua: UpcardAnalysis, plan: SplitPlan,
 
 def new_analysis(rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
                  strategy: Strategy | None = None, split: SplitLevel = SplitLevel.CDZ,
-                 jobs: int = 1) -> Analysis:
+                 jobs: int = 1, memo: bool = False) -> Analysis:
     """An :class:`Analysis` at any split level the CLI offers, ``"exact"`` included."""
     return Analysis(rules, shoe, exact=exact, strategy=strategy, split=split, jobs=jobs,
-                    splitter=exact_splitter if split == "exact" else None)
+                    splitter=exact_splitter if split == "exact" else None, memo=memo)
 
 
 __all__ = ["exact_splitter", "new_analysis"]

@@ -43,7 +43,8 @@ def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool,
     """
     key = ev_key(rules, shoe, exact=exact, split=split, levels=levels)
     return ev_memo(enabled=use_cache).get_or_compute(
-        key, lambda: ev_report(new_analysis(rules, shoe, exact=exact, split=split, jobs=jobs),
+        key, lambda: ev_report(new_analysis(rules, shoe, exact=exact, split=split, jobs=jobs,
+                                            memo=use_cache),
                                levels=levels, progress=progress))
 
 

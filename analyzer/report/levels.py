@@ -61,9 +61,10 @@ class Levels:
 
 
 def _analysed(rules: Rules, shoe: Shoe, exact: bool, split: SplitLevel,
-              done: dict[str, Analysis], jobs: int = 1) -> Level:
+              done: dict[str, Analysis], jobs: int = 1, memo: bool = False) -> Level:
     try:
-        analysis = done.get(split) or Analysis(rules, shoe, exact=exact, split=split, jobs=jobs)
+        analysis = done.get(split) or Analysis(rules, shoe, exact=exact, split=split, jobs=jobs,
+                                               memo=memo)
         return Level(split, analysis.ev())
     except AnalyzerError as err:
         return Level(split, reason=f"not computed: {err}")
@@ -86,11 +87,12 @@ def optimal_not_computed(rules: Rules, cards: int, exact: bool) -> str:
 
 def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False, *,
                     optimal: bool = False, jobs: int = 1,
-                    analyses: dict[str, Analysis] | None = None) -> Levels:
+                    analyses: dict[str, Analysis] | None = None, memo: bool = False) -> Levels:
     """EV of the basic chart, CDZ-, CDP1, CDP and (with ``optimal``) optimal splitting.
 
     ``analyses`` may hold analyses already made for some levels (keyed by split
-    mode), reused as they are; ``jobs`` processes share optimal splitting's upcards.
+    mode), reused as they are; ``jobs`` processes share optimal splitting's upcards;
+    ``memo``: optimal splitting keeps each pair's figure in the on-disk memo.
     """
     shoe = shoe if shoe is not None else rules.full_shoe()
     done = dict(analyses or {})
@@ -107,7 +109,7 @@ def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False,
     found = [chart] + [_analysed(rules, shoe, exact, s, done)
                        for s in (SplitLevel.CDZ, SplitLevel.CDP1, SplitLevel.CDP)]
     if optimal or SplitLevel.OPTIMAL in done:
-        found.append(_analysed(rules, shoe, exact, SplitLevel.OPTIMAL, done, jobs))
+        found.append(_analysed(rules, shoe, exact, SplitLevel.OPTIMAL, done, jobs, memo))
     else:
         found.append(Level(SplitLevel.OPTIMAL,
                            reason=optimal_not_computed(rules, shoe.total, exact)))

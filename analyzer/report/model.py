@@ -311,13 +311,14 @@ def _pair_play(analysis: Analysis, upcard: int, pair: int) -> PairPlay | None:
 
 
 def game_model(analysis: Analysis, *, levels: bool = False, optimal: bool = False,
-               jobs: int = 1) -> GameModel:
+               jobs: int = 1, memo: bool = False) -> GameModel:
     """The round, the dealer table, the best play of every pair; ``levels``: every level
-    (with ``optimal``, optimal splitting too, its upcards shared by ``jobs`` processes)."""
+    (with ``optimal``, optimal splitting too, its upcards shared by ``jobs`` processes,
+    each pair's figure kept in the on-disk memo with ``memo``)."""
     pairs = tuple((p, tuple(_pair_play(analysis, u, p) for u in UPCARDS))
                   for p in (1, *range(2, 11)))
     found = (strategy_levels(analysis.rules, analysis.shoe, analysis.exact, optimal=optimal,
-                             jobs=jobs, analyses={analysis.split: analysis})
+                             jobs=jobs, analyses={analysis.split: analysis}, memo=memo)
              if levels else None)
     return GameModel(ev=ev_report(analysis), dealer=dealer_table(analysis), pairs=pairs,
                      levels=found)

@@ -1,9 +1,11 @@
 """The one on-disk memo: every cached figure checked on the way out, never trusted.
 
-Three things are cached: ``bja ev``'s report models (:mod:`analyzer.report.cache`),
-the comparison's per-rule-set figures (:mod:`analyzer.comparisons.runner`) and the
-results of shoe-state and certificate tasks (:func:`analyzer.util.pool.run_all`).
-Each is a pure function of its inputs and of the code, so all three use this module:
+Four things are cached: ``bja ev``'s report models (:mod:`analyzer.report.cache`),
+the comparison's per-rule-set figures (:mod:`analyzer.comparisons.runner`), the
+results of shoe-state and certificate tasks (:func:`analyzer.util.pool.run_all`) and
+optimal splitting's figure per pair and upcard
+(:func:`analyzer.engine.optimal_split.optimal_split_value`).  Each is a pure function
+of its inputs and of the code, so all four use this module:
 
 * **one folder**: ``$BJA_CACHE_DIR`` if set, else the platform's user cache folder
   (``platformdirs``: ``~/.cache/bja`` on Linux); an entry lives at
