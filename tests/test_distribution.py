@@ -19,6 +19,7 @@ import math
 import re
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -228,3 +229,34 @@ def test_error_bounds_of_the_figures_hold() -> None:
     assert abs(whole.sd - rough.sd) <= rough.sd_bound
     assert abs(whole.p_win - rough.p_win) <= rough.chance_bound(lambda x: x > 0)
     assert abs(whole.sd - rough.sd) > 0  # the approximation differs: the bounds are tested
+
+
+def test_the_memo_serves_split_rounds_to_a_strategy_that_splits_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``memo`` each split round is kept by how its hands are played: the same
+    figures, bit for bit; the optimum frozen and played as a strategy splits alike and
+    adds no entry; a damaged entry is recomputed, not served."""
+    from analyzer.engine import dist_splits
+    from analyzer.engine.frozen import FrozenStrategy
+
+    monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path))
+    rules, shoe = parse_spec("1D H17 DOA DAS SPL3 LS"), Shoe(RESPLIT)
+    plain = round_distribution(rules, shoe)
+    kept = round_distribution(rules, shoe, memo=True)
+    entries = sorted(tmp_path.glob("split-distribution/*/*"))
+    assert entries and kept.by_upcard == plain.by_upcard
+    assert kept.error_bound == plain.error_bound
+    frozen = FrozenStrategy(Analysis(rules, shoe))
+    played = round_distribution(rules, shoe, strategy=frozen)
+    for entry in entries:
+        entry.write_bytes(entry.read_bytes()[:-2] + b"!!")  # every entry damaged
+    assert round_distribution(rules, shoe, strategy=frozen, memo=True).by_upcard == \
+        played.by_upcard
+    assert sorted(tmp_path.glob("split-distribution/*/*")) == entries  # rewritten, no more
+
+    def recomputed(*_args: object) -> None:
+        raise AssertionError("a split round kept in the memo was computed again")
+
+    monkeypatch.setattr(dist_splits, "split_distribution", recomputed)
+    again = round_distribution(rules, shoe, strategy=frozen, memo=True)
+    assert again.by_upcard == played.by_upcard

@@ -81,7 +81,9 @@ class Settings:
     # error bound that leaves on each probability.
     budget: int = STATE_BUDGET
     workers: int | None = None  # processes for the exact figures (None: every core)
-    cache: bool = True  # serve the levels from the disk memo ($BJA_CACHE_DIR) when there
+    # Serve the levels and the split rounds' distributions from the disk memo
+    # ($BJA_CACHE_DIR) when there.
+    cache: bool = True
 
 
 @dataclass(frozen=True)
@@ -199,17 +201,20 @@ def strategy_levels_of(rules: Rules, run: ChartRun, settings: Settings,
 
 
 def _distributions(rules: Rules, title: str, run: ChartRun, jobs: int, budget: int,
-                   progress: ProgressCallback | None = None,
+                   progress: ProgressCallback | None = None, memo: bool = True,
                    ) -> tuple[DistributionReport, DistributionReport]:
-    """The round's distribution under CDZ- play and under the chart (float arithmetic)."""
+    """The round's distribution under CDZ- play and under the chart (float arithmetic).
+
+    With ``memo`` the chart reads from the on-disk memo the split rounds it plays as
+    the optimal play does (nearly all of them), and a rerun reads every one."""
     optimal = make_report(round_distribution(rules, name="optimal (CDZ-)", jobs=jobs,
-                                             budget=budget, progress=progress),
+                                             budget=budget, memo=memo, progress=progress),
                           title, run.optimum.ev())
     play = ChartStrategy(run.chart, rules)
     charted = make_report(round_distribution(rules, strategy=play,
                                              name="basic-strategy chart (derived, "
                                                   "total-dependent)", jobs=jobs,
-                                             budget=budget, progress=progress),
+                                             budget=budget, memo=memo, progress=progress),
                           title, run.played.ev())
     return optimal, charted
 
@@ -265,7 +270,7 @@ def certify(rules: Rules, name: str, preset: Preset | None = None,
     levels = strategy_levels_of(rules, run, settings, nested)
     nested = say("distributions of a round")
     optimal, charted = _distributions(rules, title, run, workers(settings), settings.budget,
-                                      nested)
+                                      nested, memo=settings.cache)
     nested = say(f"simulation cross-check ({settings.check_rounds:,} rounds)")
     check = cross_check(rules, optimal.probabilities, float(optimal.ev),
                         rounds=settings.check_rounds, seed=settings.check_seed,

@@ -27,6 +27,7 @@ dropping that outcome and dividing by its complement.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,6 +44,7 @@ from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba
 from analyzer.engine.dealer import unique_rows
 from analyzer.engine.dist_blocks import NO_TAGS, Blocks, BonusTags
 from analyzer.engine.dist_dealer import joint_residues, joint_weights, sequence_weights
+from analyzer.util.memo import Memo, pickled
 
 IntArray = npt.NDArray[np.int64]
 STATE_BUDGET = 10_000_000  # hands-product size of a 3-4 hand pattern enumerated exactly
@@ -444,3 +446,34 @@ def split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blo
             total = {x: p / keep for x, p in total.items()}
             error = error / keep
     return SplitDistribution({x: p for x, p in sorted(total.items())}, error, s.tags)
+
+
+def _digest(families: dict[str, Blocks]) -> str:
+    """SHA-256 of every block of every kind of hand: what a split round's hands can be."""
+    h = hashlib.sha256()
+    for name in sorted(families):
+        h.update(name.encode() + b"\0")
+        blocks = families[name]
+        for a in (blocks.drawn, blocks.pay, blocks.mult, blocks.tag):
+            h.update(f"{a.dtype.str}{a.shape}".encode())
+            h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
+def kept_split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blocks],
+                            patterns: dict[tuple[str, ...], int], s: SplitSettings,
+                            budget: int = STATE_BUDGET, *, memo: bool = False
+                            ) -> SplitDistribution:
+    """:func:`split_distribution`, kept in the on-disk memo (:mod:`analyzer.util.memo`) when
+    ``memo``, keyed by its arguments (the hands' blocks by their digest).
+
+    Two strategies that play a split round alike give it the same blocks, so the second
+    reads the first's figures: a certificate's basic-strategy chart shares nearly every
+    split round with the optimal play computed before it.
+    """
+    if not memo:
+        return split_distribution(base, pair, families, patterns, s, budget)
+    key = (tuple(base), pair, _digest(families), sorted(patterns.items()), s, budget)
+    store: Memo[SplitDistribution] = Memo("split-distribution", pickled(SplitDistribution))
+    return store.get_or_compute(
+        key, lambda: split_distribution(base, pair, families, patterns, s, budget))

@@ -50,7 +50,7 @@ from analyzer.engine.dist_splits import (
     STATE_BUDGET,
     SplitDistribution,
     SplitSettings,
-    split_distribution,
+    kept_split_distribution,
 )
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.splits import SplitPlan
@@ -115,8 +115,10 @@ class _Upcard:
 
     def __init__(self, analysis: Analysis, upcard: int, decider: Strategy,
                  policy_strategy: Strategy | None, budget: int,
-                 splits: dict[int, SplitDistribution] | None = None) -> None:
+                 splits: dict[int, SplitDistribution] | None = None, *,
+                 memo: bool = False) -> None:
         self.a = analysis
+        self.memo = memo  # split rounds through the on-disk memo
         self._splits = dict(splits or {})  # by pair: given (computed elsewhere), or memoised
         self.u = upcard
         self.decider = decider  # two-card decisions
@@ -266,7 +268,8 @@ class _Upcard:
                                  peeked=self.peeked, bj_takes_all=plan.bj_takes_all,
                                  exact=self.exact, scale=self.scale,
                                  tags=self.bonus_tags(plan))
-        return split_distribution(self.ua.shoe, pair, families, patterns, settings, self.budget)
+        return kept_split_distribution(self.ua.shoe, pair, families, patterns, settings,
+                                       self.budget, memo=self.memo)
 
     def bonus_tags(self, plan: SplitPlan) -> BonusTags:
         """How this split's hands carry their bonus 21s paid by suits (none without)."""
@@ -323,7 +326,7 @@ class _Upcard:
 def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
                        strategy: Strategy | None = None, exact: bool = False,
                        name: str | None = None, budget: int = STATE_BUDGET,
-                       jobs: int = 1,
+                       jobs: int = 1, memo: bool = False,
                        progress: ProgressCallback | None = None) -> RoundDistribution:
     """The distribution of a round's net result off the top of ``shoe``.
 
@@ -336,6 +339,9 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     upcards (:mod:`analyzer.engine.forked`): each upcard's share is the same
     computation in any process, so the result is the same bits as a serial run.
     ``progress`` hears of each upcard done (stage ``"distribution: upcards"``).
+    ``memo`` keeps each split round's distribution in the on-disk memo, keyed by how its
+    hands are played (:func:`~analyzer.engine.dist_splits.kept_split_distribution`): the
+    same figures, and a second strategy splitting alike reads them.
     """
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
@@ -349,14 +355,15 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     def split(item: int) -> SplitDistribution:
         if item not in splits:
             u, pair = divmod(item, 16)
-            splits[item] = _Upcard(analysis, u, decider, strategy, budget).split(pair)
+            splits[item] = _Upcard(analysis, u, decider, strategy, budget,
+                                   memo=memo).split(pair)
         return splits[item]
 
     def share(u: int) -> tuple[Dist, Number]:
         if u not in shares:
             part = _Upcard(analysis, u, decider, strategy, budget,
                            {item % 16: found for item, found in splits.items()
-                            if item // 16 == u})
+                            if item // 16 == u}, memo=memo)
             shares[u] = (part.run(), part.error)
         return shares[u]
 
