@@ -127,3 +127,35 @@ def test_a_sigint_hidden_by_an_exception_in_this_share_is_not_lost() -> None:
             print("completed")
     """)
     assert done.stdout == "interrupted\n", (done.stdout, done.stderr)
+
+
+def _blas_threads(_item: int) -> int:
+    from threadpoolctl import threadpool_info
+
+    return max((pool["num_threads"] for pool in threadpool_info()
+                if pool["user_api"] == "blas"), default=1)
+
+
+@pytest.mark.parametrize("fork", ["1", "0"])
+def test_every_process_runs_one_blas_thread_while_items_run(
+        monkeypatch: pytest.MonkeyPatch, fork: str) -> None:
+    """Two processes on two cores, each with a BLAS thread per core, wait for each other
+    (forked.py's notes): children, spawned workers and this process's own share run one
+    BLAS thread, and this process gets its threads back afterwards."""
+    import numpy  # noqa: F401 -- its BLAS loaded, so that there is a pool to count
+    from threadpoolctl import threadpool_limits
+
+    monkeypatch.setenv(forked.FORK_ENV, fork)
+    with threadpool_limits(limits=2, user_api="blas"):
+        if _blas_threads(0) < 2:
+            pytest.skip("this numpy's BLAS runs one thread anyway")
+        mine: list[int] = []
+
+        def work(item: int) -> int:
+            mine.append(_blas_threads(item))
+            return mine[-1]
+
+        got = forked.in_forks(work if fork == "1" else _blas_threads, list(range(8)), jobs=2)
+        assert got and set(got.values()) == {1}
+        assert set(mine) <= {1}
+        assert _blas_threads(0) == 2

@@ -45,6 +45,7 @@ from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.ruleset import suit_bonuses
 from analyzer.core.shoe import Shoe
+from analyzer.engine import forked
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dist_blocks import DoubledPlay, carry_orders, doubled_ends, end_pays
 from analyzer.engine.dist_dealer import joint_residues, joint_weights
@@ -274,13 +275,15 @@ def _check_cards(played: _Finishes, shoe: tuple[int, ...], upcard: int) -> None:
 
 
 def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strategy | None = None,
-                    exact: bool = False) -> SpotCovariance:
+                    exact: bool = False, jobs: int = 1) -> SpotCovariance:
     """The covariance of two spots' results against one dealer hand, off the top of ``shoe``.
 
     Every spot plays ``strategy`` (default: the engine's optimal CDZ- play, as
     :func:`~analyzer.engine.distribution.round_distribution`).  Refused (a
     UsageError naming the reason) where a spot's hands cannot be enumerated
-    jointly: see :func:`spots_enumerable`.
+    jointly: see :func:`spots_enumerable`.  ``jobs`` processes share the upcards
+    (:mod:`analyzer.engine.forked`); their terms are added here in upcard order, so
+    the figure is the same bits as one process's.
     """
     why = spots_enumerable(rules)
     if why is not None:
@@ -291,39 +294,60 @@ def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strateg
     scale = math.lcm(2 * rules.blackjack_pays.denominator,
                      *(p.denominator for p in card_bonus(rules) or ()))
     total_shoe = analysis.shoe.total
+    terms: dict[int, list[tuple[Any, Any]]] = {}
+
+    def upcard_terms(u: int) -> list[tuple[Any, Any]]:
+        """The upcard's terms of ``E[XY]`` and ``E[X]``, world by world (memoised)."""
+        if u not in terms:
+            terms[u] = _upcard_terms(analysis, decider, strategy, u, scale, total_shoe)
+        return terms[u]
+
+    ups = [u for u in range(1, 11) if analysis.shoe[u]]
+    if jobs > 1 and forked.available():  # small upcards first: their splits cost the most
+        terms.update(forked.in_forks(upcard_terms, sorted(ups, key=lambda u: u in (1, 8, 9, 10)),
+                                     jobs))
     zero: Any = Fraction(0) if exact else 0.0
     e12, e1 = zero, zero
-    for u in range(1, 11):
-        if not analysis.shoe[u]:
-            continue
-        part = _Upcard(analysis, u, decider, strategy, 0)
-        played, ended = _spot_finishes(part, scale)
-        _check_cards(played, part.ua.shoe, u)
-        weight = Fraction(analysis.shoe[u], total_shoe)
-        worlds = [(played, [o for o in range(N_OUTCOMES)
-                            if not (part.peeked and o == Outcome.BLACKJACK)])]
-        if part.peeked:
-            worlds.append((ended, [Outcome.BLACKJACK]))
-        for finishes, outcomes in worlds:
-            cards, pay, orders = finishes.arrays()
-            if not len(cards):
-                continue
-            sets, of = np.unique(cards, axis=0, return_inverse=True)
-            v = []
-            for o in range(N_OUTCOMES):
-                col = np.zeros(len(sets), dtype=object if exact else np.float64)
-                np.add.at(col, of.ravel(), (orders * pay[:, o]).astype(col.dtype))
-                v.append(col)
-            second, den2, first, den1 = _second_moment(
-                part.ua.shoe, sets, v, u, rules.hits_soft_17, exact, outcomes,
-                int(np.abs(pay).max(initial=0)).bit_length())
-            if exact:
-                e12 += weight * Fraction(int(second), den2 * scale**2)
-                e1 += weight * Fraction(int(first), den1 * scale)
-            else:
-                e12 += float(weight) * second / scale**2
-                e1 += float(weight) * first / scale
+    for u in ups:
+        for t12, t1 in upcard_terms(u):
+            e12 += t12
+            e1 += t1
     return SpotCovariance(covariance=e12 - e1 * e1, mean=e1, exact=exact)
+
+
+def _upcard_terms(analysis: Analysis, decider: Strategy, strategy: Strategy | None, u: int,
+                  scale: int, total_shoe: int) -> list[tuple[Any, Any]]:
+    """One upcard's terms of ``E[XY]`` and ``E[X]``: one pair per world (no dealer
+    blackjack, and the peeked blackjack that ends the round)."""
+    rules, exact = analysis.rules, analysis.exact
+    found: list[tuple[Any, Any]] = []
+    part = _Upcard(analysis, u, decider, strategy, 0)
+    played, ended = _spot_finishes(part, scale)
+    _check_cards(played, part.ua.shoe, u)
+    weight = Fraction(analysis.shoe[u], total_shoe)
+    worlds = [(played, [o for o in range(N_OUTCOMES)
+                        if not (part.peeked and o == Outcome.BLACKJACK)])]
+    if part.peeked:
+        worlds.append((ended, [Outcome.BLACKJACK]))
+    for finishes, outcomes in worlds:
+        cards, pay, orders = finishes.arrays()
+        if not len(cards):
+            continue
+        sets, of = np.unique(cards, axis=0, return_inverse=True)
+        v = []
+        for o in range(N_OUTCOMES):
+            col = np.zeros(len(sets), dtype=object if exact else np.float64)
+            np.add.at(col, of.ravel(), (orders * pay[:, o]).astype(col.dtype))
+            v.append(col)
+        second, den2, first, den1 = _second_moment(
+            part.ua.shoe, sets, v, u, rules.hits_soft_17, exact, outcomes,
+            int(np.abs(pay).max(initial=0)).bit_length())
+        if exact:
+            found.append((weight * Fraction(int(second), den2 * scale**2),
+                          weight * Fraction(int(first), den1 * scale)))
+        else:
+            found.append((float(weight) * second / scale**2, float(weight) * first / scale))
+    return found
 
 
 def sd_by_spots(variance: float, covariance: float, spots: int = 3) -> dict[int, float]:

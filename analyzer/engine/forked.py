@@ -18,6 +18,12 @@ the items it takes from scratch -- the same code on the same inputs, so the same
 bits.  A ``work`` that does not pickle (a closure) runs here alone, serially:
 nothing else could run it.
 
+One BLAS thread per process while items run (:mod:`threadpoolctl`, set before the
+fork, so children inherit it; spawned workers set it themselves).  numpy's OpenBLAS
+otherwise starts a thread per core in *every* process, and with two processes on two
+cores their matrix products wait for each other: the items ran slower in parallel
+than one process alone.
+
 Ctrl-C.  SIGINT is blocked while a child is forked and registered, so a signal
 cannot land between the fork and the bookkeeping (a child nobody stops) nor in
 an interpreter at-fork hook, where an exception is printed and dropped.
@@ -80,7 +86,9 @@ def in_forks(work: Callable[[int], Any], items: Sequence[int], jobs: int,
     others = min(jobs, len(items)) - 1
     if others < 1:
         return {}
-    with _interrupts() as interrupted:
+    from threadpoolctl import threadpool_limits  # (only when there are processes to share)
+
+    with _interrupts() as interrupted, threadpool_limits(limits=1, user_api="blas"):
         done = on_done or (lambda _item: None)
         results = (_forked if can_fork() else _spawned)(work, items, others, done)
         if interrupted:  # a SIGINT that something on the way swallowed
@@ -196,6 +204,10 @@ _WORK: list[Callable[[int], Any]] = []  # in a spawned worker: the work, unpickl
 
 
 def _install(payload: bytes) -> None:
+    import numpy  # noqa: F401 -- its BLAS loaded, to be limited
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")  # for the worker's life (module doc)
     _WORK[:] = [pickle.loads(payload)]
 
 

@@ -206,14 +206,14 @@ def spot_figures(rules: Rules, *, rounds: int = SPOTS_ROUNDS, seed: int = SPOTS_
                  jobs: int = 1) -> Spots:
     """The covariance of two spots off a full shoe under CDZ- play: exact where one split
     is allowed (:func:`analyzer.engine.dist_spots.spot_covariance`), simulated otherwise;
-    the simulator's figure either way."""
+    the simulator's figure either way; ``jobs`` processes for both."""
     from analyzer.engine.dist_spots import spot_covariance, spots_enumerable
     from analyzer.sim.spots import simulate_spots
 
     sim = simulate_spots(rules, rounds, seed=seed, jobs=jobs, strategy="optimal")
     why = spots_enumerable(rules)
     if why is None:
-        exact = float(spot_covariance(rules).covariance)
+        exact = float(spot_covariance(rules, jobs=jobs).covariance)
         return Spots(exact, "exact", sim.covariance, sim.covariance_se, rounds, seed)
     return Spots(sim.covariance, "simulated", sim.covariance, sim.covariance_se, rounds, seed,
                  why)
