@@ -165,3 +165,14 @@ def test_the_memo_shares_a_pair_between_games_that_differ_outside_split_hands(
     other = Analysis(parse_spec("1D S17 DOA NDAS SPL1 NS"), shoe, split="optimal", memo=True)
     assert other.actions(6, (2, 2))[SPLIT] != fresh  # the dealer's rule is in the key
     assert len(list(tmp_path.glob("optimal-split/*/*"))) == 2
+    exact = Analysis(paid, shoe, split="optimal", exact=True).actions(6, (2, 2))[SPLIT]
+    kept = Analysis(plain, shoe, split="optimal", exact=True, memo=True)
+    assert kept.actions(6, (2, 2))[SPLIT] == exact
+
+    def computed(_self: OptimalSplit) -> None:
+        raise AssertionError("a figure kept in the memo was computed again")
+
+    monkeypatch.setattr(OptimalSplit, "value", computed)
+    for arithmetic in (True, False):  # read back, a GMP rational or a float
+        again = Analysis(paid, shoe, split="optimal", exact=arithmetic, memo=True)
+        assert again.actions(6, (2, 2))[SPLIT] == (exact if arithmetic else fresh)

@@ -44,6 +44,7 @@ approximate: resplits only with at most ``MAX_RESPLIT_CARDS`` cards.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -186,7 +187,7 @@ def optimal_split_value(base: tuple[int, ...], upcard: int, plan: SplitPlan, *,
 
     if not memo:
         return compute()
-    kind: type = Fraction if exact else float
+    kind: type = numbers.Rational if exact else float  # a GMP rational in exact mode
     store: Memo[Number] = Memo("optimal-split", pickled(kind), enabled=True)
     key = (tuple(base), upcard, plan, hits_soft_17, conditioned, exact)
     return store.get_or_compute(key, compute)
