@@ -24,6 +24,7 @@ from analyzer.engine.dist_splits import PairSums, merge_pairs
 from analyzer.engine.hands import hand_space
 from analyzer.engine.optimal_split import _nodes as optimal_nodes
 from analyzer.engine.postsplit import split_hand_space
+from analyzer.util import pool
 
 
 @pytest.mark.parametrize("exact", [False, True])
@@ -185,7 +186,7 @@ def test_distinct_sums_refuses_bad_input() -> None:
         _dealer.distinct_sums(np.array([3, 1]), np.zeros(3, dtype=np.int64), 0)
 
 
-@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+@pytest.mark.skipif(not pool.available(), reason="no fork on this platform")
 def test_in_forks_returns_what_children_computed_and_skips_their_failures() -> None:
     parent = os.getpid()
     seen: list[int] = []

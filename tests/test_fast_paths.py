@@ -17,7 +17,7 @@ import pytest
 from analyzer.charts.strategy import ChartStrategy
 from analyzer.core.actions import HIT, STAND
 from analyzer.core.cards import Value
-from analyzer.core.errors import AnalyzerError, CardNotationError, UsageError
+from analyzer.core.errors import AnalyzerError, CardNotationError, ImpossibleHandError, UsageError
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
@@ -157,3 +157,21 @@ def test_a_policy_of_what_is_not_a_hand_space_is_one_usage_error(bad: object) ->
         with pytest.raises(UsageError, match=r"^hands are an \(m, 10\) integer array") as err:
             strategy.hit_policy(10, bad)  # type: ignore[arg-type]
         assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("hand", [(0, 0, 0, 0, 0, 0, 0, 0, 0, 5),  # busted: never a node
+                                  (64, 0, 0, 0, 0, 0, 0, 1, 0, 0),  # packs onto 2-8's key
+                                  (0, 1, 0, 0, 0, 0, 0, 0, 0, 1)])
+def test_a_frozen_policy_of_a_hand_its_analysis_never_met_is_refused(
+        hand: tuple[int, ...]) -> None:
+    """The policies find nodes by packed keys: a hand that is none of the analysis's,
+    or whose counts would pack onto another's key, is one ImpossibleHandError."""
+    frozen = FrozenStrategy(Analysis(parse_spec("1D S17 DOA NDAS SPL1 NS")))
+    two_eight = (0, 1, 0, 0, 0, 0, 0, 1, 0, 0)
+    good = np.array([two_eight] * 2)
+    assert frozen.hit_policy(6, good).tolist() == [frozen.decide(6, two_eight, BOTH)] * 2
+    if hand == (0, 1, 0, 0, 0, 0, 0, 0, 0, 1):  # 2-T from a shoe with no 2 left
+        frozen = FrozenStrategy(Analysis(parse_spec("1D S17"), Shoe.decks(1).remove([2] * 4)))
+    with pytest.raises(ImpossibleHandError, match="never met it") as err:
+        frozen.hit_policy(6, np.array([*good, hand]))
+    assert "\n" not in str(err.value)

@@ -23,14 +23,15 @@ import pytest
 from analyzer.core.rules import parse_spec
 from analyzer.engine import forked
 from analyzer.engine.analysis import Analysis
+from analyzer.util import pool
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
 
 
 def test_without_fork_the_spawn_pool_gives_the_serial_bits(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(forked.FORK_ENV, "0")
-    assert not forked.can_fork() and forked.available()
+    monkeypatch.setenv(pool.FORK_ENV, "0")
+    assert not pool.can_fork() and pool.available()
     spec = parse_spec("2D H17 DOA DAS SPL3 LS")
     serial = Analysis(spec, jobs=1).by_upcard()
     pooled = Analysis(spec, jobs=2)
@@ -48,7 +49,7 @@ def test_without_fork_the_spawn_pool_gives_the_serial_bits(
 
 
 def test_without_fork_a_closure_runs_here_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(forked.FORK_ENV, "0")
+    monkeypatch.setenv(pool.FORK_ENV, "0")
     done: list[int] = []
     assert forked.in_forks(lambda item: done.append(item), [1, 2, 3], jobs=2) == {}
     assert done == []  # nothing computed twice: the caller computes every item
@@ -145,7 +146,7 @@ def test_every_process_runs_one_blas_thread_while_items_run(
     import numpy  # noqa: F401 -- its BLAS loaded, so that there is a pool to count
     from threadpoolctl import threadpool_limits
 
-    monkeypatch.setenv(forked.FORK_ENV, fork)
+    monkeypatch.setenv(pool.FORK_ENV, fork)
     with threadpool_limits(limits=2, user_api="blas"):
         if _blas_threads(0) < 2:
             pytest.skip("this numpy's BLAS runs one thread anyway")

@@ -64,6 +64,7 @@ from analyzer.engine.suits import (
     suit_states,
     suited_blackjack_pays,
 )
+from analyzer.util.pool import available
 from analyzer.util.progress import ProgressCallback, report
 
 
@@ -772,7 +773,7 @@ class Analysis:
         """
         todo = [u for u in ups if u not in self._evs
                 and (u not in self._upcards or self._upcards[u].ev is None)]
-        if self.jobs < 2 or len(todo) < 2 or not forked.available():
+        if self.jobs < 2 or len(todo) < 2 or not available():
             return
         order = sorted(todo, key=lambda u: u in (2, 3, 4, 5, 6))  # most split hands first
         self._evs.update(forked.in_forks(self.upcard_ev, order, self.jobs, on_done))

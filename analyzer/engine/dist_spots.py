@@ -56,6 +56,7 @@ from analyzer.engine.exhaustion import most_cards, refusal
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.hands import card_bonus
 from analyzer.engine.strategy import Strategy
+from analyzer.util.pool import available
 
 IntArray = npt.NDArray[np.int64]
 
@@ -303,7 +304,7 @@ def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strateg
         return terms[u]
 
     ups = [u for u in range(1, 11) if analysis.shoe[u]]
-    if jobs > 1 and forked.available():  # small upcards first: their splits cost the most
+    if jobs > 1 and available():  # small upcards first: their splits cost the most
         terms.update(forked.in_forks(upcard_terms, sorted(ups, key=lambda u: u in (1, 8, 9, 10)),
                                      jobs))
     zero: Any = Fraction(0) if exact else 0.0

@@ -56,6 +56,7 @@ from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.splits import SplitPlan
 from analyzer.engine.strategy import Strategy
 from analyzer.engine.suits import SuitState, suit_scale, unseen_state
+from analyzer.util.pool import available
 from analyzer.util.progress import ProgressCallback, report
 
 Dist = dict[Fraction, Number]
@@ -374,7 +375,7 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
         finished.add(u)
         report(progress, stage, len(finished), len(ups))
 
-    if jobs > 1 and forked.available():
+    if jobs > 1 and available():
         # The split rounds first, one item each: they are nearly all the work, and an
         # upcard's few splits would leave a process idle while another does them all.
         # Small pairs first: they draw the most cards, so their rounds cost the most.
@@ -395,7 +396,7 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
                     split(item)
                     split_done(item)
     report(progress, stage, 0, len(ups))
-    if jobs > 1 and len(ups) > 1 and forked.available():
+    if jobs > 1 and len(ups) > 1 and available():
         # Small upcards first: their splits (and resplits) cost the most.
         shares.update(forked.in_forks(share, sorted(ups, key=lambda u: u in (1, 8, 9, 10)),
                                       jobs, done if progress is not None else None))

@@ -40,7 +40,6 @@ import contextlib
 import os
 import pickle
 import signal
-import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -48,25 +47,10 @@ from types import FrameType
 from typing import Any, BinaryIO
 
 from analyzer.core.errors import InternalError
+from analyzer.util.pool import can_fork
 
-FORK_ENV = "BJA_FORK"  # "0": never fork (the spawn pool instead), as where fork is missing
 MARK_ENV = "BJA_TEST_MARK_CHILDREN"  # tests: a line on stderr once the children run
 MARK = "bja-test: children running\n"
-
-
-def can_fork() -> bool:
-    """Whether ``os.fork`` exists here and is not turned off (``BJA_FORK=0``)."""
-    return hasattr(os, "fork") and os.environ.get(FORK_ENV, "1") != "0"
-
-
-def available() -> bool:
-    """Whether items may go to other processes from this one (forked, or spawned).
-
-    Not inside a daemon process of :mod:`multiprocessing` (a pool worker: its pool
-    owns the cores and may end it at any moment; a daemon may not have children).
-    """
-    mp = sys.modules.get("multiprocessing")
-    return not (mp is not None and mp.current_process().daemon)
 
 
 def in_forks(work: Callable[[int], Any], items: Sequence[int], jobs: int,

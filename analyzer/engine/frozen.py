@@ -10,9 +10,15 @@ import numpy.typing as npt
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.arith import Number, fast_ratio
 from analyzer.core.cards import card_value, comp_cards, is_natural
-from analyzer.core.errors import CardNotationError, RuleConflictError, UsageError
+from analyzer.core.errors import (
+    CardNotationError,
+    ImpossibleHandError,
+    RuleConflictError,
+    UsageError,
+)
 from analyzer.core.rules import Surrender
 from analyzer.engine.analysis import Analysis, unpeeked
+from analyzer.engine.dealer import KEY_BASE, KEY_LIMIT
 from analyzer.engine.strategy import PREFERENCE, checked_comps
 from analyzer.engine.suits import case_label
 
@@ -34,6 +40,7 @@ class FrozenStrategy:
                                 "double after split (FD with DAS)")
         self._analysis = analysis
         self._decided: dict[tuple[int, tuple[int, ...], frozenset[int]], int] = {}
+        self._keys: dict[int, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
         upcard = card_value(upcard, "upcard")
@@ -77,6 +84,29 @@ class FrozenStrategy:
                 best = action
         return best
 
+    def _nodes(self, upcard: int, comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The node of each row of ``comps`` in this analysis's hands against ``upcard``,
+        by packed keys (a study asks for thousands of hands on each of many shoes).  A
+        hand this analysis never met is an :class:`ImpossibleHandError`."""
+        if upcard not in self._keys:
+            space = self._analysis.upcard(upcard).values.space
+            keys = space.comps @ KEY_BASE  # a hand holds at most 21 cards of a value
+            order = np.argsort(keys, kind="stable")
+            self._keys[upcard] = keys[order], order
+        keys, order = self._keys[upcard]
+        comps = np.asarray(comps, dtype=np.int64)
+        wanted = comps @ KEY_BASE
+        at = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
+        # a count outside 0..63 packs onto another hand's key: no hand holds it anyway
+        outside = ((comps < 0) | (comps >= KEY_LIMIT)).any(axis=1)
+        missing = np.flatnonzero(outside | (keys[at] != wanted) if len(keys) else outside | True)
+        if len(missing):
+            hand = tuple(int(c) for c in comps[missing[0]])
+            raise ImpossibleHandError(f"the frozen strategy has no decision for the hand "
+                                      f"{hand} against a {upcard}: its analysis never met it")
+        found: npt.NDArray[np.int64] = order[at]
+        return found
+
     def hit_policy(self, upcard: int, comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """:meth:`decide` with the options stand and hit, for every row of ``comps`` at once.
 
@@ -87,14 +117,12 @@ class FrozenStrategy:
         """
         comps = checked_comps(comps)
         values = self._analysis.upcard(upcard).values
-        rows = comps.tolist()
-        index = values.space.index  # a hand this analysis never met: KeyError, as decide()
-        nodes = np.array([index[tuple(c)] for c in rows], dtype=np.int64)
+        nodes = self._nodes(upcard, comps)
         go = np.asarray(values.hit[nodes] > values.stand[nodes], dtype=bool)
         policy = np.where(go & ~values.forced[nodes], int(HIT), int(STAND)).astype(np.int64)
         both = frozenset((STAND, HIT))
         for i in np.flatnonzero(comps.sum(axis=1) == 2).tolist():
-            policy[i] = self.decide(upcard, tuple(rows[i]), both)
+            policy[i] = self.decide(upcard, tuple(comps[i].tolist()), both)
         return policy
 
     def later_policy(self, upcard: int, comps: npt.NDArray[np.int64],
@@ -104,9 +132,9 @@ class FrozenStrategy:
         options stand, hit, double where ``may_double`` (DAN) and surrender where
         ``may_give`` (SAH): the frozen EVs compared as arrays, ties as :data:`PREFERENCE`."""
         comps = checked_comps(comps)
-        values = self._analysis.upcard(card_value(upcard, "upcard")).values
-        index = values.space.index
-        nodes = np.array([index[tuple(c)] for c in comps.tolist()], dtype=np.int64)
+        upcard = card_value(upcard, "upcard")
+        values = self._analysis.upcard(upcard).values
+        nodes = self._nodes(upcard, comps)
         best = values.stand[nodes]
         half = fast_ratio(-1, 2) if best.dtype == object else -0.5  # of the values' own type
         action = np.full(len(nodes), int(STAND), dtype=np.int64)
@@ -126,12 +154,12 @@ class FrozenStrategy:
         """:meth:`decide_rescue` and :meth:`decide_redouble` for every row of ``comps`` and
         every stake level: two ``(levels, len(comps))`` arrays."""
         comps = checked_comps(comps)
-        values = self._analysis.upcard(card_value(upcard, "upcard")).values
+        upcard = card_value(upcard, "upcard")
+        values = self._analysis.upcard(upcard).values
         if levels != len(values.rescues):
             raise UsageError(f"stake levels must be {len(values.rescues)} under these rules, "
                              f"not {levels!r}")
-        index = values.space.index
-        nodes = np.array([index[tuple(c)] for c in comps.tolist()], dtype=np.int64)
+        nodes = self._nodes(upcard, comps)
         return values.rescues[:, nodes].copy(), values.redoubles[:, nodes].copy()
 
     def decide_suits(self, upcard: int, comp: tuple[int, ...], hand_suits: tuple[int, int],

@@ -3,14 +3,22 @@
 Shoe-state sweeps and a certificate's levels are many pure function calls
 ``fn(*args)``: :func:`run_all` serves each from :mod:`analyzer.util.memo` when
 it can (one namespace per function, the arguments as the key) and computes the
-rest in ``jobs`` processes (joblib's process pool, which needs no ``fork``).
-Workers only compute; this process reads and writes the memo, so the pool works
-the same with the cache disabled (``--no-cache``) or unusable.
+rest in ``jobs`` processes.  Workers only compute; this process reads and writes
+the memo, so the pool works the same with the cache disabled (``--no-cache``) or
+unusable.
+
+The processes are forked where ``fork`` exists (:func:`can_fork`): a forked worker
+has every module this process imported, where a spawned one (joblib's pool, the
+fallback: Windows, or ``BJA_FORK=0``) imports them again -- together with importing
+joblib itself, about half a second of a two-second ``bja counts``.  Forked workers
+run one BLAS thread each (threadpoolctl): two processes starting a BLAS thread per
+core wait for each other's matrix products (:mod:`analyzer.engine.forked`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar, cast
 
@@ -19,6 +27,22 @@ from analyzer.util.progress import ProgressCallback, report
 
 T = TypeVar("T")
 Task = tuple[Callable[..., T], tuple[object, ...]]  # a module-level function, its arguments
+FORK_ENV = "BJA_FORK"  # "0": never fork (spawned processes instead), as where fork is missing
+
+
+def can_fork() -> bool:
+    """Whether ``os.fork`` exists here and is not turned off (``BJA_FORK=0``)."""
+    return hasattr(os, "fork") and os.environ.get(FORK_ENV, "1") != "0"
+
+
+def available() -> bool:
+    """Whether work may go to other processes from this one (forked, or spawned).
+
+    Not inside a daemon process of :mod:`multiprocessing` (a pool worker: its pool
+    owns the cores and may end it at any moment; a daemon may not have children).
+    """
+    mp = sys.modules.get("multiprocessing")
+    return not (mp is not None and mp.current_process().daemon)
 
 
 def every_core() -> int:
@@ -33,11 +57,36 @@ def run_tasks(tasks: Sequence[Task[T]], *, jobs: int = 1) -> Iterator[T]:
     """``fn(*args)`` of every task, in order, in up to ``jobs`` worker processes."""
     if jobs <= 1 or len(tasks) <= 1:
         return (fn(*args) for fn, args in tasks)
+    if can_fork() and available():
+        return _forked(tasks, min(jobs, len(tasks)))
     import joblib  # only when there is a pool to start
 
     parallel = joblib.Parallel(n_jobs=min(jobs, len(tasks)), return_as="generator")
     results: Iterator[T] = parallel(joblib.delayed(fn)(*args) for fn, args in tasks)
     return results
+
+
+def _forked(tasks: Sequence[Task[T]], jobs: int) -> Iterator[T]:
+    """The tasks' results in order, from ``jobs`` forked worker processes (module doc).
+
+    An error in a task is raised here at its turn, as in a serial run; interrupted or
+    failed, the tasks not started are cancelled and the running ones awaited.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from threadpoolctl import threadpool_limits
+
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+    finished = False
+    try:
+        with threadpool_limits(limits=1, user_api="blas"):  # the workers fork at the first
+            futures = [pool.submit(fn, *args) for fn, args in tasks]
+        for future in futures:
+            yield future.result()
+        finished = True
+    finally:
+        pool.shutdown(wait=True, cancel_futures=not finished)
 
 
 def task_memo(fn: Callable[..., object], *, enabled: bool = True) -> Memo[object]:
@@ -67,4 +116,5 @@ def run_all(tasks: Iterable[Task[T]], *, jobs: int = 1, use_cache: bool = True,
     return [cast(T, value) for value in found]
 
 
-__all__ = ["Task", "every_core", "run_all", "run_tasks", "task_memo"]
+__all__ = ["FORK_ENV", "Task", "available", "can_fork", "every_core", "run_all", "run_tasks",
+           "task_memo"]
