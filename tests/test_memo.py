@@ -29,7 +29,7 @@ import pytest
 from analyzer.certificates.model import Settings, strategy_levels_of
 from analyzer.charts.evaluate import ChartRun, make_chart
 from analyzer.cli.main import main
-from analyzer.core.errors import InternalError
+from analyzer.core.errors import InternalError, UsageError
 from analyzer.core.rules import Rules, parse_spec
 from analyzer.util import memo, pool
 from analyzer.util.memo import JSON, Memo, canonical, pickled
@@ -382,6 +382,29 @@ def test_the_pool_runs_with_the_cache_usable_or_not(tmp_path: Path,
     assert pool.run_all(tasks, jobs=2) == want
     assert pool.run_all(tasks, jobs=2, use_cache=False) == want
     assert len(_entries(folder) if usable else []) == (6 if usable else 0)
+
+
+def _fails_at_three(a: int) -> int:
+    if a == 3:
+        raise UsageError(f"no {a}")
+    return os.getpid()
+
+
+@pytest.mark.parametrize("fork", ["1", "0"])
+def test_tasks_run_in_other_processes_in_order_and_raise_at_their_turn(
+        monkeypatch: pytest.MonkeyPatch, fork: str) -> None:
+    """Forked workers where fork exists, joblib's spawned ones with BJA_FORK=0: the
+    results in order, from processes other than this one, and a task's error raised
+    here (forked: at its turn, after the tasks before it, as a serial run would)."""
+    monkeypatch.setenv(pool.FORK_ENV, fork)
+    tasks = [(_fails_at_three, (a,)) for a in range(6)]
+    got = pool.run_tasks(tasks, jobs=2)
+    with pytest.raises(UsageError, match="^no 3$"):
+        pids = [next(got) for _ in range(3)]
+        assert fork == "1" and os.getpid() not in pids
+        next(got)
+    assert list(pool.run_tasks([(_product, (a, 2)) for a in range(5)], jobs=2)) == \
+        [0, 2, 4, 6, 8]
 
 
 def test_every_core_unless_a_caller_says(tmp_path: Path,
