@@ -21,7 +21,7 @@ from analyzer.report.index_page import INDEX, index_page
 from analyzer.report.model import game_model
 from analyzer.sidebets.build import build_sidebet_tables
 from analyzer.util.files import write_atomic
-from analyzer.util.pool import every_core
+from analyzer.util.pool import every_core, warm_workers
 from analyzer.util.progress import ProgressCallback, report
 
 INDEX_PAGE = Path(INDEX)  # reports/index.html, relative to the project folder
@@ -34,8 +34,14 @@ def build(root: Path, progress: Callable[[str], None] | None = None, *,
     ``progress`` hears each step's name; ``stages`` hears the build's steps done
     of all (:class:`~analyzer.util.progress.Progress`, the step named), so a
     display can give an ETA for the whole build.  ``jobs``: processes for the
-    exact analyses (default every core); the figures do not depend on it."""
-    jobs = every_core() if jobs is None else jobs
+    exact analyses (default every core); the figures do not depend on it.  Its
+    sweeps share warm worker processes (:func:`~analyzer.util.pool.warm_workers`)."""
+    with warm_workers():
+        return _build(root, progress, stages, every_core() if jobs is None else jobs)
+
+
+def _build(root: Path, progress: Callable[[str], None] | None, stages: ProgressCallback | None,
+           jobs: int) -> list[Path]:
     written: list[Path] = []
     say = progress or (lambda _msg: None)
     games: list[tuple[str, Rules, Preset | None]] = [

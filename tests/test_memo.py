@@ -610,3 +610,14 @@ def test_eor_in_worker_processes_without_a_usable_cache(tmp_path: Path,
     monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "cache").write_text("a file")
     assert _cli(*EOR, "--jobs", "2") == _reference("eor", _user("eor", chart_run))
+
+
+def test_a_long_job_keeps_its_workers_warm_between_sweeps() -> None:
+    """Inside warm_workers() (bja build) the sweeps share joblib's reusable workers, which
+    keep what they computed; outside, each sweep forks its own, from this process."""
+    tasks = [(_fails_at_three, (a,)) for a in (0, 1, 2, 4)]
+    with pool.warm_workers():
+        first, second = (set(pool.run_tasks(tasks, jobs=2)) for _ in range(2))
+        assert first & second and os.getpid() not in first  # the same processes again
+    if pool.can_fork():
+        assert not set(pool.run_tasks(tasks, jobs=2)) & (first | second)  # new ones, forked

@@ -13,10 +13,17 @@ fallback: Windows, or ``BJA_FORK=0``) imports them again -- together with import
 joblib itself, about half a second of a two-second ``bja counts``.  Forked workers
 run one BLAS thread each (threadpoolctl): two processes starting a BLAS thread per
 core wait for each other's matrix products (:mod:`analyzer.engine.forked`).
+
+A long job that runs many sweeps (``bja build``) asks for :func:`warm_workers`
+instead: joblib's reusable workers, started once, keep the caches they fill (a
+game's dealer outcomes, its frozen strategy) from one sweep to the next, where
+workers forked anew for each sweep would start from this process's, which never
+computed them, and copy its memory, by then large.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -53,11 +60,24 @@ def every_core() -> int:
         return os.cpu_count() or 1
 
 
+_WARM: list[bool] = []  # inside warm_workers(): joblib's reusable workers
+
+
+@contextlib.contextmanager
+def warm_workers() -> Iterator[None]:
+    """Within: tasks go to joblib's reusable workers, kept between calls (module doc)."""
+    _WARM.append(True)
+    try:
+        yield
+    finally:
+        _WARM.pop()
+
+
 def run_tasks(tasks: Sequence[Task[T]], *, jobs: int = 1) -> Iterator[T]:
     """``fn(*args)`` of every task, in order, in up to ``jobs`` worker processes."""
     if jobs <= 1 or len(tasks) <= 1:
         return (fn(*args) for fn, args in tasks)
-    if can_fork() and available():
+    if can_fork() and available() and not _WARM:
         return _forked(tasks, min(jobs, len(tasks)))
     import joblib  # only when there is a pool to start
 
@@ -117,4 +137,4 @@ def run_all(tasks: Iterable[Task[T]], *, jobs: int = 1, use_cache: bool = True,
 
 
 __all__ = ["FORK_ENV", "Task", "available", "can_fork", "every_core", "run_all", "run_tasks",
-           "task_memo"]
+           "task_memo", "warm_workers"]
