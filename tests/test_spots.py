@@ -168,3 +168,9 @@ def test_classic_six_deck_games_in_the_published_band(name: str) -> None:
     slack = 3 * sim.covariance_se
     assert cov_lo - slack <= sim.covariance <= cov_hi + slack, sim
     assert var_lo - 0.004 <= sim.variance <= var_hi + 0.004, sim
+
+
+@pytest.mark.parametrize("jobs", [0, "2", True, 1.5])
+def test_spot_covariance_refuses_a_process_count_that_is_not_one(jobs: object) -> None:
+    with pytest.raises(UsageError, match="^jobs must be at least 1"):
+        spot_covariance(parse_spec("1D S17 DOA DAS SPL1 NS"), jobs=jobs)  # type: ignore[arg-type]

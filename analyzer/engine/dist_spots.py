@@ -46,7 +46,7 @@ from analyzer.core.rules import Rules, Surrender
 from analyzer.core.ruleset import suit_bonuses
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
-from analyzer.engine.analysis import Analysis
+from analyzer.engine.analysis import Analysis, checked_jobs
 from analyzer.engine.dist_blocks import DoubledPlay, carry_orders, doubled_ends, end_pays
 from analyzer.engine.dist_dealer import joint_residues, joint_weights
 from analyzer.engine.dist_hands import FREE_DOUBLED, SINGLE, hand_payoffs
@@ -286,6 +286,7 @@ def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strateg
     (:mod:`analyzer.engine.forked`); their terms are added here in upcard order, so
     the figure is the same bits as one process's.
     """
+    jobs = checked_jobs(jobs)
     why = spots_enumerable(rules)
     if why is not None:
         raise UsageError(f"two spots cannot be enumerated exactly: {why}")
@@ -294,13 +295,12 @@ def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strateg
     # halves (surrender, "original bet only"), the blackjack's and the card bonuses' units
     scale = math.lcm(2 * rules.blackjack_pays.denominator,
                      *(p.denominator for p in card_bonus(rules) or ()))
-    total_shoe = analysis.shoe.total
     terms: dict[int, list[tuple[Any, Any]]] = {}
 
     def upcard_terms(u: int) -> list[tuple[Any, Any]]:
         """The upcard's terms of ``E[XY]`` and ``E[X]``, world by world (memoised)."""
         if u not in terms:
-            terms[u] = _upcard_terms(analysis, decider, strategy, u, scale, total_shoe)
+            terms[u] = _upcard_terms(analysis, decider, strategy, u, scale)
         return terms[u]
 
     ups = [u for u in range(1, 11) if analysis.shoe[u]]
@@ -317,7 +317,7 @@ def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strateg
 
 
 def _upcard_terms(analysis: Analysis, decider: Strategy, strategy: Strategy | None, u: int,
-                  scale: int, total_shoe: int) -> list[tuple[Any, Any]]:
+                  scale: int) -> list[tuple[Any, Any]]:
     """One upcard's terms of ``E[XY]`` and ``E[X]``: one pair per world (no dealer
     blackjack, and the peeked blackjack that ends the round)."""
     rules, exact = analysis.rules, analysis.exact
@@ -325,7 +325,7 @@ def _upcard_terms(analysis: Analysis, decider: Strategy, strategy: Strategy | No
     part = _Upcard(analysis, u, decider, strategy, 0)
     played, ended = _spot_finishes(part, scale)
     _check_cards(played, part.ua.shoe, u)
-    weight = Fraction(analysis.shoe[u], total_shoe)
+    weight = Fraction(analysis.shoe[u], analysis.shoe.total)
     worlds = [(played, [o for o in range(N_OUTCOMES)
                         if not (part.peeked and o == Outcome.BLACKJACK)])]
     if part.peeked:

@@ -96,10 +96,10 @@ class FrozenStrategy:
         keys, order = self._keys[upcard]
         comps = np.asarray(comps, dtype=np.int64)
         wanted = comps @ KEY_BASE
-        at = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
         # a count outside 0..63 packs onto another hand's key: no hand holds it anyway
         outside = ((comps < 0) | (comps >= KEY_LIMIT)).any(axis=1)
-        missing = np.flatnonzero(outside | (keys[at] != wanted) if len(keys) else outside | True)
+        missing = np.flatnonzero(outside | (keys[at] != wanted))
         if len(missing):
             hand = tuple(int(c) for c in comps[missing[0]])
             raise ImpossibleHandError(f"the frozen strategy has no decision for the hand "
