@@ -30,6 +30,7 @@ from analyzer.charts.rows import (
     ActionValues,
     Array,
     RowProblem,
+    RowShape,
     Solution,
     UpcardData,
     prepare,
@@ -40,7 +41,7 @@ from analyzer.charts.strategy import DOUBLED_SECTION, FREE_SECTION, ChartStrateg
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.fixed import play_policy
-from analyzer.engine.hands import later_doubles
+from analyzer.engine.hands import HandSpace, later_doubles
 
 MAX_ROUNDS = 8
 SplitValues = Mapping[tuple[int, int], float]
@@ -59,7 +60,9 @@ class Deriver:
         self.upcards = [u for u in UPCARDS if analysis.shoe[u]]
         self._data = {u: prepare(analysis, u) for u in self.upcards}
         self._ndas: dict[tuple[int, int], float] = {}
-        self._forced_of: dict[int, Array] = {}
+        self._forced_of: dict[HandSpace, Array] = {}
+        self._without_das: Analysis | None = None  # the same rules under NDAS (_split_code)
+        self._shapes: dict[int, dict[RowKey, RowShape]] = {}  # the main rows' (rows.RowShape)
         # the codes a hand of three or more cards plays as written (DAN, SAH)
         self._later_codes = frozenset(("D", "Ds") if self.rules.double_any_cards else ()) | \
             frozenset(("R", "Rs") if self.rules.surrender_after_hit else ())
@@ -70,15 +73,17 @@ class Deriver:
         return self._data[upcard]
 
     def _forced(self, d: UpcardData) -> Array:
-        """Per hand: whether the rules stand it (kept per upcard: every round asks again)."""
-        if d.upcard not in self._forced_of:
-            space = d.ua.values.space
-            self._forced_of[d.upcard] = np.array(
+        """Per hand: whether the rules stand it (kept per hand space: every round and
+        upcard asks again, and the upcards of a shoe share one space)."""
+        space = d.ua.values.space
+        if space not in self._forced_of:
+            forced = np.array(
                 [self.context.forced_stand(t, n)
                  for t, n in zip(space.total.tolist(), space.ncards.tolist(), strict=True)],
                 dtype=bool)
-            self._forced_of[d.upcard].flags.writeable = False  # shared between rounds
-        return self._forced_of[d.upcard]
+            forced.flags.writeable = False  # shared between rounds
+            self._forced_of[space] = forced
+        return self._forced_of[space]
 
     def met(self, upcard: int, strategy: ChartStrategy) -> Array:
         """Per hand: chance a chart player meets it against ``upcard`` (times no dealer BJ)."""
@@ -185,7 +190,7 @@ class Deriver:
         problem = RowProblem(d=d, stand=d.ua.values.stand, bust=-1.0,
                              first_weight=np.where(d.two & (d.pair == 0), d.deal, 0.0),
                              met=met, first_values=first_values, forced=self._forced(d),
-                             by_cards=self.by_cards)
+                             by_cards=self.by_cards, shapes=self._shapes.setdefault(d.upcard, {}))
         return solve_rows(problem)
 
     def _with_pairs(self, d: UpcardData, rows: dict[RowKey, str],
@@ -229,8 +234,11 @@ class Deriver:
             return "P"
         key = (d.upcard, p)
         if key not in self._ndas:  # CDZ- split EV of the same rules without DAS
-            ndas = Analysis(self.rules.replace(double_after_split=False), self.analysis.shoe)
-            self._ndas[key] = float(ndas.split_value(dataclasses.replace(d.ua, splits={}), p))
+            if self._without_das is None:
+                self._without_das = Analysis(self.rules.replace(double_after_split=False),
+                                             self.analysis.shoe)
+            self._ndas[key] = float(self._without_das.split_value(
+                dataclasses.replace(d.ua, splits={}), p))
         without_das = d.keep[i] * self._ndas[key] - d.p_bj[i]
         return "Ph" if without_das < values[HIT] else "P"
 
@@ -265,8 +273,9 @@ class Deriver:
             if d.two[i]:
                 doubling[i] = d.deal[i] * d.keep[i] if strategy.decide(
                     d.upcard, d.comps[i], d.options[i]) == DOUBLE else 0.0
-        out = np.zeros(m + 2)
-        np.add.at(out, space.child, doubling[:, None] * v.probs)
+        # each hand's parents hold one card fewer: summed in np.add.at's order, into zeros
+        out = np.bincount(space.child.ravel(), weights=(doubling[:, None] * v.probs).ravel(),
+                          minlength=m + 2)
         return out[:m]
 
     def _solve_doubled(self, d: UpcardData, strategy: ChartStrategy
@@ -363,9 +372,8 @@ class Deriver:
         if previous is None:
             hits = (v.free_hit > free_stand) & ~forced
         else:
-            both = frozenset((STAND, HIT))
-            hits = np.array([sum(c) >= 2 and previous.decide(d.upcard, c, both) == HIT
-                             for c in d.comps], dtype=bool)
+            space = v.space
+            hits = (previous.hit_policy(d.upcard, space.comps) == HIT) & (space.ncards >= 2)
 
         def first_values(two: Array, hit: Array) -> ActionValues:
             return {STAND: free_stand[two], HIT: hit[two]}

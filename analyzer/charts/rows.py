@@ -14,8 +14,9 @@ ordinary hand and Free Bet's free-bet hand (own stand values, a bust costs 0).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.cards import blackjack_value, comp_cards, is_natural
 from analyzer.engine.analysis import Analysis, UpcardAnalysis
 from analyzer.engine.fixed import later_options
+from analyzer.engine.hands import HandSpace
 
 # float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
 # the union of the two dtypes (every operation would need a cast), so Any.
@@ -50,7 +52,7 @@ class UpcardData:
 
     upcard: int
     ua: UpcardAnalysis
-    comps: list[tuple[int, ...]]
+    comps: Sequence[tuple[int, ...]]  # each node's composition (the space's own tuples)
     two: Array  # bool: a two-card hand that is a decision (not a blackjack)
     deal: Array  # chance of being dealt (two-card hands), 0 elsewhere
     p_bj: Array  # dealer blackjack chance given the hand where EVs are conditioned, else 0
@@ -75,7 +77,7 @@ def prepare(analysis: Analysis, upcard: int) -> UpcardData:
     """Deal chances and the engine's first-action EVs of every two-card hand."""
     ua = analysis.upcard(upcard)
     space = ua.values.space
-    comps = [tuple(c) for c in space.comps.tolist()]
+    comps = space.comp_tuples
     m = len(comps)
     shoe = ua.shoe
     n_total = sum(shoe)
@@ -86,8 +88,9 @@ def prepare(analysis: Analysis, upcard: int) -> UpcardData:
     pair = np.zeros(m, dtype=np.int64)
     first: ActionValues = {a: np.full(m, np.nan) for a in (STAND, DOUBLE, SPLIT, SURRENDER)}
     options: dict[int, frozenset[int]] = {}
-    for i, comp in enumerate(comps):
-        if sum(comp) != 2 or is_natural(comp):
+    for i in np.flatnonzero(space.ncards == 2).tolist():
+        comp = comps[i]
+        if is_natural(comp):
             continue
         a, b = comp_cards(comp)
         ways = shoe[a - 1] * (shoe[b - 1] - (a == b)) * (1 if a == b else 2)
@@ -108,26 +111,41 @@ def prepare(analysis: Analysis, upcard: int) -> UpcardData:
                 first[action][i] = float(value)
         if SPLIT in actions:
             pair[i] = a
+    may_double, may_give = later_options(space, analysis.play_rules(upcard))
+    return UpcardData(upcard, ua, comps, two, deal, p_bj, 1 - p_bj, options, first, pair,
+                      _row_nodes(space), may_double, may_give)
+
+
+@lru_cache(maxsize=16)  # a space serves every upcard and rule set of its shoe
+def _row_nodes(space: HandSpace) -> dict[RowKey, Array]:
+    """The nodes (two or more cards, not a two-card 21) of each row of :data:`SOLVE_ORDER`."""
     rows: dict[RowKey, Array] = {}
     multi = space.ncards >= 2
     for key in SOLVE_ORDER:
         mask = multi & (space.total == key.total) & (space.soft == (key.kind == "S"))
         rows[key] = np.flatnonzero(mask & ~((space.ncards == 2) & (space.total == 21)))
-    may_double, may_give = later_options(space, analysis.play_rules(upcard))
-    return UpcardData(upcard, ua, comps, two, deal, p_bj, 1 - p_bj, options, first, pair, rows,
-                      may_double, may_give)
+        rows[key].flags.writeable = False  # shared by every derivation on this space
+    return rows
 
 
-def later_values(d: UpcardData, hit: Array, stand: Array, nodes: Array) -> dict[str, Array]:
-    """Per code, what each of ``nodes`` (hands of three or more cards) is worth playing it:
-    its first action where the hand has it (DAN's double, SAH's surrender), else its
-    fallback.  Hit and stand values are the caller's (the chart's own continuation)."""
-    values = d.ua.values
+def later_values(d: UpcardData, hit: Array, stand: Array, nodes: Array,
+                 codes: Iterable[str] = TOTAL_CODES) -> dict[str, Array]:
+    """Per code of ``codes``, what each of ``nodes`` (hands of three or more cards) is
+    worth playing it: its first action where the hand has it (DAN's double, SAH's
+    surrender), else its fallback.  Hit and stand values are the caller's (the chart's
+    own continuation)."""
     h, s = hit[nodes], stand[nodes]
-    double = values.double[nodes].astype(float)
-    dbl, give = d.may_double[nodes], d.may_give[nodes]
-    return {"H": h, "S": s, "D": np.where(dbl, double, h), "Ds": np.where(dbl, double, s),
-            "R": np.where(give, -0.5, h), "Rs": np.where(give, -0.5, s)}
+    out: dict[str, Array] = {}
+    for code in codes:
+        fallback = h if FALLBACK[code] == "H" else s
+        if code in ("H", "S"):
+            out[code] = fallback
+        elif PRIMARY[code] == DOUBLE:
+            out[code] = np.where(d.may_double[nodes], d.ua.values.double[nodes].astype(float),
+                                 fallback)
+        else:
+            out[code] = np.where(d.may_give[nodes], -0.5, fallback)
+    return out
 
 
 def dealt_probability(comp: tuple[int, ...], shoe: tuple[int, ...]) -> float:
@@ -141,16 +159,19 @@ def reach(d: UpcardData, start: Array, hits: Array) -> Array:
     """Chance of reaching each hand of three or more cards by hitting from ``start``.
 
     ``start``: weight of each two-card hand; ``hits``: per hand, whether it hits.
+    A hand's parents all hold one card fewer, so each hand's chance is summed from one
+    layer, into a zero: ``bincount`` adds in the order ``np.add.at`` would, the same bits.
     """
     space = d.ua.values.space
     m = len(d.comps)
     out = np.zeros(m + 2)
-    out[:m] = start
+    out[:m] = np.where(space.ncards == 2, start, 0.0)
     for layer in reversed(space.layers):
         if int(space.ncards[layer[0]]) < 2:
             continue
         flow = np.where(hits[layer], out[layer], 0.0)
-        np.add.at(out, space.child[layer], flow[:, None] * d.ua.values.probs[layer])
+        out += np.bincount(space.child[layer].ravel(), minlength=m + 2,
+                           weights=(flow[:, None] * d.ua.values.probs[layer]).ravel())
     result: Array = np.where(space.ncards >= 3, out[:m], 0.0)
     return result
 
@@ -168,6 +189,40 @@ class RowProblem:
     forced: Array  # bool: hands with no decision (Charlie, 21 standing)
     by_cards: bool
     later: bool = True  # hands of 3+ cards may double (DAN) or surrender (SAH) where allowed
+    # each row's hands as this problem divides them, kept between solutions of the same
+    # problem (its weights of first decisions, forced hands and options unchanged)
+    shapes: dict[RowKey, RowShape] | None = None
+
+
+@dataclass(frozen=True)
+class RowShape:
+    """A row's hands as :func:`_choose` divides them: what no solving round changes."""
+
+    two: Array  # the two-card hands taken as first decisions
+    multi: Array  # the hands of three or more cards with a decision
+    w2: Array  # the first decisions' weights
+    distinct: tuple[str, ...]  # the codes hands of three or more cards tell apart
+    counts: tuple[tuple[int, Array], ...]  # (card count, its hands among ``multi``)
+    sizes: Array  # each of ``multi``'s card count
+
+
+def _row_shape(problem: RowProblem, nodes: Array) -> RowShape:
+    d = problem.d
+    ncards = d.ua.values.space.ncards[nodes]
+    two = nodes[problem.first_weight[nodes] > 0]
+    multi = nodes[(ncards >= 3) & ~problem.forced[nodes]]
+    return _shape_of(problem, two, multi, problem.first_weight[two])
+
+
+def _shape_of(problem: RowProblem, two: Array, multi: Array, w2: Array) -> RowShape:
+    d = problem.d
+    distinct = ["H", "S"] + [c for c, on in (("D", d.may_double[multi].any()),
+                                             ("R", d.may_give[multi].any())) if on
+                             and problem.later]
+    distinct += [c + "s" for c in distinct[2:]]
+    sizes = d.ua.values.space.ncards[multi]
+    counts = tuple((n, sizes == n) for n in sorted(set(sizes.tolist())))
+    return RowShape(two, multi, w2, tuple(distinct), counts, sizes)
 
 
 Solution = tuple[dict[RowKey, str], dict[RowKey, dict[str, float]], Array]
@@ -194,83 +249,91 @@ def solve_rows(problem: RowProblem) -> Solution:
         codes.update(qualified)
         evs[key] = values
         # what each hand continues at, played by its row's code (its card count's, if any)
-        played = np.full(len(nodes), code, dtype=object)
+        played = {c: c if problem.later else FALLBACK[c] for c in (code, *qualified.values())}
+        worth = _later_values(problem, hit, nodes, set(played.values()))
+        value = worth[played[code]].astype(float)  # a copy: the card counts' are written in
         for qkey, qcode in qualified.items():
-            played[space.ncards[nodes] == qkey.cards] = qcode
-        worth = _later_values(problem, hit, nodes)
-        value = problem.stand[nodes].astype(float)
-        for c in set(played.tolist()):
-            sel = played == c
-            value[sel] = worth[c if problem.later else FALLBACK[c]][sel]
+            sel = space.ncards[nodes] == qkey.cards
+            value[sel] = worth[played[qcode]][sel]
         cont[nodes] = np.where(problem.forced[nodes], problem.stand[nodes], value)
     return codes, evs, hit
 
 
-def _later_values(problem: RowProblem, hit: Array, nodes: Array) -> dict[str, Array]:
-    """Per code, the value of ``nodes`` played by it after hitting (DAN/SAH where the
-    problem has them, else each code's hit or stand fallback)."""
+def _later_values(problem: RowProblem, hit: Array, nodes: Array,
+                  codes: Iterable[str]) -> dict[str, Array]:
+    """Per code of ``codes``, the value of ``nodes`` played by it after hitting (DAN/SAH
+    where the problem has them; without, only H and S are asked)."""
     if problem.later:
-        return later_values(problem.d, hit, problem.stand, nodes)
+        return later_values(problem.d, hit, problem.stand, nodes, codes)
     h, s = hit[nodes], problem.stand[nodes].astype(float)
-    return {"H": h, "S": s}
+    return {c: h if c == "H" else s for c in codes}
 
 
 def _choose(problem: RowProblem, key: RowKey, nodes: Array,
             hit: Array) -> tuple[str, dict[RowKey, str], dict[str, float]]:
     """Best code of a row, its card-count rows, and each candidate's average EV."""
     d = problem.d
-    ncards = d.ua.values.space.ncards[nodes]
-    two = nodes[problem.first_weight[nodes] > 0]
-    multi = nodes[(ncards >= 3) & ~problem.forced[nodes]]
-    w2, wm = problem.first_weight[two], problem.met[multi]
-    if w2.sum() + wm.sum() <= 0:  # no chart player meets this row: weight by the deal
+    if problem.shapes is None:
+        shape = _row_shape(problem, nodes)
+    elif key in problem.shapes:
+        shape = problem.shapes[key]
+    else:
+        shape = problem.shapes[key] = _row_shape(problem, nodes)
+    two, multi, w2, wm = shape.two, shape.multi, shape.w2, problem.met[shape.multi]
+    met = w2.sum() + wm.sum()
+    if met <= 0:  # no chart player meets this row: weight by the deal
         two = nodes[d.two[nodes]]
         w2 = d.deal[two]
         wm = np.array([dealt_probability(d.comps[i], d.ua.shoe) for i in multi])
+        shape = _shape_of(problem, two, multi, w2)
+        met = w2.sum() + wm.sum()
     first = problem.first_values(two, hit)
-    worth = _later_values(problem, hit, multi)
-    # the codes a hand of three or more cards tells apart (H and S; D, R where it may)
-    distinct = ["H", "S"] + [c for c, on in (("D", d.may_double[multi].any()),
-                                             ("R", d.may_give[multi].any())) if on
-                             and problem.later]
-    distinct += [c + "s" for c in distinct[2:]]
+    distinct = shape.distinct
+    worth = _later_values(problem, hit, multi, distinct)
 
     def multi_of(code: str) -> str:
         """The code whose play on hands of 3+ cards this code's is."""
         return code if code in distinct else FALLBACK[code]
 
-    multi_value = {c: float(wm @ worth[c]) for c in distinct}
     groups: dict[int, str] = {}
     agree = dict.fromkeys(distinct, 0.0)
     if problem.by_cards:  # each card count plays its own best where that matters
-        sizes = d.ua.values.space.ncards[multi]
-        for n in sorted(set(sizes.tolist())):
-            sel = sizes == n
-            by_code = {c: float(wm[sel] @ worth[c][sel]) for c in distinct}
+        sizes = shape.sizes
+        for n, sel in shape.counts:
+            w = wm[sel]
+            by_code = {c: float(w @ worth[c][sel]) for c in distinct}
             best = max(distinct, key=lambda c: by_code[c])  # ties: the first listed
             if max(by_code.values()) - min(by_code.values()) >= MIN_IMPACT:
                 groups[n] = best
-                agree[best] += float(wm[sel].sum())  # ties: the code most counts agree with
-        own = np.isin(sizes, list(groups))
+                agree[best] += float(w.sum())  # ties: the code most counts agree with
+        chosen = np.zeros(int(sizes.max(initial=0)) + 1, dtype=bool)  # np.isin, for small
+        chosen[list(groups)] = True  # arrays: a lookup by card count
+        own = chosen[sizes]
         # the same for every code: each hand of these counts at its best
         fixed = float(wm[own] @ np.max([worth[c][own] for c in distinct], axis=0)) \
-            if own.any() else 0.0
-        multi_value = {c: fixed + float(wm[~own] @ worth[c][~own]) for c in distinct}
-    weight = float(w2.sum() + wm.sum()) or 1.0
+            if groups else 0.0
+        rest = ~own
+        w = wm[rest]
+        multi_value = {c: fixed + float(w @ worth[c][rest]) for c in distinct}
+    else:
+        multi_value = {c: float(wm @ worth[c]) for c in distinct}
+    weight = float(met) or 1.0
     best_code, best_score = "S", (-math.inf, -math.inf, -math.inf)
     values: dict[str, float] = {}
+    plain = {STAND: float(w2 @ first[STAND]), HIT: float(w2 @ first[HIT])}  # S's, H's
     for code in TOTAL_CODES:
         primary = PRIMARY[code]
         fb = STAND if FALLBACK[code] == "S" else HIT
-        if primary not in (STAND, HIT) and (
-                primary not in first or np.isnan(first[primary]).all()):
+        if primary in (STAND, HIT):  # S and H: their own fallback
+            two_total = plain[primary]
+        elif primary not in first or (unset := np.isnan(first[primary])).all():
             if multi_of(code) == FALLBACK[code]:  # nothing in this row takes the action
                 continue
-            two_values = first[fb]
+            two_total = plain[fb]
         else:
-            two_values = np.where(np.isnan(first[primary]), first[fb], first[primary])
-        total = float(w2 @ two_values) + multi_value[multi_of(code)]
-        score = (total, float(w2 @ first[fb]), agree[multi_of(code)])
+            two_total = float(w2 @ np.where(unset, first[fb], first[primary]))
+        total = two_total + multi_value[multi_of(code)]
+        score = (total, plain[fb], agree[multi_of(code)])
         values[code] = total / weight
         if score > best_score:
             best_code, best_score = code, score

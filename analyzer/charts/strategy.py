@@ -37,6 +37,18 @@ from analyzer.engine.strategy import checked_comps
 FREE_SECTION = "free-bet-hand"
 DOUBLED_SECTION = "doubled-hand"
 _COLUMN = {u: i for i, u in enumerate(UPCARDS)}  # an upcard's column in a row of codes
+_VALUES = np.arange(1, 11, dtype=np.int64)  # the hard value of each count of A..T
+
+
+def _shapes(comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """One integer per hand shape: hard total, cards and aces, which fix the best total,
+    softness and card count, so the row of a hand that may not split (non-negative
+    counts, :func:`checked_comps`)."""
+    ncards = comps.sum(axis=1)
+    aces = comps[:, 0]
+    shape: npt.NDArray[np.int64] = ((comps @ _VALUES) * (ncards.max(initial=0) + 1) + ncards) \
+        * (aces.max(initial=0) + 1) + aces
+    return shape
 
 
 @lru_cache(maxsize=16384)
@@ -100,7 +112,8 @@ class ChartStrategy:
         self.free_calls = 0
         self._row_of: dict[tuple[tuple[int, ...], bool], RowKey | None] = {}
         self._codes: dict[tuple[tuple[int, ...], bool], Sequence[str]] = {}
-        self._hit_tables: dict[bytes, npt.NDArray[np.int64]] = {}
+        self._hit_tables: dict[int | bytes, tuple[npt.NDArray[np.int64],
+                                                  npt.NDArray[np.int64]]] = {}
 
     def row_for(self, comp: tuple[int, ...], options: frozenset[int]) -> RowKey | None:
         """The row a hand reads (None: no decision, or a missing row with a fixed play).
@@ -154,16 +167,46 @@ class ChartStrategy:
         each upcard; the spaces recur (one per shoe size), so each is resolved once
         for every upcard column and kept.
         """
-        comps = checked_comps(comps).astype(np.int64, copy=False)
-        key = comps.tobytes()  # (m, 10) int64 rows: equal bytes, equal spaces
-        table = self._hit_tables.get(key)
-        if table is None:
+        # A read-only array (a hand space's) is known by its identity, another by its bytes.
+        key: int | bytes = id(comps) if isinstance(comps, np.ndarray) and \
+            not comps.flags.writeable else checked_comps(comps).astype(np.int64).tobytes()
+        found = self._hit_tables.get(key)
+        if found is not None and (isinstance(key, bytes) or found[0] is comps):
+            table = found[1]
+        else:
+            comps = checked_comps(comps).astype(np.int64, copy=False)
+            # Without a split among the options a hand's row is a function of its shape
+            # (total, softness, cards), and that of its hard total, aces and cards: one
+            # lookup per distinct shape, a few hundred where a space has thousands of hands.
+            _, first, inverse = np.unique(_shapes(comps), return_index=True,
+                                          return_inverse=True)
             both = frozenset((STAND, HIT))
             action = {code: resolve(code, both, self.rules) for code in CODE_ACTIONS}
-            table = np.array([[action[code] for code in self.code_for_row(tuple(c), both)]
-                              for c in comps.tolist()], dtype=np.int64).reshape(-1, len(UPCARDS))
-            self._hit_tables[key] = table
+            by_shape = np.array([[action[code] for code in self.code_for_row(tuple(c), both)]
+                                 for c in comps[first].tolist()],
+                                dtype=np.int64).reshape(-1, len(UPCARDS))
+            table = by_shape[inverse.reshape(-1)]
+            self._hit_tables[key] = (comps, table)  # the array kept: its id stays its own
         return table[:, _COLUMN[upcard]].copy()
+
+    def later_policy(self, upcard: int, comps: npt.NDArray[np.int64],
+                     may_double: npt.NDArray[np.bool_], may_give: npt.NDArray[np.bool_],
+                     ) -> npt.NDArray[np.int64]:
+        """:meth:`decide` for every row of ``comps`` (hands reached by hitting) with the
+        options stand and hit, double where ``may_double`` and surrender where ``may_give``
+        says: asked once per shape and options, as :meth:`hit_policy`."""
+        comps = checked_comps(comps).astype(np.int64, copy=False)
+        options = 2 * np.asarray(may_double, dtype=np.int64) + np.asarray(may_give,
+                                                                          dtype=np.int64)
+        _, first, inverse = np.unique(4 * _shapes(comps) + options, return_index=True,
+                                      return_inverse=True)
+        answers = []
+        for row, i in zip(comps[first].tolist(), first.tolist(), strict=True):
+            allowed = {STAND, HIT} | ({DOUBLE} if options[i] & 2 else set()) | \
+                ({SURRENDER} if options[i] & 1 else set())
+            answers.append(self.decide(upcard, tuple(row), frozenset(allowed)))
+        result: npt.NDArray[np.int64] = np.array(answers, dtype=np.int64)[inverse.reshape(-1)]
+        return result
 
     def code_for_row(self, comp: tuple[int, ...], options: frozenset[int]) -> Sequence[str]:
         """The hand's codes by upcard, in the order of :data:`UPCARDS` (see :meth:`code_for`)."""
@@ -177,6 +220,12 @@ class ChartStrategy:
         self.free_calls += 1
         player = self._free or self
         return player.decide(upcard, comp, frozenset((STAND, HIT)))
+
+    def free_policy(self, upcard: int, comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """:meth:`decide_free` for every row of ``comps`` at once (as :meth:`hit_policy`)."""
+        self.free_calls += len(comps)
+        player = self._free or self
+        return player.hit_policy(upcard, comps)
 
     def decide_rescue(self, upcard: int, comp: tuple[int, ...], level: int = 1) -> bool:
         """DDR: whether a doubled hand holding ``comp`` gives up (an Rs in the doubled-hand
@@ -197,8 +246,10 @@ class ChartStrategy:
                        ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
         """:meth:`decide_rescue` and :meth:`decide_redouble` for every row of ``comps``,
         repeated for each of ``levels`` stake levels."""
-        comps = checked_comps(comps)
-        rows = [tuple(c) for c in comps.tolist()]
+        comps = checked_comps(comps).astype(np.int64, copy=False)
+        _, first, inverse = np.unique(_shapes(comps), return_index=True, return_inverse=True)
+        rows = [tuple(c) for c in comps[first].tolist()]  # one hand per shape, as hit_policy
         give = np.array([self.decide_rescue(upcard, c) for c in rows], dtype=bool)
         again = np.array([self.decide_redouble(upcard, c, 1) for c in rows], dtype=bool)
-        return np.tile(give, (levels, 1)), np.tile(again, (levels, 1))
+        inverse = inverse.reshape(-1)
+        return np.tile(give[inverse], (levels, 1)), np.tile(again[inverse], (levels, 1))

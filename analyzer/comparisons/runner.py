@@ -24,7 +24,7 @@ from analyzer.core.limits import MAX_JOBS
 from analyzer.core.numbers import shown
 from analyzer.core.rules import parse_spec
 from analyzer.util.memo import JSON, Memo
-from analyzer.util.pool import every_core
+from analyzer.util.pool import every_core, run_tasks
 from analyzer.util.progress import ProgressCallback, report
 
 BACKENDS = ("loky", "dask")
@@ -187,15 +187,14 @@ def _dispatch(todo: list[tuple[str, tuple[str, ...]]],
     jobs = options.jobs or every_core()
     if options.backend == "loky" and (jobs == 1 or len(todo) == 1):
         return ([(spec, worker.compute(spec, options.shoe, kinds))] for spec, kinds in todo)
-    import joblib
-
-    tasks = (joblib.delayed(worker.compute_chunk)(chunk, options.shoe)
-             for chunk in chunks(todo, jobs))
     if options.backend == "dask":
-        return _on_dask(tasks, options.scheduler)
-    parallel = joblib.Parallel(n_jobs=min(jobs, len(todo)), return_as="generator_unordered")
-    result: Iterable[list[tuple[str, dict[str, Any]]]] = parallel(tasks)
-    return result
+        import joblib
+
+        return _on_dask((joblib.delayed(worker.compute_chunk)(chunk, options.shoe)
+                         for chunk in chunks(todo, jobs)), options.scheduler)
+    # forked workers for a one-shot command, joblib's warm ones in a build (util.pool)
+    return run_tasks([(worker.compute_chunk, (chunk, options.shoe))
+                      for chunk in chunks(todo, jobs)], jobs=min(jobs, len(todo)))
 
 
 def _on_dask(tasks: Iterable[Any],

@@ -51,6 +51,12 @@ def ratio(num: int, den: int, one: Num) -> Num:
     return num * one / den
 
 
+def quotient(num: int, den: int, exact: bool) -> Number:
+    """``num / den`` as a Fraction, or its float: int / int is correctly rounded, so the
+    float is the Fraction's, without building the Fraction."""
+    return Fraction(num, den) if exact else num / den
+
+
 def as_number(value: Fraction, exact: bool) -> Number:
     """An exact value, or its float in the float arithmetic."""
     return value if exact else float(value)

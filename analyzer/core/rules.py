@@ -99,6 +99,20 @@ class Rules:
                 object.__setattr__(self, name, value)
         ruleset.check(self)
 
+    def __hash__(self) -> int:
+        # Computed once: rule sets key the engine's caches, and hashing their fractions
+        # (a payout, the bonuses) on every lookup showed in the profiles.  The fields are
+        # what __eq__ compares, so equal rule sets hash alike.
+        known: int | None = self.__dict__.get("_hash")
+        if known is None:
+            known = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            object.__setattr__(self, "_hash", known)
+        return known
+
+    def __getstate__(self) -> dict[str, object]:
+        """The fields only: a hash is this process's own (strings hash per process)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def __str__(self) -> str:
         return format_spec(self)
 

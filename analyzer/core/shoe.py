@@ -123,7 +123,16 @@ class Shoe(CardCounts):
             c[card - 1] -= 1
         if sum(c) == 0:
             raise HandError("dealing those cards empties the shoe")
-        return Shoe(c)
+        return Shoe._valid(tuple(c))
+
+    @classmethod
+    def _valid(cls, counts: tuple[int, ...]) -> Shoe:
+        """A shoe of counts already known valid (a valid shoe's, less cards it holds),
+        without checking them again: every hand an analysis values is checked this way."""
+        shoe = cls.__new__(cls)
+        CardCounts.__init__(shoe, counts)
+        shoe._hash = hash(counts)
+        return shoe
 
 
 def parse_shoe(text: str) -> Shoe:

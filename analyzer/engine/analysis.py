@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.core.arith import Number, as_number, public, unit
+from analyzer.core.arith import Number, as_number, public, quotient, unit
 from analyzer.core.cards import (
     blackjack_value,
     card_value,
@@ -41,7 +41,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
 from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.exhaustion import RoundCheck, SplitPolicy, refusal, round_cards_bound
-from analyzer.engine.fixed import fixed_play, split_policy
+from analyzer.engine.fixed import fixed_play, free_policy, split_policy
 from analyzer.engine.hands import (
     HandValues,
     PlayRules,
@@ -197,6 +197,7 @@ class Analysis:
                                       "round (at least 12 needed)")
         self._upcards: dict[int, UpcardAnalysis] = {}
         self._lone: dict[tuple[int, tuple[int, ...]], HandValues] = {}  # see _lone_hand
+        self._actions: dict[tuple[int, tuple[int, ...]], dict[int, Number]] = {}  # by hand
         self._evs: dict[int, Number] = {}  # upcard EVs computed by forked processes
         self.jobs = jobs
         # A shoe that holds more cards than any round can take needs no search.
@@ -204,6 +205,7 @@ class Analysis:
         self._checks: dict[int, RoundCheck] = {}
         self._round_checked: set[int] = set()
         self._play: dict[int, PlayRules] = {}
+        self._plans: dict[tuple[int, int], SplitPlan] = {}
 
     # -- per upcard ---------------------------------------------------------
     def conditioned(self, upcard: int) -> bool:
@@ -215,6 +217,13 @@ class Analysis:
             self._play[upcard] = PlayRules.from_rules(self.rules, upcard,
                                                       free_hand=bool(self.rules.free_splits))
         return self._play[upcard]
+
+    def split_plan(self, pair: int, upcard: int) -> SplitPlan:
+        """What these rules allow a pair split against this upcard (kept: every split
+        value asks)."""
+        if (pair, upcard) not in self._plans:
+            self._plans[(pair, upcard)] = SplitPlan.from_rules(self.rules, pair, upcard)
+        return self._plans[(pair, upcard)]
 
     def upcard(self, upcard: int) -> UpcardAnalysis:
         """EVs of every hand against ``upcard`` (computed once, then memoized)."""
@@ -250,7 +259,7 @@ class Analysis:
             if self.split in ("cdp1", "cdp") and self.rules.max_hands > 1:
                 post = self._post_split(ua)  # the round's pairs split together
                 for pair in range(1 if self.rules.split_aces else 2, 11):
-                    post.expect(SplitPlan.from_rules(self.rules, pair, upcard))
+                    post.expect(self.split_plan(pair, upcard))
             ua.ev = public(self._round_ev(ua))  # a Fraction, whatever computed it
             ua.dealer, ua.post_split = None, None
         return ua.ev
@@ -259,7 +268,7 @@ class Analysis:
         """EV of splitting a pair of ``pair`` against this upcard (conditioned if peeked)."""
         pair = card_value(pair, "pair")
         if pair not in ua.splits:
-            plan = SplitPlan.from_rules(self.rules, pair, ua.upcard)
+            plan = self.split_plan(pair, ua.upcard)
             self._check_split(ua, plan)
             if ua.dealer is None:
                 ua.dealer = OutcomeCache.shared(ua.shoe, ua.upcard,
@@ -268,11 +277,7 @@ class Analysis:
             decide, hits, doubles = self.split_play(ua)
             space = ua.values.space
             strategy = self.strategy
-            free_hits = None
-            decide_free = getattr(strategy, "decide_free", None)
-            if plan.free and decide_free is not None:
-                free_hits = np.array([decide_free(ua.upcard, tuple(c)) == HIT
-                                      for c in space.comps.tolist()], dtype=bool)
+            free_hits = free_policy(strategy, ua.upcard, space) if plan.free else None
             if self.split == "exact":
                 assert self.splitter is not None  # checked in __init__
                 ua.splits[pair] = self.splitter(self, ua, plan, decide, hits)
@@ -348,7 +353,7 @@ class Analysis:
             ua = self.upcard(upcard)
             for pair in range(1 if self.rules.split_aces else 2, 11):
                 if rest[pair - 1] >= 2:
-                    self._check_split(ua, SplitPlan.from_rules(self.rules, pair, upcard))
+                    self._check_split(ua, self.split_plan(pair, upcard))
         self._round_checked.add(upcard)
 
     def check_dealer(self, upcard: int) -> None:
@@ -433,6 +438,20 @@ class Analysis:
             raise HandError(f"hand {shown} vs {format_value(upcard)}: {err}") from None
         if len(cards) < 2:
             raise HandError("a hand needs at least two cards")
+        return self._play_actions(upcard, cards, key)
+
+    def _play_actions(self, upcard: int, cards: tuple[int, ...],
+                      key: tuple[int, ...]) -> dict[int, Number]:
+        """:meth:`actions` of a hand the shoe deals (``key``: its composition): what a round
+        asks of each first two cards it deals, without checking the deal again.  Kept: a
+        chart's derivation asks again of every hand the round valued."""
+        found = self._actions.get((upcard, key))
+        if found is None:
+            found = self._actions[(upcard, key)] = self._hand_actions(upcard, cards, key)
+        return dict(found)  # the caller's own: a round may drop the split
+
+    def _hand_actions(self, upcard: int, cards: tuple[int, ...],
+                      key: tuple[int, ...]) -> dict[int, Number]:
         rules = self.rules
         pair = len(cards) == 2 and cards[0] == cards[1] and rules.max_hands > 1 and \
             (cards[0] != 1 or rules.split_aces)
@@ -460,7 +479,7 @@ class Analysis:
                 result[SPLIT] = self.split_value(self.upcard(upcard), cards[0])
             if rules.surrender is not Surrender.NONE and \
                     (upcard != 1 or rules.surrender_vs_ace):
-                result[SURRENDER] = self.surrender_value(upcard, key)
+                result[SURRENDER] = self._surrender(upcard, key)
         else:
             if rules.double_any_cards and later_doubles(v.space, rules.double)[i]:
                 result[DOUBLE] = v.double[i]  # DAN: after hitting too
@@ -522,6 +541,15 @@ class Analysis:
         rest = self.shoe.remove([upcard, *cards])
         return as_number(Fraction(rest[bj], rest.total), self.exact)
 
+    def _hole_blackjack(self, upcard: int, comp: tuple[int, ...]) -> Number:
+        """:meth:`p_blackjack` of a hand the shoe deals (``comp``), the deal not checked."""
+        bj = blackjack_value(upcard)
+        if bj is None:
+            return 0 * unit(self.exact)
+        shoe = self.shoe.counts
+        return quotient(shoe[bj - 1] - (upcard == bj) - comp[bj - 1], sum(shoe) - 1 - sum(comp),
+                        self.exact)
+
     def _round_ev(self, ua: UpcardAnalysis) -> Number:
         """EV of a round given the upcard: sum over the player's first two cards."""
         n = ua.shoe
@@ -532,10 +560,10 @@ class Analysis:
                 ways = n[a - 1] * (n[b - 1] - (a == b))
                 if ways <= 0:
                     continue
-                exact_weight = Fraction(ways * (1 if a == b else 2), total * (total - 1))
-                weight = as_number(exact_weight, self.exact)
-                p_bj = self.p_blackjack(ua.upcard, (a, b))
-                player_bj = is_natural(composition((a, b)))
+                weight = quotient(ways * (1 if a == b else 2), total * (total - 1), self.exact)
+                comp = composition((a, b))
+                p_bj = self._hole_blackjack(ua.upcard, comp)
+                player_bj = is_natural(comp)
                 value = self._hand_value(ua, a, b, p_bj, player_bj)
                 if a == b == 10 and self.rules.split_by_rank and self.rules.max_hands > 1:
                     # Only a same-rank pair (J-J, not J-K) may split.
@@ -564,7 +592,7 @@ class Analysis:
         pays = as_number(suited_blackjack_pays(rules), self.exact)
         if player_bj:  # pushed by a dealer blackjack, or paid against it too (BJW)
             return pays if rules.blackjack_wins else (1 - p_bj) * pays
-        actions = self.actions(ua.upcard, (a, b))
+        actions = self._play_actions(ua.upcard, (a, b), composition((a, b)))
         if not may_split:
             actions.pop(SPLIT, None)
         if self.strategy is not None:
@@ -725,12 +753,18 @@ class Analysis:
 
         Conditioned on no dealer blackjack (peek games) unless ``unconditional``.
         """
+        self.p_blackjack(upcard, comp_cards(comp))  # the deal checked
+        return self._surrender(upcard, comp, unconditional=unconditional)
+
+    def _surrender(self, upcard: int, comp: tuple[int, ...], *,
+                   unconditional: bool = False) -> Number:
+        """:meth:`surrender_value` of a hand the shoe deals, its deal not checked again."""
         half = -unit(self.exact) / 2
         if self.rules.surrender is Surrender.EARLY:
             return half
         if self.conditioned(upcard) and not unconditional:
             return half
-        return unpeeked(half, self.p_blackjack(upcard, comp_cards(comp)))
+        return unpeeked(half, self._hole_blackjack(upcard, comp))
 
     def ev(self) -> Number:
         """EV of a round off the top of the shoe, per unit initial bet."""

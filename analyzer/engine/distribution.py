@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
-from analyzer.core.arith import Number, public
+from analyzer.core.arith import Number, as_number, public, quotient, unit
 from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
 from analyzer.core.errors import StrategyError, UsageError
 from analyzer.core.rules import Rules, Surrender
@@ -52,6 +52,7 @@ from analyzer.engine.dist_splits import (
     SplitSettings,
     kept_split_distribution,
 )
+from analyzer.engine.fixed import free_policy
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.splits import SplitPlan
 from analyzer.engine.strategy import Strategy
@@ -92,19 +93,8 @@ class RoundDistribution:
 
     @property
     def _one(self) -> Number:
-        return Fraction(1) if self.exact else 1.0
+        return unit(self.exact)
 
-
-def _unit(exact: bool) -> Number:
-    return Fraction(1) if exact else 1.0
-
-
-def _number(x: Fraction, exact: bool) -> Number:
-    return x if exact else float(x)
-
-
-def _frac(num: int, den: int, exact: bool) -> Number:
-    return Fraction(num, den) if exact else num / den
 
 
 def _add(dist: Dist, x: Fraction, p: Number) -> None:
@@ -137,7 +127,7 @@ class _Upcard:
         self.scale = math.lcm(pay_scale(self.play), suit_scale(self.rules))
         self.suits = suit_bonuses(self.rules)  # asked once: rules hash slowly
         self.dist: Dist = {}
-        self.error: Number = 0 * _unit(self.exact)
+        self.error: Number = 0 * unit(self.exact)
 
     def run(self) -> Dist:
         n = self.ua.shoe
@@ -146,7 +136,7 @@ class _Upcard:
             for b in range(a, 11):
                 ways = n[a - 1] * (n[b - 1] - (a == b))
                 if ways > 0:
-                    self._start(a, b, _frac(ways * (1 if a == b else 2), total * (total - 1),
+                    self._start(a, b, quotient(ways * (1 if a == b else 2), total * (total - 1),
                                             self.exact))
         v = self.ua.values
         self.finishes.propagate(v.hits, v.doubles, v.gives, base=self.ua.shoe, upcard=self.u,
@@ -158,9 +148,9 @@ class _Upcard:
     def _p_blackjack(self, cards: tuple[int, ...]) -> Number:
         bj = blackjack_value(self.u)
         if bj is None:
-            return 0 * _unit(self.exact)
+            return 0 * unit(self.exact)
         rest = [c - k for c, k in zip(self.ua.shoe, composition(cards), strict=True)]
-        return _frac(rest[bj - 1], sum(rest), self.exact)
+        return quotient(rest[bj - 1], sum(rest), self.exact)
 
     def _start(self, a: int, b: int, weight: Number) -> None:
         p_bj = self._p_blackjack((a, b))
@@ -179,7 +169,7 @@ class _Upcard:
             plays = self.a.suit_plays(self.u, (a, b))
             if plays:  # a hand one card from a 6-7-8 or 7-7-7: played by the suits seen
                 for state, action in plays:
-                    self._play(comp, weight * _number(state.chance, self.exact), p_bj, action,
+                    self._play(comp, weight * as_number(state.chance, self.exact), p_bj, action,
                                state)
                 return
         cases = [(weight, options)]
@@ -196,9 +186,9 @@ class _Upcard:
         ten are of different ranks, so of one suit with chance 1/4)."""
         rules = self.rules
         if not rules.suited_blackjack:
-            return [(_unit(self.exact), rules.blackjack_pays)]
-        return [(_frac(1, 4, self.exact), rules.suited_blackjack),
-                (_frac(3, 4, self.exact), rules.blackjack_pays)]
+            return [(unit(self.exact), rules.blackjack_pays)]
+        return [(quotient(1, 4, self.exact), rules.suited_blackjack),
+                (quotient(3, 4, self.exact), rules.blackjack_pays)]
 
     def _play(self, comp: tuple[int, ...], weight: Number, p_bj: Number, action: int,
               suits: SuitState | None = None) -> None:
@@ -315,10 +305,9 @@ class _Upcard:
     def _free_hits(self) -> np.ndarray[Any, Any]:
         """Hit or stand of the hand carrying a free bet: the strategy's, else its optimum."""
         values = self.ua.values
-        decide_free = getattr(self.policy_strategy, "decide_free", None)
-        if decide_free is not None:
-            return np.array([decide_free(self.u, tuple(c)) == HIT
-                             for c in values.space.comps.tolist()], dtype=bool)
+        chosen = free_policy(self.policy_strategy, self.u, values.space)
+        if chosen is not None:
+            return chosen
         assert values.free_hit is not None and values.free_stand is not None
         hits: np.ndarray[Any, Any] = (values.free_hit > values.free_stand) & ~values.forced
         return hits
@@ -403,13 +392,13 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     by_upcard: dict[int, Dist] = {}
     weights: dict[int, Number] = {}
     overall: Dist = {}
-    error = 0 * _unit(exact)
+    error = 0 * unit(exact)
     for u in ups:
         dist, part_error = share(u)  # GMP rationals in exact mode; handed out as Fractions
         by_upcard[u], part_error = {x: public(p) for x, p in dist.items()}, public(part_error)
         if u not in finished:
             done(u)
-        weights[u] = _frac(analysis.shoe[u], total, exact)
+        weights[u] = quotient(analysis.shoe[u], total, exact)
         error += weights[u] * part_error
         for x, p in by_upcard[u].items():
             _add(overall, x, weights[u] * p)

@@ -122,6 +122,25 @@ def play_policy(strategy: Strategy, play: PlayRules, upcard: int,
     return policy
 
 
+def free_policy(strategy: Strategy | None, upcard: int, space: HandSpace) -> Bools | None:
+    """Per node, whether the hand carrying a free bet hits (``decide_free``), or None
+    where no strategy says (that hand then plays its own optimum).  A strategy may answer
+    the whole space at once (``free_policy(upcard, comps)``)."""
+    bulk = getattr(strategy, "free_policy", None)
+    if bulk is not None:
+        answer = np.asarray(bulk(upcard, space.comps))
+        if answer.shape != (len(space.comps),) or not np.isin(answer, (STAND, HIT)).all():
+            raise UsageError("the strategy's free_policy chose an action other than stand or "
+                             "hit")
+        hits: Bools = answer == HIT
+        return hits
+    decide_free = getattr(strategy, "decide_free", None)
+    if decide_free is None:
+        return None
+    return np.array([decide_free(upcard, tuple(c)) == HIT for c in space.comps.tolist()],
+                    dtype=bool)
+
+
 def _doubled(strategy: Strategy, rules: Rules, play: PlayRules, upcard: int,
              space: HandSpace, later: Bools) -> tuple[Bools, Bools]:
     """Per stake level and node: a doubled hand given up, and one doubled again."""

@@ -84,12 +84,24 @@ class HandSpace:
 
     parent_index: _SubIndex | None = None  # set on sub-spaces (see sub_space)
 
+    def __post_init__(self) -> None:
+        # Read-only: a space is shared by every analysis, upcard and level of its shoe,
+        # and what is computed from it is kept by its identity (charts.strategy).
+        for a in (self.comps, self.ncards, self.total, self.soft, self.child, *self.layers):
+            a.flags.writeable = False
+
     @cached_property
     def index(self) -> Mapping[tuple[int, ...], int]:
         """Node of each composition (a sub-space maps through its parent's)."""
         if self.parent_index is not None:
             return self.parent_index
-        return {tuple(c): i for i, c in enumerate(self.comps.tolist())}
+        return {c: i for i, c in enumerate(self.comp_tuples)}
+
+    @cached_property
+    def comp_tuples(self) -> tuple[tuple[int, ...], ...]:
+        """Each node's composition as a tuple (a chart's lookups read them by node; a
+        space serves every upcard and rule set of its shoe)."""
+        return tuple(tuple(c) for c in self.comps.tolist())
 
     @property
     def bust(self) -> int:
@@ -162,6 +174,7 @@ def _full_space() -> HandSpace:
                      layers=layers)
 
 
+@lru_cache(maxsize=4096)  # asked of every two-card hand of every analysis
 def double_allowed(rule: Double, comp: tuple[int, ...]) -> bool:
     """Whether a two-card hand may double under the rule (D9: hard 9-11, D10: 10-11).
 

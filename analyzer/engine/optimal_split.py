@@ -46,13 +46,12 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.arith import Number
+from analyzer.core.arith import Number, quotient
 from analyzer.core.cards import blackjack_value
 from analyzer.core.errors import ImpossibleError, ImpossibleHandError
 from analyzer.core.outcomes import Outcome
@@ -421,7 +420,7 @@ class OptimalSplit:
         unseen = self.base[None, :] - sets
         for i, row in enumerate(unseen.tolist()):
             total = sum(row)
-            out[i] = Fraction(row[bj - 1], total) if self.exact else row[bj - 1] / total
+            out[i] = quotient(row[bj - 1], total, self.exact)
         return out
 
     def _starts(self, nd: _Nodes, sets: npt.NDArray[np.int64], stand: Array,

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -51,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, STAND
-from analyzer.core.arith import Number
+from analyzer.core.arith import Number, quotient
 from analyzer.core.cards import composition
 from analyzer.core.errors import InternalError, UsageError
 from analyzer.core.levels import SplitLevel
@@ -402,7 +401,7 @@ def level_sums(hands: LevelHands, base: tuple[int, ...], plan: SplitPlan, remove
                   best_action(values, i, may_double))
         chosen = (values.double if action == DOUBLE else values.hit if action == HIT
                   else values.stand)
-        weight = Fraction(second[x - 1], total) if exact else second[x - 1] / total
+        weight = quotient(second[x - 1], total, exact)
         ev_x = ev_x + weight * chosen[i]
         if x == p:
             ev_p = chosen[i]

@@ -27,17 +27,19 @@ dealer blackjack (peek games) takes only the original bet.
 
 from __future__ import annotations
 
+import hashlib
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, STAND
-from analyzer.core.arith import Num, Number
+from analyzer.core.arith import Num, Number, quotient
 from analyzer.core.cards import blackjack_value, composition, is_natural
 from analyzer.core.errors import ImpossibleHandError, ImpossibleShoeError, RuleConflictError
 from analyzer.core.rules import Double, Rules
@@ -69,22 +71,29 @@ class SplitPlan:
 
     @classmethod
     def from_rules(cls, rules: Rules, pair: int, upcard: int) -> SplitPlan:
-        hands = rules.max_hands
-        if pair == 1 and not rules.resplit_aces:
-            hands = min(hands, 2)
-        free = pair in rules.free_splits
-        play = PlayRules.from_rules(rules, upcard, free_hand=free)
-        if not rules.double_after_split:  # DAN's later doubles are doubles after a split
-            play = replace(play, double_any=None)
-        if rules.bonus_not_split:  # BNS: a split hand's 21 pays 1:1
-            play = replace(play, bonus=None, three=None, three_plain=None)
-        else:  # the Super Bonus is not paid on a split hand
-            play = replace(play, three=play.three_plain)
-        play = replace(play, surrender_later=False)  # SAH: not after a split
-        return cls(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
-                   double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),
-                   conditioned=rules.peeks_on(upcard), bj_takes_all=play.bj_takes_all,
-                   free=free, play=play)
+        """What ``rules`` allow a pair of ``pair`` split against ``upcard`` (kept: the
+        analyses of one rule set, each level's and a chart's, ask alike)."""
+        return _plan(rules, pair, upcard)
+
+
+@lru_cache(maxsize=4096)
+def _plan(rules: Rules, pair: int, upcard: int) -> SplitPlan:
+    hands = rules.max_hands
+    if pair == 1 and not rules.resplit_aces:
+        hands = min(hands, 2)
+    free = pair in rules.free_splits
+    play = PlayRules.from_rules(rules, upcard, free_hand=free)
+    if not rules.double_after_split:  # DAN's later doubles are doubles after a split
+        play = replace(play, double_any=None)
+    if rules.bonus_not_split:  # BNS: a split hand's 21 pays 1:1
+        play = replace(play, bonus=None, three=None, three_plain=None)
+    else:  # the Super Bonus is not paid on a split hand
+        play = replace(play, three=play.three_plain)
+    play = replace(play, surrender_later=False)  # SAH: not after a split
+    return SplitPlan(pair=pair, max_hands=hands, double_after_split=rules.double_after_split,
+                     double=rules.double, one_card=(pair == 1 and not rules.hit_split_aces),
+                     conditioned=rules.peeks_on(upcard), bj_takes_all=play.bj_takes_all,
+                     free=free, play=play)
 
 
 Decide = Callable[[int, bool], int]  # (node, may double) -> action for a split hand
@@ -177,6 +186,27 @@ def _reachable(space: HandSpace, p: int, walks: Sequence[Walk]) -> npt.NDArray[n
     return np.flatnonzero(seen[:m])
 
 
+T = TypeVar("T")
+
+# Split hands' values by how they are played, and the hands they reach, per hand space (a
+# space serves every rule set and upcard of its shoe; what is kept goes with it).
+KEPT_PER_SPACE = 20_000
+_KNOWN: weakref.WeakKeyDictionary[HandSpace, dict[tuple[object, ...], tuple[Any, Any, Any]]] = \
+    weakref.WeakKeyDictionary()
+_REACHED: weakref.WeakKeyDictionary[
+    HandSpace, dict[tuple[object, ...], tuple[npt.NDArray[np.int64], HandSpace]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _kept(table: weakref.WeakKeyDictionary[HandSpace, dict[tuple[object, ...], T]],
+          space: HandSpace) -> dict[tuple[object, ...], T]:
+    """``space``'s entries of ``table``, emptied once they number :data:`KEPT_PER_SPACE`."""
+    kept = table.setdefault(space, {})
+    if len(kept) >= KEPT_PER_SPACE:
+        kept.clear()
+    return kept
+
+
 def _free_hits(first: HandValues, plan: SplitPlan,
                free_hits: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.bool_]:
     """Whether the hand carrying a free bet hits, per node (never, without free splits)."""
@@ -195,18 +225,14 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
                  removed: int, decide: Decide, hits: npt.NDArray[np.bool_],
                  doubles: npt.NDArray[np.bool_], *,
                  hits_soft_17: bool, exact: bool, free_hits: npt.NDArray[np.bool_] | None,
-                 dealer: OutcomeCache,
-                 spaces: dict[Any, tuple[npt.NDArray[np.int64], HandSpace]],
-                 ) -> tuple[Any, Any, Any]:
+                 dealer: OutcomeCache) -> tuple[Any, Any, Any]:
     """``(EV[X; a, 0], EV[P; a, 0], X_free)`` with ``a = removed`` extra pair cards out.
 
     ``X`` averages one split hand over its second card; ``P`` is the hand that
     drew a pair card and plays it; ``X_free`` is ``X`` for a hand carrying a
     free bet (Free Bet), played for its own payoff.  Unconditional (a dealer
     blackjack costs each hand its bet, or only the original when
-    ``plan.bj_takes_all`` is off; the caller settles the rest).  ``spaces`` keeps
-    the reachable sub-space by first actions: the levels of one split usually
-    share it (only their shoes differ).
+    ``plan.bj_takes_all`` is off; the caller settles the rest).
     """
     space = first.space
     p = plan.pair
@@ -225,15 +251,44 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
         starts[x] = STAND if plan.one_card else decide(node, may_double)
         free_starts[x] = HIT if (free_hits[node] and not plan.one_card) else STAND
     key = (tuple(starts.items()), tuple(free_starts.items()))
-    if key not in spaces:
-        # a hand drawing again: hitting, doubling (DAN) or redoubling a double (RDn)
-        later = hits | doubles | (first.redoubles.any(axis=0) if plan.play.redoubles
-                                  else False)
+    # Everything the values below read, by content: rule sets that play split hands
+    # alike (a blackjack's payout, surrender, a chart and the optimum agreeing) share them.
+    play = hashlib.blake2b(hits.tobytes())
+    for part in (doubles, first.rescues if plan.play.rescue else None,
+                 first.redoubles if plan.play.redoubles else None,
+                 free_hits if plan.free else None):
+        play.update(b"-" if part is None else part.tobytes())
+    known = _kept(_KNOWN, space)
+    seen = (tuple(base), upcard, plan, removed, hits_soft_17, exact, key, play.digest())
+    if seen not in known:
+        known[seen] = _played_values(first, shoe, second_shoe, upcard, plan, removed, hits,
+                                     doubles, starts, free_starts, free_hits, key,
+                                     hits_soft_17=hits_soft_17, exact=exact, dealer=dealer)
+    return known[seen]
+
+
+def _played_values(first: HandValues, shoe: list[int], second_shoe: list[int], upcard: int,
+                   plan: SplitPlan, removed: int, hits: npt.NDArray[np.bool_],
+                   doubles: npt.NDArray[np.bool_], starts: dict[int, int],
+                   free_starts: dict[int, int], free_hits: npt.NDArray[np.bool_],
+                   key: tuple[object, ...], *, hits_soft_17: bool, exact: bool,
+                   dealer: OutcomeCache) -> tuple[Any, Any, Any]:
+    """:func:`_hand_values` once the split hands' play is fixed (``starts``, ``hits``...):
+    ``shoe`` is the hand's, ``second_shoe`` the one its second card comes from."""
+    space = first.space
+    p = plan.pair
+    # a hand drawing again: hitting, doubling (DAN) or redoubling a double (RDn)
+    later = hits | doubles | (first.redoubles.any(axis=0) if plan.play.redoubles else False)
+    drawn = hashlib.blake2b(later.tobytes())
+    drawn.update(free_hits.tobytes() if plan.free else b"-")
+    reached = _kept(_REACHED, space)
+    where = (p, key, drawn.digest())  # the levels, upcards and rule sets that walk alike
+    if where not in reached:
         walks: list[Walk] = ([(starts, later)]
                              + ([(free_starts, free_hits)] if plan.free else []))
         nodes = _reachable(space, p, walks)
-        spaces[key] = nodes, sub_space(space, nodes)
-    nodes, sub = spaces[key]
+        reached[where] = nodes, sub_space(space, nodes)
+    nodes, sub = reached[where]
     out = sub.comps.copy()
     out[:, p - 1] += removed + 1
     policy = np.where(hits[nodes], HIT, np.where(doubles[nodes], DOUBLE, STAND))
@@ -250,8 +305,7 @@ def _hand_values(first: HandValues, base: tuple[int, ...], upcard: int, plan: Sp
     for x, action in starts.items():
         i = int(np.searchsorted(nodes, _start_node(space, p, x)))
         chosen = vals.double if action == DOUBLE else vals.hit if action == HIT else vals.stand
-        # a correctly rounded int / int is float(Fraction(...)), without the Fraction
-        weight = Fraction(second_shoe[x - 1], total) if exact else second_shoe[x - 1] / total
+        weight = quotient(second_shoe[x - 1], total, exact)
         ev_x = ev_x + weight * chosen[i]
         if x == p:
             ev_p = chosen[i]
@@ -299,7 +353,6 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         raise RuleConflictError("a free split is modelled for one split only (SPL1)")
     xs: list[Any] = []
     ps: list[Any] = []
-    spaces: dict[Any, tuple[npt.NDArray[np.int64], HandSpace]] = {}
     for removed in range(max_removed + 1):
         if base[p - 1] - 2 - removed < 0:
             xs.append(0)
@@ -311,7 +364,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
         x_free: Any
         x, pp, x_free = given if given is not None else _hand_values(
             first, base, upcard, plan, removed, decide, hits, doubles, hits_soft_17=hits_soft_17,
-            exact=exact, free_hits=free_hits, dealer=dealer, spaces=spaces)
+            exact=exact, free_hits=free_hits, dealer=dealer)
         if plan.free:  # one paid hand and one free hand
             settled: Number = (
                 _settle_blackjack(x + x_free, base, upcard, plan, 1, Fraction(1)) if exact

@@ -52,4 +52,6 @@ def checked_comps(comps: object) -> npt.NDArray[np.int64]:
         shown = (f"an array of shape {comps.shape} and dtype {comps.dtype}"
                  if isinstance(comps, np.ndarray) else f"{comps!r:.60}")
         raise UsageError(f"hands are an (m, 10) integer array of counts of A..T, not {shown}")
+    if comps.size and comps.min() < 0:
+        raise UsageError(f"hands are counts of A..T, never negative, not {comps.min()}")
     return comps
