@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache, reduce
 from typing import Any
 
 import numpy as np
@@ -204,6 +204,9 @@ class RowShape:
     distinct: tuple[str, ...]  # the codes hands of three or more cards tell apart
     counts: tuple[tuple[int, Array], ...]  # (card count, its hands among ``multi``)
     sizes: Array  # each of ``multi``'s card count
+    # per first action but stand and hit: where the two-card hands lack it, whether any
+    # and all do (filled at its first solution: those EVs are the analysis's, fixed)
+    unset: dict[int, tuple[Array, bool, bool]] = field(default_factory=dict)
 
 
 def _row_shape(problem: RowProblem, nodes: Array) -> RowShape:
@@ -269,6 +272,18 @@ def _later_values(problem: RowProblem, hit: Array, nodes: Array,
     return {c: h if c == "H" else s for c in codes}
 
 
+def _unset(shape: RowShape, first: ActionValues,
+           action: int) -> tuple[Array, bool, bool] | None:
+    """Where the row's two-card hands lack ``action`` (NaN), whether any and all do; None
+    where the problem has no such action."""
+    if action not in first:
+        return None
+    if action not in shape.unset:
+        missing = np.isnan(first[action])
+        shape.unset[action] = missing, bool(missing.any()), bool(missing.all())
+    return shape.unset[action]
+
+
 def _choose(problem: RowProblem, key: RowKey, nodes: Array,
             hit: Array) -> tuple[str, dict[RowKey, str], dict[str, float]]:
     """Best code of a row, its card-count rows, and each candidate's average EV."""
@@ -310,8 +325,8 @@ def _choose(problem: RowProblem, key: RowKey, nodes: Array,
         chosen[list(groups)] = True  # arrays: a lookup by card count
         own = chosen[sizes]
         # the same for every code: each hand of these counts at its best
-        fixed = float(wm[own] @ np.max([worth[c][own] for c in distinct], axis=0)) \
-            if groups else 0.0
+        fixed = float(wm[own] @ reduce(np.maximum, [worth[c][own] for c in distinct])) \
+            if groups else 0.0  # the elementwise max: np.max of the stacked rows, unstacked
         rest = ~own
         w = wm[rest]
         multi_value = {c: fixed + float(w @ worth[c][rest]) for c in distinct}
@@ -326,12 +341,16 @@ def _choose(problem: RowProblem, key: RowKey, nodes: Array,
         fb = STAND if FALLBACK[code] == "S" else HIT
         if primary in (STAND, HIT):  # S and H: their own fallback
             two_total = plain[primary]
-        elif primary not in first or (unset := np.isnan(first[primary])).all():
-            if multi_of(code) == FALLBACK[code]:  # nothing in this row takes the action
-                continue
-            two_total = plain[fb]
         else:
-            two_total = float(w2 @ np.where(unset, first[fb], first[primary]))
+            unset = _unset(shape, first, primary)
+            if unset is None or unset[2]:
+                if multi_of(code) == FALLBACK[code]:  # nothing in this row takes the action
+                    continue
+                two_total = plain[fb]
+            elif unset[1]:
+                two_total = float(w2 @ np.where(unset[0], first[fb], first[primary]))
+            else:  # np.where would copy first[primary]: the same dot
+                two_total = float(w2 @ first[primary])
         total = two_total + multi_value[multi_of(code)]
         score = (total, plain[fb], agree[multi_of(code)])
         values[code] = total / weight

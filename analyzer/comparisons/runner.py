@@ -165,12 +165,13 @@ def _run(todo: list[tuple[str, tuple[str, ...]]],
 
 def chunks(todo: list[tuple[str, tuple[str, ...]]],
            jobs: int) -> list[list[tuple[str, tuple[str, ...]]]]:
-    """Tasks grouped by shoe (deck count), about two chunks per worker, largest shoes first.
+    """Tasks grouped by shoe (deck count), about four chunks per worker, largest shoes first.
 
     Same-shoe rule sets in one process reuse the engine's per-shoe caches; large
-    shoes first keeps the workers evenly loaded (longest tasks scheduled first).
+    shoes first, in chunks small enough that the last ones end together, keeps the
+    workers evenly loaded (two chunks a worker left one idle for the last tenth).
     """
-    size = max(1, -(-len(todo) // (2 * jobs)))
+    size = max(1, -(-len(todo) // (4 * jobs)))
     groups: dict[int | float, list[tuple[str, tuple[str, ...]]]] = {}
     for task in todo:
         groups.setdefault(parse_spec(task[0]).decks, []).append(task)
