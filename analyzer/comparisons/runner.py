@@ -1,8 +1,9 @@
 """Compute the figures of many rule sets: memo first, then in parallel.
 
-Variants are independent, so the rule sets the memo does not hold are sent to
-joblib workers (processes on this machine, or a Dask distributed cluster through
-joblib's Dask backend).  Workers only compute; the parent reads and writes the
+Variants are independent, so the rule sets the memo does not hold are sent to worker
+processes (:func:`analyzer.util.pool.run_tasks`: forked on this machine, joblib's
+reusable ones within ``bja build``), or to a Dask distributed cluster through joblib's
+Dask backend.  Workers only compute; the parent reads and writes the
 memo (:func:`figure_memo`), so a remote cluster needs no shared disk.  Every figure comes from the
 same engine calls as ``bja ev`` and ``bja chart``, so a row equals the separate
 command bit for bit whichever backend ran it.
