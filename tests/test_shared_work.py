@@ -160,14 +160,18 @@ def test_a_hand_s_actions_are_the_caller_s_own() -> None:
     assert again and again == Analysis(parse_spec("6D S17 DOA DAS SPL3 LS")).actions(10, (8, 8))
 
 
-@pytest.mark.parametrize("spec", ["1D S17 DOA DAS SPL1 ES", "1D S17 DOA DAS SPL1 LS"])
-def test_surrender_value_refuses_a_hand_the_shoe_cannot_deal(spec: str) -> None:
-    """Early surrender, and late surrender against a peeked ten, pay half without the hole
-    card's chance, yet the hand is checked: its ten is the upcard, the shoe's only one."""
+@pytest.mark.parametrize(("spec", "upcard"), [("1D S17 DOA DAS SPL1 ES", 10),
+                                               ("1D S17 DOA DAS SPL1 LS", 10),
+                                               ("1D S17 DOA DAS SPL1 LS", 6)])
+def test_surrender_value_refuses_a_hand_the_shoe_cannot_deal(spec: str, upcard: int) -> None:
+    """Early surrender, late surrender against a peeked ten and against a 6 pay half
+    without the hole card's chance, yet the hand is checked against the shoe, whose only
+    ten is the upcard or the hand's first."""
     analysis = Analysis(parse_spec(spec), Shoe([4, 4, 4, 4, 4, 4, 4, 4, 4, 1]))
-    assert analysis.surrender_value(10, (0,) * 8 + (2, 0)) == -0.5
+    assert analysis.surrender_value(upcard, (0,) * 8 + (2, 0)) == -0.5
+    tens = (0,) * 8 + (1, 1) if upcard == 10 else (0,) * 9 + (2,)
     with pytest.raises(HandError, match="no T left"):
-        analysis.surrender_value(10, (0,) * 8 + (1, 1))
+        analysis.surrender_value(upcard, tens)
 
 
 def _hash_in_child(data: bytes, queue: multiprocessing.Queue[bool]) -> None:

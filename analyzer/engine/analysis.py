@@ -753,7 +753,7 @@ class Analysis:
 
         Conditioned on no dealer blackjack (peek games) unless ``unconditional``.
         """
-        self.p_blackjack(upcard, comp_cards(comp))  # the deal checked
+        self.shoe.remove([upcard, *comp_cards(comp)])  # the deal checked: a HandError
         return self._surrender(upcard, comp, unconditional=unconditional)
 
     def _surrender(self, upcard: int, comp: tuple[int, ...], *,

@@ -26,7 +26,8 @@ class Strategy(Protocol):
 
     A strategy for games with free split hands (Free Bet) may also define
     ``decide_free(upcard, comp) -> HIT | STAND`` for the hand carrying the free
-    bet; without it that hand plays its own optimum.  It may also define
+    bet (``free_policy(upcard, comps)`` for a space at once); without it that hand
+    plays its own optimum.  It may also define
     ``hit_policy(upcard, comps) -> array`` giving ``decide`` with the options stand
     and hit for every row of a hand space at once, which an analysis then asks
     instead of one call per hand.
