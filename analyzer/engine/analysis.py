@@ -312,7 +312,7 @@ class Analysis:
             if strategy is None:
                 return policy_decision(ua.values, node, may_double)
             options = {STAND, HIT} | ({DOUBLE} if may_double else set())
-            return strategy.decide(ua.upcard, tuple(space.comps[node].tolist()),
+            return strategy.decide(ua.upcard, space.comp_tuples[node],
                                    frozenset(options))
 
         if strategy is not None:  # as the strategy plays a split hand's options

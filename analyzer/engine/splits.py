@@ -106,7 +106,7 @@ def policy_decision(values: HandValues, node: int, may_double: bool) -> int:
     An ace and a ten stand: unsplit they are a blackjack, whose only "play" is to
     stand (Farmer's analyzer compares the blackjack payoff here, so it stands).
     """
-    if is_natural(values.space.comps[node]):
+    if is_natural(values.space.comp_tuples[node]):
         return STAND
     return best_action(values, node, may_double)
 
