@@ -129,7 +129,7 @@ def _row_nodes(space: HandSpace) -> dict[RowKey, Array]:
 
 
 def later_values(d: UpcardData, hit: Array, stand: Array, nodes: Array,
-                 codes: Iterable[str] = TOTAL_CODES) -> dict[str, Array]:
+                 codes: Iterable[str]) -> dict[str, Array]:
     """Per code of ``codes``, what each of ``nodes`` (hands of three or more cards) is
     worth playing it: its first action where the hand has it (DAN's double, SAH's
     surrender), else its fallback.  Hit and stand values are the caller's (the chart's

@@ -51,6 +51,14 @@ def _shapes(comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return shape
 
 
+def _one_per_key(keys: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.intp],
+                                                       npt.NDArray[np.intp]]:
+    """The first row of each distinct key, and each row's key's place among them: a chart
+    asked once per key answers every row."""
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
+
+
 @lru_cache(maxsize=16384)
 def hand_shape(comp: tuple[int, ...]) -> tuple[int, bool, int]:
     """Best total, softness and number of cards of a composition (counts of A..T).
@@ -178,14 +186,13 @@ class ChartStrategy:
             # Without a split among the options a hand's row is a function of its shape
             # (total, softness, cards), and that of its hard total, aces and cards: one
             # lookup per distinct shape, a few hundred where a space has thousands of hands.
-            _, first, inverse = np.unique(_shapes(comps), return_index=True,
-                                          return_inverse=True)
+            first, inverse = _one_per_key(_shapes(comps))
             both = frozenset((STAND, HIT))
             action = {code: resolve(code, both, self.rules) for code in CODE_ACTIONS}
             by_shape = np.array([[action[code] for code in self.code_for_row(tuple(c), both)]
                                  for c in comps[first].tolist()],
                                 dtype=np.int64).reshape(-1, len(UPCARDS))
-            table = by_shape[inverse.reshape(-1)]
+            table = by_shape[inverse]
             self._hit_tables[key] = (comps, table)  # the array kept: its id stays its own
         return table[:, _COLUMN[upcard]].copy()
 
@@ -198,14 +205,13 @@ class ChartStrategy:
         comps = checked_comps(comps).astype(np.int64, copy=False)
         options = 2 * np.asarray(may_double, dtype=np.int64) + np.asarray(may_give,
                                                                           dtype=np.int64)
-        _, first, inverse = np.unique(4 * _shapes(comps) + options, return_index=True,
-                                      return_inverse=True)
+        first, inverse = _one_per_key(4 * _shapes(comps) + options)
         answers = []
         for row, i in zip(comps[first].tolist(), first.tolist(), strict=True):
             allowed = {STAND, HIT} | ({DOUBLE} if options[i] & 2 else set()) | \
                 ({SURRENDER} if options[i] & 1 else set())
             answers.append(self.decide(upcard, tuple(row), frozenset(allowed)))
-        result: npt.NDArray[np.int64] = np.array(answers, dtype=np.int64)[inverse.reshape(-1)]
+        result: npt.NDArray[np.int64] = np.array(answers, dtype=np.int64)[inverse]
         return result
 
     def code_for_row(self, comp: tuple[int, ...], options: frozenset[int]) -> Sequence[str]:
@@ -247,9 +253,8 @@ class ChartStrategy:
         """:meth:`decide_rescue` and :meth:`decide_redouble` for every row of ``comps``,
         repeated for each of ``levels`` stake levels."""
         comps = checked_comps(comps).astype(np.int64, copy=False)
-        _, first, inverse = np.unique(_shapes(comps), return_index=True, return_inverse=True)
+        first, inverse = _one_per_key(_shapes(comps))
         rows = [tuple(c) for c in comps[first].tolist()]  # one hand per shape, as hit_policy
         give = np.array([self.decide_rescue(upcard, c) for c in rows], dtype=bool)
         again = np.array([self.decide_redouble(upcard, c, 1) for c in rows], dtype=bool)
-        inverse = inverse.reshape(-1)
         return np.tile(give[inverse], (levels, 1)), np.tile(again[inverse], (levels, 1))

@@ -535,11 +535,10 @@ class Analysis:
 
     def p_blackjack(self, upcard: int, cards: tuple[int, ...]) -> Number:
         """Chance the hole card completes a blackjack, seen the upcard and ``cards``."""
-        bj = blackjack_value(upcard)
-        if bj is None:
+        if blackjack_value(upcard) is None:
             return 0 * unit(self.exact)
-        rest = self.shoe.remove([upcard, *cards])
-        return as_number(Fraction(rest[bj], rest.total), self.exact)
+        self.shoe.remove([upcard, *cards])  # the deal checked: a HandError
+        return self._hole_blackjack(upcard, composition(cards))
 
     def _hole_blackjack(self, upcard: int, comp: tuple[int, ...]) -> Number:
         """:meth:`p_blackjack` of a hand the shoe deals (``comp``), the deal not checked."""
