@@ -16,6 +16,13 @@ win against each dealer outcome; the round is settled only when the dealer
 plays, with all hands at once -- no decomposition into per-hand values, so it
 checks the engine's martingale argument (:mod:`analyzer.engine.optimal_split`).
 
+Spanish 21's rules as a split hand meets them: with DAS a hand doubles on two cards and,
+under DAN, on more; once a paid double's card is dealt the player stands, doubles again
+(RDn) or gives the hand up for half its stake (DDR), whichever is best for the whole
+round; a winning 21 is paid its bonus by card count (not under BNS, nor doubled under
+BND) and a 6-7-8 or 7-7-7 its pay averaged over the suits (the play is by ranks: the
+suits of the round's cards are not followed); no surrender after hitting, no Super Bonus.
+
 Small shoes only (about 20 cards with resplits; every state is memoised).
 """
 
@@ -42,8 +49,11 @@ from tests.oracle import (
     _game,
     _hole_cases,
     _may_double,
+    _paid,
     _payoffs,
     _player_draws,
+    _redouble_offered,
+    _rescue_offered,
     _settle_table,
     _take,
     _take_all,
@@ -70,11 +80,26 @@ def _round(g: _Game, unseen: Counts, pair: int, waiting: int, resplits: int, cur
     free_hand = free_next and waiting == 0
     bet: Bet = FREE if free_hand else PAID
 
-    def finish(rest: Counts, cards: Cards, stake: Bet) -> Q:
-        settled = _payoffs(rules, _final(rules, cards), stake, done)
+    def finish(rest: Counts, cards: Cards, stake: Bet, rescued: bool = False) -> Q:
+        if rescued:  # given up: half the stake, whatever the dealer holds (a peek game)
+            settled = tuple(e - stake[0] // 2 for e in done[:-2]) + done[-2:]
+        else:  # a split hand's 21 bonus (by card count; a suit bonus averaged over suits)
+            settled = _payoffs(rules, _final(rules, cards), _paid(g, cards, stake, True), done)
         if waiting == 0:
             return _end(g, rest, settled)
         return _round(g, rest, pair, waiting - 1, resplits, (pair,), settled, free_next)
+
+    def doubled(rest: Counts, cards: Cards, stake: Bet) -> Q:
+        """A paid double's card is dealt: stand, double again (RDn) or give up (DDR),
+        whichever is best for the whole round."""
+        best = finish(rest, cards, stake)
+        if _redouble_offered(rules, cards, stake):
+            again = (2 * stake[0], 2 * stake[1])
+            best = max(best, sum((p * doubled(after, _with(cards, card), again)
+                                  for card, p, after in _player_draws(g, rest)), Q(0)))
+        if _rescue_offered(rules, cards, stake):
+            best = max(best, finish(rest, cards, stake, rescued=True))
+        return best
 
     if len(current) == 1:  # the second card; a pair card may be resplit
         ev = Q(0)
@@ -94,9 +119,9 @@ def _round(g: _Game, unseen: Counts, pair: int, waiting: int, resplits: int, cur
                p * finish(rest, _with(current, card), bet)
                for card, p, rest in _player_draws(g, unseen)), Q(0))
     best = max(best, hit)
-    if (len(current) == 2 and not free_hand and rules.double_after_split
-            and _may_double(rules, current)):
-        double = sum((p * finish(rest, _with(current, card), PAID_DOUBLE)
+    # two cards, or any number under DAN; a split hand doubles only with DAS
+    if not free_hand and rules.double_after_split and _may_double(rules, current):
+        double = sum((p * doubled(rest, _with(current, card), PAID_DOUBLE)
                       for card, p, rest in _player_draws(g, unseen)), Q(0))
         best = max(best, double)
     return best

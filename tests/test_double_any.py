@@ -205,8 +205,8 @@ def test_a_three_card_hand_offers_the_double_and_rescue_raises_a_bad_one() -> No
 
 def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
     rules = parse_spec("6D H17 DAS SPL3 LS DAN DDR")
-    # as --levels passes the level: its value, no enum repr
-    with pytest.raises(SplitInfeasible, match="split level 'optimal' is not"):
+    # optimal splitting plays them (tests/test_optimal_split.py): only the shoe's size stops it
+    with pytest.raises(SplitInfeasible, match="at most 104 cards"):
         Analysis(rules, split=SplitLevel.OPTIMAL)
     cdz, cdp1 = (Analysis(rules, split=level).ev() for level in (SplitLevel.CDZ, SplitLevel.CDP1))
     assert cdz < cdp1  # the post-split level plays them (tests/test_postsplit_rules.py)

@@ -241,6 +241,14 @@ def test_best_play_is_the_numpy_layer_loop() -> None:
     assert np.allclose(hit, want_hit, rtol=0, atol=1e-15)
     assert np.allclose(cont, want, rtol=0, atol=1e-15)
     assert (cont > stand + 1e-12).any() and (cont == stand).any()  # both choices taken
+    # every node told to stop: the hit values are one card's sums over ``stand`` (what
+    # optimal splitting's doubles read), the same bits as numpy's
+    _dealer.best_play(at, table, stand, busted, space.child, nd.bust_of, nd.order,
+                      np.ones(m, dtype=np.int64), hit, cont)
+    padded = np.concatenate([stand, np.zeros((n, 2))], axis=1)
+    vals = padded[:, np.minimum(space.child, m + 1)]
+    vals[:, nd.bust_of >= 0] = busted[:, nd.bust_of[nd.bust_of >= 0]]
+    assert np.array_equal(hit, (probs * vals).sum(axis=2)) and np.array_equal(cont, stand)
 
 
 def test_best_play_refuses_bad_input() -> None:

@@ -74,6 +74,77 @@ def test_matches_whole_round_enumeration_more(spec: str, counts: tuple[int, ...]
     clear_caches()
 
 
+# Spanish 21's rules as split hands meet them: doubling after hitting (DAN, with DAS),
+# redoubling (RDn), double-down rescue (DDR), the 21 bonuses by card count (not doubled
+# under BND, not at all under BNS) and by suits (averaged over them), P21W, OBO.  Each rule
+# moves the figure from the same game without it, so the comparison can fail.
+S16 = (1, 3, 1, 1, 1, 1, 1, 1, 1, 5)
+RESPLITS = (1, 3, 1, 1, 1, 1, 1, 1, 1, 9)
+SEVENS = (0, 1, 1, 1, 1, 2, 3, 2, 0, 9)
+SPANISH = ("DAN DDR BJW P21W B5C=3:2 B6C=2:1 B7C=3:1 B678=3:2/2:1/3:1 B777=3:2/2:1/3:1 "
+           "BND")
+SPANISH_FAST = [
+    pytest.param("1D S17 D10 DAS SPL1 LS", "DAN RD1 DDR", S16, 9, 2, id="DAN-RD1-DDR"),
+    pytest.param("1D S17 DOA DAS SPL1 NS", "DAN B5C=3:2 B6C=2:1 B7C=3:1", S16, 6, 2,
+                 id="DAN-B5C"),
+]
+SPANISH_SLOW = [
+    pytest.param("1D S17 DOA DAS SPL1 NS", "DAN", S16, 6, 2, id="DAN"),
+    pytest.param("1D S17 DOA DAS SPL1 NS", "DAN RD2", S16, 6, 2, id="DAN-RD2"),
+    pytest.param("1D S17 DOA DAS SPL1 LS", "DDR", S16, 10, 2, id="DDR-ten-up"),
+    pytest.param("1D S17 DOA DAS SPL1 LS", "DAN RD1 DDR", S16, 9, 2, id="DAN-RD1-DDR-DOA"),
+    pytest.param("1D S17 DOA DAS SPL1 NS", "DAN B5C=3:2 B6C=2:1 B7C=3:1 BND", S16, 6, 2,
+                 id="DAN-BND"),
+    pytest.param("1D S17 DOA DAS SPL1 NS", "B678=3:2/2:1/3:1 B777=3:2/2:1/3:1",
+                 (1, 1, 1, 1, 1, 2, 4, 2, 1, 5), 10, 7, id="suits"),
+    pytest.param("1D S17 DOA DAS SPL1 NS ENHC OBO", "DAN RD1", S16, 10, 2, id="OBO-DAN-RD1"),
+    pytest.param("1D S17 DOA DAS SPL1 NS P21W", "DAN RD1", S16, 6, 2, id="P21W-DAN-RD1"),
+    pytest.param("1D S17 DOA DAS SPL3 NS", "DAN RD1 DDR B5C=3:2", RESPLITS, 6, 2,
+                 id="resplits"),
+    # Spanish 21 itself on small shoes, resplits included: twos, aces (hit and doubled),
+    # sevens (6-7-8 and 7-7-7 in reach)
+    pytest.param("1D SP H17 DOA DAS SPL3 RSA HSA LS", SPANISH, RESPLITS, 6, 2,
+                 id="spanish21-twos"),
+    pytest.param("1D SP H17 DOA DAS SPL3 RSA HSA LS", f"{SPANISH} RD1",
+                 (3, 1, 1, 1, 1, 1, 1, 1, 1, 9), 5, 1, id="spanish21-RD1-aces"),
+    pytest.param("1D SP H17 DOA DAS SPL3 RSA HSA LS", SPANISH, SEVENS, 6, 7,
+                 id="spanish21-sevens"),
+]
+
+
+def _with_and_without(base: str, extra: str, counts: tuple[int, ...], up: int,
+                      pair: int) -> None:
+    ruled = parse_spec(f"{base} {extra}")
+    value = engine(ruled, counts, up, pair)
+    assert value == optimal_split_ev(ruled, counts, up, pair)
+    assert value != engine(parse_spec(base), counts, up, pair)  # the rules reach the split
+    assert abs(engine(ruled, counts, up, pair, exact=False) - float(value)) < 1e-13
+    clear_caches()
+
+
+@pytest.mark.parametrize(("base", "extra", "counts", "up", "pair"), SPANISH_FAST)
+def test_spanish_rules_match_the_whole_round_enumeration(base: str, extra: str,
+                                                         counts: tuple[int, ...], up: int,
+                                                         pair: int) -> None:
+    _with_and_without(base, extra, counts, up, pair)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("base", "extra", "counts", "up", "pair"), SPANISH_SLOW)
+def test_spanish_rules_match_the_whole_round_enumeration_more(
+        base: str, extra: str, counts: tuple[int, ...], up: int, pair: int) -> None:
+    _with_and_without(base, extra, counts, up, pair)
+
+
+def test_a_bonus_not_paid_after_splitting_leaves_the_split_alone() -> None:
+    """BNS: the five-card 21 is not paid on a split hand, so the figure is the plain
+    game's, and the enumeration agrees."""
+    plain = engine(parse_spec("1D S17 DOA DAS SPL1 NS"), S16, 6, 2)
+    rules = parse_spec("1D S17 DOA DAS SPL1 NS B5C=3:2 BNS")
+    assert engine(rules, S16, 6, 2) == plain == optimal_split_ev(rules, S16, 6, 2)
+    clear_caches()
+
+
 def test_float_agrees_with_exact() -> None:
     rules = parse_spec("1D S17 DOA DAS SPL1 NS")
     exact = engine(rules, SMALL, 6, 2)
@@ -81,7 +152,8 @@ def test_float_agrees_with_exact() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", ["1D S17 DOA DAS SPL1 NS", "1D H17 DOA NDAS SPL1 LS ENHC"])
+@pytest.mark.parametrize("spec", ["1D S17 DOA DAS SPL1 NS", "1D H17 DOA NDAS SPL1 LS ENHC",
+                                  f"1D SP H17 DOA DAS SPL1 HSA LS RD1 {SPANISH}"])
 def test_order_of_levels_every_pair_and_upcard(spec: str) -> None:
     """CDZ- <= CDP1 <= CDP <= optimal for every pair and upcard; CDP = CDP1 (no resplit)."""
     rules = parse_spec(spec)

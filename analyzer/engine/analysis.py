@@ -162,7 +162,7 @@ class Analysis:
             raise RuleConflictError(f"split level '{split}' is a level of optimal play; a fixed "
                                     "strategy plays its split hands its own way (use cdz)")
         later = doubling_refusal(rules, f"split level '{split}'")
-        if later and split in ("optimal", "exact"):  # the level is refused, not the rules
+        if later and split == "exact":  # the level is refused, not the rules
             raise SplitInfeasible(later)
         if strategy is not None and not callable(getattr(strategy, "decide", None)):
             raise UsageError(f"strategy must have a decide method (a Strategy), not "

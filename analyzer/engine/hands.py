@@ -265,7 +265,7 @@ def doubling_refusal(rules: Rules, what: str, *, payouts: bool = True) -> str | 
     return (f"{' and '.join(on)}: {what} is not computed with doubling after hitting, "
             "redoubling, double-down rescue, surrender after hitting or 21 bonuses (by card "
             "count or suits) yet (bja ev, bja hand, bja chart, bja distribution with its two "
-            "spots, bja simulate and the split levels cdz, cdp1 and cdp are)")
+            "spots, bja simulate and the split levels cdz, cdp1, cdp and optimal are)")
 
 
 Bonus = tuple[Fraction, Fraction, Fraction]  # what a winning 21 of 5, 6, 7+ cards pays
@@ -280,11 +280,10 @@ def card_bonus(rules: Rules) -> Bonus | None:
 _THREE = ((0, 0, 0, 0, 0, 1, 1, 1, 0, 0), (0, 0, 0, 0, 0, 0, 3, 0, 0, 0))  # 6-7-8, 7-7-7
 
 
-def _with_bonus(space: HandSpace, stand: Array, win: Array, lose: Array, bonus: Bonus | None,
-                three: ThreePays | None, exact: bool) -> Array:
-    """Stand values with a winning 21 of five or more cards paid its bonus, and a winning
-    6-7-8 or 7-7-7 its pay averaged over suits."""
-    paid = stand.copy()
+def bonus_pays(space: HandSpace, bonus: Bonus | None,
+               three: ThreePays | None) -> list[tuple[int, Fraction]]:
+    """The nodes whose winning 21 is paid a bonus, with what it pays per unit: five or
+    more cards (``bonus``), a 6-7-8 or 7-7-7 (``three``: its pay averaged over suits)."""
     pays: list[tuple[int, Fraction]] = []
     if bonus is not None:
         pays += [(node, bonus[min(int(space.ncards[node]), 7) - 5]) for node in
@@ -292,7 +291,15 @@ def _with_bonus(space: HandSpace, stand: Array, win: Array, lose: Array, bonus: 
     if three is not None:  # every node of the composition: a stacked space has several
         pays += [(node, p) for key, p in zip(_THREE, three, strict=True)
                  for node in np.flatnonzero((space.comps == key).all(axis=1)).tolist()]
-    for node, pay in pays:
+    return pays
+
+
+def _with_bonus(space: HandSpace, stand: Array, win: Array, lose: Array, bonus: Bonus | None,
+                three: ThreePays | None, exact: bool) -> Array:
+    """Stand values with a winning 21 of five or more cards paid its bonus, and a winning
+    6-7-8 or 7-7-7 its pay averaged over suits."""
+    paid = stand.copy()
+    for node, pay in bonus_pays(space, bonus, three):
         paid[node] = (pay if exact else float(pay)) * win[node] - lose[node]
     return paid
 

@@ -31,6 +31,18 @@ blackjack where the dealer peeked (the player knows it), unconditioned
 otherwise; under ``OBO`` each new paid hand gets back the blackjack's chance
 (by the same martingale), as the round loses only the original bet to it.
 
+The Spanish 21 rules
+--------------------
+A hand's options widen but the decomposition holds: each option is the hand's own
+payoff given the cards seen when it stops, plus ``Phi`` of the cards then seen.  With
+DAS a hand doubles on two cards and, under DAN, after hitting (a double is one more
+card, then the doubled hand's choice); once a paid double's card is dealt it stands,
+doubles again (RDn) or is given up for half its stake (DDR), each weighed with the round
+after it.  A winning 21 is paid its card-count bonus (not under BNS; a doubled hand not
+under BND) and a 6-7-8 or 7-7-7 its pay averaged over the suits: the play follows the
+ranks of the round's cards, not their suits.  No surrender after hitting (a split hand
+may not), no Super Bonus (not on a split hand).
+
 Cost and limits
 ---------------
 ``Phi`` is needed for every distinct set of cards the finished hands can hold:
@@ -46,6 +58,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -60,11 +73,14 @@ from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba
 from analyzer.engine.dealer import KEY_BASE, KEY_LIMIT, OutcomeCache, outcome_matrix
 from analyzer.engine.hands import (
     HandSpace,
+    PlayRules,
+    bonus_pays,
     condition_outcomes,
     double_allowed,
     draw_probabilities,
     forced_nodes,
     hand_space,
+    later_doubles,
     payoff_matrix,
     sub_space,
 )
@@ -108,22 +124,35 @@ def check_feasible(plan: SplitPlan, base: tuple[int, ...]) -> None:
 
 @dataclass(frozen=True)
 class _Nodes:
-    """The split hands' nodes, with their busting children listed once."""
+    """The split hands' nodes, with their busting children listed once, and where the
+    Spanish 21 rules reach them."""
 
     space: HandSpace
     bust_node: npt.NDArray[np.int64]  # (b,) node that busts ...
     bust_card: npt.NDArray[np.int64]  # (b,) ... drawing this value (0-based)
     bust_of: npt.NDArray[np.int64]  # (m, 10) index into the busts, or -1
     order: npt.NDArray[np.int64]  # (m,) the nodes, largest hands first (children first)
+    forced: npt.NDArray[np.bool_]  # (m,) no decision left: a Charlie, or 21 where 21 stands
+    pays: tuple[tuple[int, Fraction], ...]  # a winning 21's bonus (B5C..., B678, B777)
+    later: npt.NDArray[np.int64]  # nodes of 3+ cards that double (DAN with DAS)
+    again: npt.NDArray[np.int64]  # nodes a doubled hand doubles again at (RDn)
+    doubles: npt.NDArray[np.int64]  # nodes whose double is valued: two cards, and ``later``
 
 
-def _nodes(space: HandSpace) -> _Nodes:
+def _nodes(space: HandSpace, play: PlayRules = PlayRules()) -> _Nodes:
     where = np.argwhere(space.child == space.bust)
     bust_of = np.full(space.child.shape, -1, dtype=np.int64)
     bust_of[where[:, 0], where[:, 1]] = np.arange(len(where))
     order = np.concatenate(space.layers) if space.layers else np.zeros(0, dtype=np.int64)
+    forced = forced_nodes(space, play)
+    later = np.flatnonzero(later_doubles(space, play.double_any) & ~forced)
+    again = (np.flatnonzero(later_doubles(space, play.double) & ~forced) if play.redoubles
+             else np.zeros(0, dtype=np.int64))
     return _Nodes(space=space, bust_node=where[:, 0], bust_card=where[:, 1], bust_of=bust_of,
-                  order=order.astype(np.int64))
+                  order=order.astype(np.int64), forced=forced,
+                  pays=tuple(bonus_pays(space, play.bonus, play.three)),
+                  later=later, again=again,
+                  doubles=np.union1d(np.flatnonzero(space.ncards == 2), later))
 
 
 @dataclass(frozen=True)
@@ -213,6 +242,7 @@ class OptimalSplit:
         self.pay = payoff_matrix(plan.play.push_22, plan.play.player_21_wins)
         self.dtype = object if exact else np.float64
         self._memo: dict[tuple[int, int, int], Number] = {}
+        self._constants: dict[tuple[tuple[int, int], int], Array] = {}
         # Every hand of every set needs the dealer in its own shoe; sets share many.  Its
         # own cache, not the analyses' shared ones: a case can fill millions of rows.
         self._dealer = OutcomeCache(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
@@ -278,30 +308,37 @@ class OptimalSplit:
         paid = (rows.win if free else rows.net)[cells, column]  # a free hand loses nothing
         bj = rows.bj[cells] if plan.play.charlie or self._obo else None
         stand = self._stand(nd, paid, bj, free)
+        stand_doubled = stand  # what a doubled hand stands for, per unit of its stake
+        if nd.pays and not free:  # a winning 21's bonus: pay x win - loss
+            win = rows.win[cells, column]
+            bonus = paid.copy()
+            for node, pay in nd.pays:
+                bonus[:, node] += ((pay if self.exact else float(pay)) - 1) * win[:, node]
+            stand = self._stand(nd, bonus, bj, free)
+            if plan.play.bonus_doubled:  # not under BND
+                stand_doubled = stand
         loss = 0 if free else -1
+        rest: Array | None = None  # (n, m) Phi after the hand stops at a node
+        bust_rest: Array | None = None  # (n, b) Phi after it busts there
         if k == 1:  # the last hand: nothing follows (Phi(., 0, .) = 0), so no sets to list
-            played, doubled_stand = stand, 2 * stand  # a hand's value with what follows it
-            busted = np.full((n, len(nd.bust_node)), loss, dtype=self.dtype)
-            doubled_bust = np.broadcast_to(np.array(2 * loss, dtype=self.dtype),
-                                           busted.shape)  # only read
+            played = stand  # a hand's value with what follows it
+            busted = self._filled((n, len(nd.bust_node)), loss)
         else:
             dealt = sets[:, None, :] + drawn[None, :, :]  # (n, m, 10)
-            rest = self._continuation(dealt, k, r)  # (n, m) Phi after standing here
+            rest = self._continuation(dealt, k, r)
             bust_rest = self._continuation(dealt[:, nd.bust_node] +
                                            np.eye(10, dtype=np.int64)[nd.bust_card], k, r)
-            played, doubled_stand = stand + rest, 2 * stand + rest
+            played = stand + rest
             busted = loss + bust_rest  # (n, b): a hand busting here, then the rest
-            doubled_bust = 2 * loss + bust_rest
         double = None
-        if not free:  # only a two-card hand doubles (the others' entries stay 0, unread)
-            two = np.flatnonzero(space.ncards == 2)
-            doubled = self._child_values(nd, doubled_stand, doubled_bust, two)
-            double = np.zeros((n, m), dtype=self.dtype)
-            double[:, two] = (rows.probs[cells[:, two]] * doubled).sum(axis=2)
-            if self._obo:
-                assert bj is not None
-                double[:, two] += bj[:, two]  # only the original bet is lost to the blackjack
-        forced = self._forced(nd)
+        if not free:  # a free hand never doubles
+            double = self._double(nd, cells, rows, stand_doubled, rest, bust_rest, bj)
+            if len(nd.later):  # DAN: a hand reached by hitting may double instead of standing
+                at = nd.later
+                played = played.copy()
+                played[:, at] = np.where(double[:, at] > played[:, at], double[:, at],
+                                         played[:, at])
+        forced = nd.forced
         if not self.exact:  # the same loop compiled: no (sets x layer x 10) temporaries
             cont = np.empty((n, m))  # every node written
             _dealer.best_play(cells, rows.probs, np.ascontiguousarray(played, dtype=np.float64),
@@ -318,6 +355,79 @@ class OptimalSplit:
             cont[:, layer] = np.where(go, h, s)
         return self._starts(nd, sets, played, double, cont, k, r)
 
+    def _double(self, nd: _Nodes, cells: npt.NDArray[np.int64], rows: _RowFigures,
+                stand: Array, rest: Array | None, bust_rest: Array | None,
+                bj: Array | None) -> Array:
+        """``(n, m)``: a double at each node of ``nd.doubles`` (the others 0, unread).
+
+        Its card dealt, the hand stands, doubles again (RDn: one more card, the stake
+        doubled) or is given up for half its stake (DDR), whichever is best for the whole
+        round: each option is worth the hand's own payoff plus ``rest``, the round after
+        it.  Level ``l`` is stake ``2**l``, from the most redoubled down, as
+        :func:`analyzer.engine.hands._doubled` values one hand.  Where a blackjack nobody
+        checked takes the original bet only (OBO), each stake carries its chance once:
+        a stake ``S`` stands for ``S stand + (S - 1) bj`` (the same correction as there).
+        """
+        play = self.plan.play
+        n, m = cells.shape
+        adj = bj if self._obo else None
+        after: Array | None = None  # each node's value at the level above, less its bj part
+        bust_after: Array | None = None
+        for level in range(play.redoubles + 1, 0, -1):
+            stake = 2 ** level
+            vals = stake * stand if rest is None else stake * stand + rest
+            if adj is not None:
+                vals = vals + (stake - 1) * adj
+            if after is not None and bust_after is not None and len(nd.again):
+                at = nd.again
+                again = self._expected(nd, cells, rows, after, bust_after, at)
+                if adj is not None:
+                    again = again + (2 * stake - 1) * adj[:, at]
+                vals[:, at] = np.where(again > vals[:, at], again, vals[:, at])
+            if play.rescue:  # half the stake: the original bet after one double
+                give = -(stake // 2) if rest is None else -(stake // 2) + rest
+                if adj is not None:
+                    give = give + (stake // 2 - 1) * adj
+                vals = np.where(give > vals, give, vals)
+            after = vals if adj is None else vals - (stake - 1) * adj
+            bust_after = (self._filled((n, len(nd.bust_node)), -stake) if bust_rest is None
+                          else bust_rest - stake)
+        assert after is not None and bust_after is not None
+        double = np.zeros((n, m), dtype=self.dtype)
+        at = nd.doubles
+        double[:, at] = self._expected(nd, cells, rows, after, bust_after, at)
+        if adj is not None:
+            double[:, at] += adj[:, at]  # only the original bet is lost to the blackjack
+        return double
+
+    def _filled(self, shape: tuple[int, int], value: int) -> Array:
+        """A read-only array of ``value`` (a last hand's busts: the same few shapes, chunk
+        after chunk, each tens of megabytes)."""
+        key = (shape, value)
+        if key not in self._constants:
+            if len(self._constants) >= 8:
+                self._constants.clear()
+            filled = np.full(shape, value, dtype=self.dtype)
+            filled.flags.writeable = False
+            self._constants[key] = filled
+        return self._constants[key]
+
+    def _expected(self, nd: _Nodes, cells: npt.NDArray[np.int64], rows: _RowFigures,
+                  node_val: Array, busted: Array, at: npt.NDArray[np.int64]) -> Array:
+        """``(n, len(at))``: the value after one more card at the nodes ``at``, a child
+        worth ``node_val``, a bust ``busted`` (see :meth:`_child_values`)."""
+        n, m = cells.shape
+        if self.exact or 4 * len(at) < m:  # a few nodes (two cards): numpy's gathers
+            return (rows.probs[cells[:, at]] *  # type: ignore[no-any-return]
+                    self._child_values(nd, node_val, busted, at)).sum(axis=2)
+        # many (DAN): the hit loop compiled, every node forced to stop, gives this sum for
+        # every node (in numpy's order of additions) with no (sets x nodes x 10) temporaries
+        step, stop = np.empty((n, m)), np.empty((n, m))
+        _dealer.best_play(cells, rows.probs, np.ascontiguousarray(node_val, dtype=np.float64),
+                          np.ascontiguousarray(busted, dtype=np.float64), nd.space.child,
+                          nd.bust_of, nd.order, np.ones(m, dtype=np.int64), step, stop)
+        return step[:, at]
+
     def _feasible(self, sets: npt.NDArray[np.int64]) -> _Nodes:
         """The nodes some set of ``sets`` can still draw (the others have no chance)."""
         room = (self.base[None, :] - sets).max(axis=0)
@@ -326,7 +436,8 @@ class OptimalSplit:
         keep = (drawn <= room[None, :]).all(axis=1)
         key = keep.tobytes()
         if key not in self._subsets:
-            self._subsets[key] = _nodes(sub_space(self.space, np.flatnonzero(keep).tolist()))
+            self._subsets[key] = _nodes(sub_space(self.space, np.flatnonzero(keep).tolist()),
+                                        self.plan.play)
         return self._subsets[key]
 
     def _continuation(self, dealt: npt.NDArray[np.int64], k: int, r: int) -> Array:
@@ -350,9 +461,6 @@ class OptimalSplit:
         b = where >= 0
         vals[:, b] = busted[:, where[b]]
         return vals
-
-    def _forced(self, nd: _Nodes) -> npt.NDArray[np.bool_]:
-        return forced_nodes(nd.space, self.plan.play)
 
     def _figures(self, sets: npt.NDArray[np.int64], drawn: npt.NDArray[np.int64]
                  ) -> tuple[npt.NDArray[np.int64], _RowFigures]:
@@ -427,7 +535,7 @@ class OptimalSplit:
                 double: Array | None, cont: Array, k: int, r: int) -> Array:
         """Each set's value: the second card, then the best play (or a resplit)."""
         p, plan, space = self.plan.pair, self.plan, nd.space
-        forced = self._forced(nd)
+        forced = nd.forced
         unseen = np.maximum(self.base[None, :] - sets, 0)
         probs = draw_probabilities(unseen, self.upcard, self.conditioned, self.exact)
         total = np.zeros(len(sets), dtype=self.dtype)
