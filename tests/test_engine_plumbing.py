@@ -21,7 +21,7 @@ from analyzer.engine import forked
 from analyzer.engine import kernel as _dealer  # the compiled loops in use (BJA_KERNEL)
 from analyzer.engine.dealer import OutcomeCache, outcome_matrix, unique_rows
 from analyzer.engine.dist_splits import PairSums, merge_pairs
-from analyzer.engine.hands import hand_space
+from analyzer.engine.hands import PlayRules, hand_space
 from analyzer.engine.optimal_split import _nodes as optimal_nodes
 from analyzer.engine.postsplit import split_hand_space
 from analyzer.util import pool
@@ -217,7 +217,7 @@ def test_best_play_is_the_numpy_layer_loop() -> None:
     one, as shoes are shared.
     """
     space, _ = split_hand_space(hand_space(Shoe.decks(1).remove([6]).counts), 8)
-    nd = optimal_nodes(space)
+    nd = optimal_nodes(space, PlayRules())
     rng = np.random.default_rng(11)
     n, m, b = 7, len(space.comps), len(nd.bust_node)
     table = rng.dirichlet(np.ones(10), size=n * m // 3)
@@ -253,7 +253,7 @@ def test_best_play_is_the_numpy_layer_loop() -> None:
 
 def test_best_play_refuses_bad_input() -> None:
     space, _ = split_hand_space(hand_space(Shoe.decks(1).remove([6]).counts), 8)
-    nd = optimal_nodes(space)
+    nd = optimal_nodes(space, PlayRules())
     m, b = len(space.comps), len(nd.bust_node)
     probs, stand, busted = np.zeros((5, 10)), np.zeros((2, m)), np.zeros((2, b))
     at = np.zeros((2, m), dtype=np.int64)

@@ -30,7 +30,7 @@ from analyzer.core.errors import UsageError
 from analyzer.core.outcomes import N_OUTCOMES
 from analyzer.core.shoe import Shoe
 from analyzer.engine import dealer, kernel, kernel_numba
-from analyzer.engine.hands import hand_space, payoff_matrix
+from analyzer.engine.hands import PlayRules, hand_space, payoff_matrix
 from analyzer.engine.optimal_split import _nodes as optimal_nodes
 from analyzer.engine.postsplit import split_hand_space
 
@@ -205,7 +205,7 @@ def test_split_bounds_same_bits() -> None:
 
 def _best_play_inputs(seed: int, n: int = 9) -> tuple[Any, ...]:
     space, _ = split_hand_space(hand_space(Shoe.decks(1).remove([6]).counts), 8)
-    nd = optimal_nodes(space)
+    nd = optimal_nodes(space, PlayRules())
     rng = np.random.default_rng(seed)
     m, b = len(space.comps), len(nd.bust_node)
     probs = rng.dirichlet(np.ones(10), size=n * m // 2)

@@ -190,6 +190,33 @@ def test_cli_refuses_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert err.startswith("bja: error: optimal splitting with resplits") and err.count("\n") == 1
 
 
+def test_a_case_past_the_dealer_budget_is_refused_in_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Resplits on a deck or two can need tens of millions of dealer shoes (hours, more
+    memory than the machine): past ``MAX_DEALER_ROWS`` the case stops with the reason,
+    the same way every time.  Lowered here so that a small shoe reaches it."""
+    from analyzer.engine import optimal_split
+
+    rules = parse_spec("1D S17 DOA DAS SPL3 NS")
+    counts = (1, 3, 1, 1, 1, 1, 1, 1, 1, 9)
+    assert engine(rules, counts, 6, 2, exact=False) > 0  # within the budget: a figure
+    monkeypatch.setattr(optimal_split, "MAX_DEALER_ROWS", 50)
+    with pytest.raises(SplitInfeasible, match=r"^optimal splitting of 2,2 against 6 needs "
+                                              r"the dealer in more than 50 shoes on this "
+                                              r"20-card shoe with resplits to 4 hands"):
+        engine(rules, counts, 6, 2, exact=False)
+    assert engine(rules, counts, 6, 2) == optimal_split_ev(rules, counts, 6, 2)  # exact's own
+    clear_caches()
+    monkeypatch.setattr(optimal_split, "MAX_EXACT_ROWS", 40)
+    with pytest.raises(SplitInfeasible, match=r"more than 40 shoes in exact mode on this"):
+        engine(rules, counts, 6, 2)
+    shoe = ",".join(f"{'A23456789T'[v]}:{n}" for v, n in enumerate(counts))
+    assert main(["ev", "--rules", "1D S17 DOA DAS SPL3 NS", "--shoe", shoe, "--split",
+                 "optimal", "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bja: error: optimal splitting of ") and err.count("\n") == 1
+
+
 def test_cdp_equals_cdp1_without_resplits() -> None:
     """With one split there is only one level of removed pair cards: CDP is CDP1."""
     rules = parse_spec("2D H17 DOA DAS SPL1 LS")

@@ -65,7 +65,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.core.arith import Number, quotient
-from analyzer.core.cards import blackjack_value
+from analyzer.core.cards import blackjack_value, format_value
 from analyzer.core.errors import ImpossibleError, ImpossibleHandError
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
@@ -92,6 +92,12 @@ from analyzer.util.memo import Memo, pickled
 # the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
 MAX_RESPLIT_CARDS = 104  # resplits: shoes of at most two decks' worth of cards
+# Dealer shoes one pair against one upcard may hold (about 400 bytes each with their
+# figures: 6.4 GB, two workers within a 24 GB machine).  One split needs under half a
+# million at any deck count; resplits need millions on one deck, and on two decks the
+# low pairs need more than this (hours of work, more memory than the machine has).
+MAX_DEALER_ROWS = 16_000_000
+MAX_EXACT_ROWS = 2_000_000  # exact: each row's figures are GMP rationals, kilobytes a row
 CHUNK = 256  # card sets evaluated together (memory: a few CHUNK x nodes arrays)
 
 
@@ -139,7 +145,7 @@ class _Nodes:
     doubles: npt.NDArray[np.int64]  # nodes whose double is valued: two cards, and ``later``
 
 
-def _nodes(space: HandSpace, play: PlayRules = PlayRules()) -> _Nodes:
+def _nodes(space: HandSpace, play: PlayRules) -> _Nodes:
     where = np.argwhere(space.child == space.bust)
     bust_of = np.full(space.child.shape, -1, dtype=np.int64)
     bust_of[where[:, 0], where[:, 1]] = np.arange(len(where))
@@ -243,6 +249,7 @@ class OptimalSplit:
         self.dtype = object if exact else np.float64
         self._memo: dict[tuple[int, int, int], Number] = {}
         self._constants: dict[tuple[tuple[int, int], int], Array] = {}
+        self._limit = MAX_EXACT_ROWS if exact else MAX_DEALER_ROWS
         # Every hand of every set needs the dealer in its own shoe; sets share many.  Its
         # own cache, not the analyses' shared ones: a case can fill millions of rows.
         self._dealer = OutcomeCache(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
@@ -480,6 +487,8 @@ class OptimalSplit:
             at = np.zeros(len(flat), dtype=np.int64)
             at[fits] = found
         done, filled = self._rows.size, len(self._dealer.table)
+        if filled > self._limit:
+            raise SplitInfeasible(self._too_large())
         if filled > done:
             self._rows = self._rows.extended(self._derive(self._dealer.table[done:filled],
                                                           self._dealer.shoes(done, filled)))
@@ -493,6 +502,16 @@ class OptimalSplit:
             rows = replace(rows, win=rows.win[:rows.size], net=rows.net[:rows.size],
                            bj=rows.bj[:rows.size], probs=rows.probs[:rows.size]).extended(own)
         return at.reshape(n, m), rows
+
+    def _too_large(self) -> str:
+        plan = self.plan
+        pair = format_value(plan.pair)
+        mode = " in exact mode" if self.exact else ""
+        return (f"optimal splitting of {pair},{pair} against {format_value(self.upcard)} "
+                f"needs the dealer in more than {self._limit:,} shoes{mode} on this "
+                f"{int(self.base.sum()) + 1}-card shoe with resplits to {plan.max_hands} "
+                f"hands: beyond memory (use SPL1, which needs under a million at any deck "
+                f"count, or a smaller shoe)")
 
     def _derive(self, rows: Array, shoes: npt.NDArray[np.int64]) -> _RowFigures:
         """Figures of dealer rows in these shoes: the same operations, row by row, that the
