@@ -507,11 +507,12 @@ class OptimalSplit:
         plan = self.plan
         pair = format_value(plan.pair)
         mode = " in exact mode" if self.exact else ""
+        hands = (f"resplits to {plan.max_hands} hands" if plan.max_hands > 2 and not plan.free
+                 else "one split")
         return (f"optimal splitting of {pair},{pair} against {format_value(self.upcard)} "
                 f"needs the dealer in more than {self._limit:,} shoes{mode} on this "
-                f"{int(self.base.sum()) + 1}-card shoe with resplits to {plan.max_hands} "
-                f"hands: beyond memory (use SPL1, which needs under a million at any deck "
-                f"count, or a smaller shoe)")
+                f"{int(self.base.sum()) + 1}-card shoe with {hands}: beyond memory (use "
+                f"SPL1, which needs under a million at any deck count, or a smaller shoe)")
 
     def _derive(self, rows: Array, shoes: npt.NDArray[np.int64]) -> _RowFigures:
         """Figures of dealer rows in these shoes: the same operations, row by row, that the
