@@ -317,10 +317,10 @@ class OptimalSplit:
         stand = self._stand(nd, paid, bj, free)
         stand_doubled = stand  # what a doubled hand stands for, per unit of its stake
         if nd.pays and not free:  # a winning 21's bonus: pay x win - loss
-            win = rows.win[cells, column]
             bonus = paid.copy()
-            for node, pay in nd.pays:
-                bonus[:, node] += ((pay if self.exact else float(pay)) - 1) * win[:, node]
+            for node, pay in nd.pays:  # the win chance gathered at these few nodes only
+                win = rows.win[cells[:, node], column[0, node]]
+                bonus[:, node] += ((pay if self.exact else float(pay)) - 1) * win
             stand = self._stand(nd, bonus, bj, free)
             if plan.play.bonus_doubled:  # not under BND
                 stand_doubled = stand
