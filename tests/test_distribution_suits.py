@@ -103,6 +103,33 @@ def test_split_hands_suits_are_dealt_together(decks: int, kinds: tuple[int, int]
         assert independent.get(both_spades, 0) > 0 and both_spades not in joint
 
 
+@pytest.mark.parametrize(("decks", "hands"), [
+    (1, ((0, 1), (0, 2), (0, 1))),  # three 6-7-8s from one deck: each rank's suits shared
+    (2, ((0, 2), (1, 1))),          # a doubled 6-7-8 beside a 7-7-7
+    (2, ((1, 2), (0, 1), (0, 1))),  # five 7s of eight
+])
+def test_more_split_hands_and_stakes_against_the_oracle(
+        decks: int, hands: tuple[tuple[int, int], ...]) -> None:
+    """Three hands and doubled stakes: the integer weights (one denominator per rank
+    dealt, the non-spade suits merged) give the oracle's fractions."""
+    rules = parse_spec(f"{decks}D {B678} {B777}")
+    trios = {0: (6, 7, 8), 1: (7, 7, 7)}
+    oracle = oracle_distribution._split_extras(
+        rules, tuple((trios[k], stake) for k, stake in hands))
+    assert dict(split_extras(rules, hands, 2)) == {int(x * 2): Fraction(p) for x, p in oracle}
+
+
+def test_split_hands_suits_do_not_depend_on_the_hands_order() -> None:
+    """Four bonus hands of a six-deck round (past the oracle's reach): the law of their
+    total is the same whichever hand is dealt its suits first, and it sums to 1."""
+    rules = parse_spec(f"6D SP {B678} {B777}")
+    hands = ((0, 1), (1, 1), (0, 2), (1, 1))
+    law = split_extras(rules, hands, 2)
+    assert sum(p for _, p in law) == 1
+    for order in ((hands[3], hands[1], hands[2], hands[0]), tuple(reversed(hands))):
+        assert split_extras(rules, order, 2) == law
+
+
 def test_a_player_who_ignores_suits_meets_their_average() -> None:
     """The merged state a chart's player meets pays what the suit states pay on average."""
     rules = parse_spec(f"6D SP {B678} {B777} SB=50:1")

@@ -17,6 +17,8 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -610,6 +612,29 @@ def test_eor_in_worker_processes_without_a_usable_cache(tmp_path: Path,
     monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "cache").write_text("a file")
     assert _cli(*EOR, "--jobs", "2") == _reference("eor", _user("eor", chart_run))
+
+
+_GROWN: list[np.ndarray] = []  # a warm worker's cache, grown by _grows
+
+
+def _grows(_: int) -> tuple[int, int]:
+    """Keep 64 MB more in this process, as a worker's caches grow; its pid and count."""
+    _GROWN.append(np.ones(8_000_000))
+    time.sleep(0.2)  # the pool checks a worker's memory at most once a second
+    return os.getpid(), len(_GROWN)
+
+
+def test_warm_workers_keep_their_caches_past_the_pools_leak_check() -> None:
+    """joblib's pool ends a worker grown by 300 MB as leaking, with a warning, and its
+    caches are lost: a warm worker grows on purpose, so it is kept, silently."""
+    with pool.warm_workers(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = list(pool.run_tasks([(_grows, (i,)) for i in range(16)], jobs=2))
+        results += list(pool.run_tasks([(_grows, (i,)) for i in range(2)], jobs=2))
+    pids = {pid for pid, _ in results}
+    assert len(pids) <= 2  # no worker was replaced ...
+    assert max(count for _, count in results) >= 6  # ... and one kept 384 MB and more
+    assert not [w for w in caught if "worker stopped" in str(w.message)]
 
 
 def test_a_long_job_keeps_its_workers_warm_between_sweeps() -> None:

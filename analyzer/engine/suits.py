@@ -214,25 +214,33 @@ def unseen_state(rules: Rules, hand: tuple[int, int], upcard: int) -> SuitState 
 # the bonus 21s, by kind (0: 6-7-8, 1: 7-7-7)
 THREE_RANKS: tuple[tuple[int, int, int], ...] = ((6, 7, 8), (7, 7, 7))
 
-Used = tuple[tuple[int, ...], ...]  # cards of 6, 7, 8 dealt so far, per suit
+Used = tuple[tuple[int, ...], ...]  # per suit (spades first): its 6s, 7s, 8s dealt so far
 
 
 def _suit_draws(used: Used, ranks: tuple[int, ...], d: int,
-                ) -> Iterator[tuple[Fraction, tuple[int, ...], Used]]:
-    """Every suit sequence of cards of ``ranks`` dealt after ``used``, with its chance."""
+                ) -> Iterator[tuple[int, tuple[int, ...], Used]]:
+    """Every suit sequence of cards of ``ranks`` dealt after ``used``, with its weight: the
+    product of the cards of each drawn suit left (its chance times the product of the
+    cards of each drawn rank left, which is the same on every path)."""
     if not ranks:
-        yield Fraction(1), (), used
+        yield 1, (), used
         return
     row = ranks[0] - 6
-    seen = used[row]
     for s in range(SUITS):
-        left = d - seen[s]
+        suit = used[s]
+        left = d - suit[row]
         if left <= 0:
             continue
-        step = Fraction(left, SUITS * d - sum(seen))
-        after = (*used[:row], (*seen[:s], seen[s] + 1, *seen[s + 1:]), *used[row + 1:])
-        for chance, rest, final in _suit_draws(after, ranks[1:], d):
-            yield step * chance, (s, *rest), final
+        grown = (*suit[:row], suit[row] + 1, *suit[row + 1:])
+        after = (*used[:s], grown, *used[s + 1:])
+        for ways, rest, final in _suit_draws(after, ranks[1:], d):
+            yield left * ways, (s, *rest), final
+
+
+def _alike(used: Used) -> Used:
+    """``used`` with the three suits other than spades in a fixed order: the draws and the
+    pays treat them alike, so states that differ only in their order merge."""
+    return (used[SPADES], *sorted(used[:SPADES] + used[SPADES + 1:]))
 
 
 @lru_cache(maxsize=256)
@@ -247,28 +255,48 @@ def split_extras(rules: Rules, hands: tuple[tuple[int, int], ...], scale: int,
     rank, every other card of the round unseen.  Two hands sharing a rank are not
     independent (two 7-7-7 in one suit need six 7s of it), so the hands are dealt their
     suits one after another, the suits used so far carried along.
+
+    In integers: the ``k``-th card of a rank is of suit ``s`` with chance ``(d - k_s) /
+    (4d - k)``, and ``4d - k`` is the same on every path (every path deals the same
+    ranks), so each path's weight is the product of its numerators, divided once by the
+    product of the denominators.
     """
     d = rules.deck_count
-    start: Used = ((0,) * SUITS,) * 3
-    states: dict[Used, dict[int, Fraction]] = {start: {0: Fraction(1)}}
+    gains: dict[tuple[int, int, bool, bool], int] = {}
+
+    def gain(kind: int, stake: int, suits: tuple[int, ...]) -> int:
+        key = (kind, stake, len(set(suits)) == 1, suits[0] == SPADES)
+        if key not in gains:
+            ranks = THREE_RANKS[kind]
+            value = (pay(rules, ranks, (suits[0], suits[1], suits[2]), super_bonus=False)
+                     - 1) * stake * scale
+            if value.denominator != 1:
+                raise InternalError(f"a bonus of {value / scale / stake + 1} is not a "
+                                    f"whole number of 1/{scale} units")
+            gains[key] = int(value)
+        return gains[key]
+
+    states: dict[Used, dict[int, int]] = {((0, 0, 0),) * SUITS: {0: 1}}
+    dealt = [0, 0, 0]  # 6s, 7s, 8s dealt so far, on every path
+    den = 1
     for kind, stake in hands:
         ranks = THREE_RANKS[kind]
-        after: dict[Used, dict[int, Fraction]] = {}
+        for r in ranks:
+            den *= SUITS * d - dealt[r - 6]
+            dealt[r - 6] += 1
+        after: dict[Used, dict[int, int]] = {}
         for used, law in states.items():
-            for chance, (a, b, c), final in _suit_draws(used, ranks, d):
-                gain = (pay(rules, ranks, (a, b, c), super_bonus=False) - 1) * stake * scale
-                if gain.denominator != 1:
-                    raise InternalError(f"a bonus of {gain / scale / stake + 1} is not a "
-                                        f"whole number of 1/{scale} units")
-                into = after.setdefault(final, {})
-                for x, p in law.items():
-                    into[x + int(gain)] = into.get(x + int(gain), Fraction(0)) + p * chance
+            for ways, suits, final in _suit_draws(used, ranks, d):
+                extra = gain(kind, stake, suits)
+                into = after.setdefault(_alike(final), {})
+                for x, w in law.items():
+                    into[x + extra] = into.get(x + extra, 0) + w * ways
         states = after
-    total: dict[int, Fraction] = {}
+    total: dict[int, int] = {}
     for law in states.values():
-        for x, p in law.items():
-            total[x] = total.get(x, Fraction(0)) + p
-    return tuple(sorted(total.items()))
+        for x, w in law.items():
+            total[x] = total.get(x, 0) + w
+    return tuple(sorted((x, Fraction(w, den)) for x, w in total.items() if w))
 
 
 def suit_scale(rules: Rules) -> int:

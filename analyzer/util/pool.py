@@ -81,9 +81,24 @@ def run_tasks(tasks: Sequence[Task[T]], *, jobs: int = 1) -> Iterator[T]:
         return _forked(tasks, min(jobs, len(tasks)))
     import joblib  # only when there is a pool to start
 
-    parallel = joblib.Parallel(n_jobs=min(jobs, len(tasks)), return_as="generator")
+    parallel = joblib.Parallel(n_jobs=min(jobs, len(tasks)), return_as="generator",
+                               initializer=_keeps_caches)
     results: Iterator[T] = parallel(joblib.delayed(fn)(*args) for fn, args in tasks)
     return results
+
+
+def _keeps_caches() -> None:
+    """Each joblib worker's first act: no memory-leak check.
+
+    joblib's pool (loky) takes a worker whose memory has grown by 300 MB since its
+    first task for a leak: it ends it, starts another and warns "A worker stopped
+    while some jobs were given to the executor" (three times in a ``bja build``).  A
+    reusable worker grows on purpose, by the caches it keeps for the next sweep, and
+    the new worker would fill them again.  The figures do not depend on it either way.
+    """
+    from joblib.externals.loky import process_executor
+
+    process_executor._MAX_MEMORY_LEAK_SIZE = sys.maxsize
 
 
 def _forked(tasks: Sequence[Task[T]], jobs: int) -> Iterator[T]:
