@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.charts.evaluate import evaluate, make_chart
+from analyzer.charts.evaluate import FREE_CAVEAT, evaluate, make_chart
 from analyzer.charts.exceptions import find_exceptions
 from analyzer.charts.fileformat import format_chart, parse_sections
 from analyzer.charts.model import Chart, RowKey
@@ -58,6 +58,14 @@ def test_the_spanish_chart_doubles_after_hitting_and_rescues(spanish: Chart) -> 
     assert strategy.decide_rescue(10, sixteen) is True
     assert strategy.decide_rescue(6, sixteen) is False
     assert strategy.decide_redouble(10, sixteen, 1) is False  # no redoubling here
+
+
+def test_a_doubled_hand_section_brings_no_free_bet_caveat(spanish: Chart) -> None:
+    """The caveat about the free-bet hand's section was printed for every chart of more
+    than one section: Spanish 21's doubled-hand section too, where no free bet exists."""
+    assert [s.name for s in spanish.sections] == ["main", DOUBLED_SECTION]
+    assert FREE_CAVEAT not in spanish.notes
+    assert not [note for note in spanish.notes if "free-bet" in note]
 
 
 def test_the_chart_file_round_trips_with_its_doubled_hand_section(spanish: Chart) -> None:

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from analyzer.charts.evaluate import make_chart
 from analyzer.charts.strategy import ChartStrategy
 from analyzer.core.rules import parse_spec
 from analyzer.core.shoe import Shoe
+from analyzer.engine import dealer
 from analyzer.engine.analysis import Analysis
+from analyzer.engine.dealer import row_keys
 from analyzer.engine.distribution import round_distribution
 from tests.distribution_checks import check_against_the_oracle, check_the_simulators_histogram
 
@@ -45,6 +48,9 @@ ORACLE_CASES = [
                  marks=pytest.mark.slow),
     pytest.param("1D S17 DOA DAS SPL3 NS DDR", RESPLIT, id="resplit-DAS-DDR",
                  marks=pytest.mark.slow),
+    # results in thirtieths with stakes to 16: too wide for one key per split round
+    pytest.param("1D S17 DOA DAS SPL1 LS RD3 B5C=3:2 B6C=7:3 B7C=11:5", SMALL,
+                 id="RD3-thirtieths", marks=pytest.mark.slow),
 ]
 
 
@@ -74,6 +80,30 @@ def test_redoubles_reach_eight_and_bonuses_make_halves() -> None:
     assert {Fraction(8), Fraction(-8), Fraction(-4), Fraction(4)} <= set(dist.probabilities)
     assert Fraction(3, 2) in dist.probabilities  # a blackjack, or a five-card 21
     assert max(dist.probabilities) > 8  # a split hand redoubled beside another
+
+
+def test_results_too_wide_for_one_key_are_told_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``RD3`` (stakes to 16) with bonuses in thirtieths of the bet: a split round's
+    results against the eight outcomes take more than 62 bits as one key; the rows are
+    then told apart by ``np.unique`` (it ended in an internal error)."""
+    wide = []
+
+    def spy(rows: np.ndarray) -> np.ndarray | None:
+        keys = row_keys(rows)
+        wide.append(keys is None)
+        return keys
+
+    monkeypatch.setattr(dealer, "row_keys", spy)
+    rules = parse_spec("1D S17 DOA DAS SPL1 LS RD3 B5C=3:2 B6C=7:3 B7C=11:5")
+    dist = round_distribution(rules, Shoe(MIX), exact=True)
+    assert any(wide)
+    assert dist.total == 1 and dist.mean == Analysis(rules, Shoe(MIX), exact=True).ev()
+    rows = np.array([[5, 10**7, 3, 10**7, 9], [5, 10**7, 3, 10**7, 2], [5, 10**7, 3, 10**7, 9],
+                     [0, 0, 0, 0, 2 * 10**7]])
+    assert row_keys(rows) is None
+    table, ids = dealer.unique_rows(rows)
+    want, want_ids = np.unique(rows, axis=0, return_inverse=True)
+    assert table.tolist() == want.tolist() and ids.tolist() == want_ids.ravel().tolist()
 
 
 def test_a_chart_played_under_these_rules_has_its_exact_ev_as_mean() -> None:

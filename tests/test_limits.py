@@ -308,7 +308,10 @@ def test_replacing_folder_refuses_a_folder_with_other_files(tmp_path: Path) -> N
 
 # -- sizes ------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec,kwargs,needle", [
-    ("8D BJ99999999999:1", {}, "200,000,000,015 bins"),
+    ("8D BJ999999999:1", {}, "BJ999999999:1: the simulator's histogram .* "
+     "2,000,000,015 bins"),
+    # the pay that makes the bins is named, not the blackjack's
+    ("6D SP SB=99999999:1 B5C=3:2", {}, "B5C=3:2 SB=99999999:1: .* 200,000,015 bins"),
     ("8D BJ7:5", {"jobs": 300}, "above the maximum 256"),
     ("8D", {"rounds": 10**11, "spread": (1, 1000)}, "64-bit sums"),
     ("100000D", {"jobs": 256}, "use fewer jobs"),
@@ -398,3 +401,85 @@ def test_certify_refuses_a_folder_holding_other_files_before_the_work(
     status, out, err = run_cli(["certify", "--game", "charlie7", "--out", str(tmp_path)])
     assert (status, out) == (2, "") and "holds 'notes.txt'" in err and err.count("\n") == 1
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("token", ["BJ1000000001:1", "B5C=10000000000000000000:1",
+                                   "B678=3:2/2:1/1000000001:1", "SB=99999999999:1",
+                                   "BSBJ=2000000000:1"])
+def test_a_payout_past_a_billion_to_one_is_refused(token: str) -> None:
+    """A payout of 10^30:1 gave an RTP of 10^30 percent, printed with false digits, and
+    overflowed the distribution's integers: every payout is capped like a side bet's."""
+    from analyzer.core.errors import RuleError
+    from analyzer.core.rules import parse_spec
+
+    with pytest.raises(RuleError, match=r"a payout of at most 1,000,000,000:1"):
+        parse_spec(f"6D {token}")
+    assert parse_spec("6D BJ1000000000:1 B5C=1000000000:1").bonus_5 == 10**9  # the cap itself
+
+
+def test_pays_the_distribution_cannot_count_are_refused_before_work() -> None:
+    """Three bonuses of coprime ten-digit denominators count a round in units of 10^-27 of
+    the bet: past 64 bits (an OverflowError, exit 1), now one line naming the pays."""
+    from analyzer.core.errors import RuleConflictError
+    from analyzer.core.rules import parse_spec
+    from analyzer.engine.dist_spots import spot_covariance
+    from analyzer.engine.distribution import round_distribution
+
+    spec = (
+        "6D SPL1 B5C=1000000009:1000000007 B6C=1000000033:1000000021 B7C=1000000093:1000000087")
+    for compute in (round_distribution, spot_covariance):
+        with pytest.raises(RuleConflictError, match=r"^B5C=1000000009:1000000007 B6C=.* "
+                           r"past the 64-bit integers"):
+            compute(parse_spec(spec))
+    done = subprocess.run([sys.executable, "-m", "analyzer", "distribution", "--rules", spec,
+                           "--jobs", "1"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout
+
+
+@pytest.mark.parametrize(("spec", "needle"), [
+    ("INF", "INF: an infinite deck has no shoe to deal from"),
+    ("1D NSPL BJ999999999:1", "BJ999999999:1: the simulator's histogram"),
+    ("6D SPL1 B5C=1000000009:1000000007 B6C=1000000033:1000000021 "
+     "B7C=1000000093:1000000087", "past the 64-bit integers"),
+])
+def test_what_would_stop_a_certificate_is_refused_before_its_first_stage(
+        spec: str, needle: str) -> None:
+    """An infinite deck, a simulation past the simulator's sizes, pays the distribution
+    cannot count: refused before the chart, where the refusal came minutes later."""
+    from analyzer.certificates.model import Settings, certify
+    from analyzer.core.errors import AnalyzerError
+    from analyzer.core.rules import parse_spec
+
+    heard: list[str] = []
+    with pytest.raises(AnalyzerError, match=needle):
+        certify(parse_spec(spec), "x", settings=Settings(check_rounds=10_000,
+                                                         spots_rounds=10_000),
+                progress=heard.append)
+    assert heard == []
+
+
+@pytest.mark.parametrize(("spec", "quoted"), [("FST-A", "'T-A'"), ("FS9-A", "'9-A'")])
+def test_a_pair_range_is_quoted_as_typed(spec: str, quoted: str) -> None:
+    """``FST-A`` was refused as "'10-1' is not an ascending range": a value the user never
+    typed."""
+    from analyzer.core.errors import RuleError
+    from analyzer.core.rules import parse_spec
+
+    with pytest.raises(RuleError, match=f"rule token '{spec}': {quoted} is not"):
+        parse_spec(spec)
+    assert parse_spec("SPL1 FSa-t").free_splits == parse_spec("SPL1 FSA-T").free_splits
+
+
+def test_exact_splits_refuse_a_shoe_past_their_reach_before_work() -> None:
+    """``--split exact`` allowed any shoe of at most 60 cards, and such a shoe can have 1.4
+    x 10^8 sub-shoes to enumerate (a full deck's 3.3 x 10^7 take five minutes)."""
+    from analyzer.core.errors import ImpossibleShoeError
+    from analyzer.core.rules import parse_spec
+    from analyzer.core.shoe import Shoe
+    from analyzer.oracle.split_mode import new_analysis
+
+    rules = parse_spec("1D H17 NDAS SPL1")
+    with pytest.raises(ImpossibleShoeError, match=r"60 cards make 142,767,360 sub-shoes.* "
+                       r"at most 40,000,000"):
+        new_analysis(rules, Shoe((4, 5, 5, 5, 5, 5, 5, 5, 5, 16)), split="exact")
+    assert new_analysis(rules, split="exact").shoe == rules.full_shoe()  # 33,203,125

@@ -45,6 +45,7 @@ from analyzer.core.presets import Preset
 from analyzer.core.rules import Rules, describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import format_shoe
 from analyzer.engine.analysis import Analysis
+from analyzer.engine.dist_blocks import check_units
 from analyzer.engine.dist_splits import STATE_BUDGET
 from analyzer.engine.distribution import round_distribution
 from analyzer.report.distribution_model import (
@@ -56,6 +57,7 @@ from analyzer.report.distribution_model import (
 from analyzer.report.levels import Level, Levels, optimal_not_computed
 from analyzer.report.model import DealerTable, InsuranceFigures, dealer_table, insurance_figures
 from analyzer.sidebets.stats import ParSheet
+from analyzer.sim.config import check_counts, check_cut, check_size
 from analyzer.util.progress import Progress, ProgressCallback, report
 
 LEVEL_NAMES = ("chart", "cdz", "cdp1", "cdp")
@@ -235,6 +237,21 @@ def sidebet_sheets(rules: Rules, bets: tuple[str, ...]) -> tuple[ParSheet, ...]:
     return tuple(sheets)
 
 
+def check_first(rules: Rules, settings: Settings) -> None:
+    """Refuse, before the first stage, what would stop a certificate part way: an infinite
+    deck (no shoe to deal), pays the distribution cannot count, a simulation past the
+    simulator's sizes.  Each in one line, as its stage would have said it minutes later."""
+    rules.full_shoe()  # INF: a UsageError
+    check_units(rules)
+    for rounds, seed, cut in ((settings.check_rounds, settings.check_seed, 0),
+                              (settings.spots_rounds, settings.spots_seed, 0),
+                              (settings.as_dealt_rounds, settings.as_dealt_seed,
+                               rules.cut_card)):
+        check_counts(rounds, settings.jobs, seed)
+        check_cut(rules, cut)
+        check_size(rules, rounds, settings.jobs, cut)
+
+
 def certify(rules: Rules, name: str, preset: Preset | None = None,
             settings: Settings | None = None,
             progress: Callable[[str], None] | None = None,
@@ -263,6 +280,7 @@ def certify(rules: Rules, name: str, preset: Preset | None = None,
         outer = stages
         return lambda p: outer(Progress(f"{label} ({p.stage})", p.done, p.total))
 
+    check_first(rules, settings)
     title = f"{preset.title} ({name})" if preset else name
     say("chart and CDZ- analysis")
     run = make_chart(rules, f"{title}: basic strategy")
@@ -301,5 +319,5 @@ def certify(rules: Rules, name: str, preset: Preset | None = None,
         meta=meta or Meta(), variants=variants, spots=spots)
 
 
-__all__ = ["LEVEL_NAMES", "Certificate", "Settings", "Variant", "certify", "published_variants",
-           "sidebet_sheets", "strategy_levels_of", "workers"]
+__all__ = ["LEVEL_NAMES", "Certificate", "Settings", "Variant", "certify", "check_first",
+           "published_variants", "sidebet_sheets", "strategy_levels_of", "workers"]

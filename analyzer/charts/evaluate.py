@@ -122,8 +122,8 @@ def make_chart(rules: Rules, title: str, *, shoe: Shoe | None = None,
         ("DAN", rules.double_any_cards), ("SAH", rules.surrender_after_hit),
         ("doubled", context.doubled_decides)) if on)
     strategy = played.strategy
-    if len(chart.sections) > 1 and isinstance(strategy, ChartStrategy) \
-            and strategy.free_calls == 0:
+    if any(s.name == "free-bet-hand" for s in chart.sections) \
+            and isinstance(strategy, ChartStrategy) and strategy.free_calls == 0:
         notes += (FREE_CAVEAT,)
     marked = tuple(dataclasses.replace(s, title=TITLES.get(s.name, s.title),
                                        free=_free_cells(s, context) if s.name == "main"

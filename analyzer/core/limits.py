@@ -22,7 +22,9 @@ rules attributed one by one            :data:`MAX_PLAYERS` (2^12 intermediate ga
 shoe states analysed (``bja edge``)    :data:`MAX_STATES`
 decisions of one shoe-state command    :data:`MAX_DECISIONS`
 count-only samples (``bja edge``)      :data:`MAX_COUNT_SAMPLES`
-side-bet pays and target RTPs          :data:`MAX_PAY`, :data:`MAX_TARGET_RTP`
+side-bet and rule pays; target RTPs    :data:`MAX_PAY`, :data:`MAX_TARGET_RTP`
+a distribution's result units          ``engine.dist_blocks.check_units`` (64 bits)
+``--split exact`` shoes                ``oracle.exact_dealer.MAX_CARDS``, ``MAX_STATES``
 simulator histogram width              :data:`MAX_RESULT_BINS`
 simulator arrays and sums              ``sim.config.MAX_JOB_BYTES``, 64-bit counters
                                        (``sim.config.check_size``)
@@ -41,7 +43,7 @@ MAX_PLAYERS = 12  # 4,096 intermediate games per explained pair (Harsanyi: 3^12 
 MAX_STATES = 10_000  # shoe states analysed exactly, one full analysis each
 MAX_COUNT_SAMPLES = 1_000_000  # count-only shoe states: ten counts each, held at once
 MAX_DECISIONS = 100  # --decision options of one command: each is analysed on every shoe
-MAX_PAY = 10**9  # a side-bet pay, "to 1": a billion to one is past any jackpot
+MAX_PAY = 10**9  # a side-bet or rule pay, "to 1": a billion to one is past any jackpot
 MAX_TARGET_RTP = 1_000  # a target RTP (1 = 100%)
 MAX_RESULT_BINS = 1 << 16  # the simulator's histogram of round results (one per job)
 MAX_INPUT_BYTES = 1 << 20  # far above any chart, pay table or grid file

@@ -42,6 +42,7 @@ from types import UnionType
 from typing import TYPE_CHECKING, Union, get_args, get_origin
 
 from analyzer.core.errors import RuleConflictError, RuleError
+from analyzer.core.limits import MAX_PAY
 from analyzer.core.numbers import parse_whole
 from analyzer.core.shoe import MAX_DECKS
 
@@ -171,17 +172,26 @@ def _positive(match: re.Match[str]) -> int:
 
 
 def _ratio(match: re.Match[str], num: str, den: str) -> Fraction:
-    """A payout ``num:den`` written in the token ``match``, named when it divides by zero."""
+    """A payout ``num:den`` written in the token ``match``, named when it divides by zero or
+    pays more than :data:`~analyzer.core.limits.MAX_PAY` to 1 (past any table's pay, and
+    an RTP of 10^30 percent printed with false digits)."""
     if _whole(den) == 0:
         raise RuleError(f"rule token {match.group(0)!r}: the payout {num}:{den} divides by zero")
-    return Fraction(_whole(num), _whole(den))
+    pays = Fraction(_whole(num), _whole(den))
+    if pays > MAX_PAY:
+        raise RuleError(f"rule token {match.group(0)!r}: a payout of at most {MAX_PAY:,}:1")
+    return pays
 
 
-def _int_set(text: str, token: str) -> frozenset[int]:
-    """``"9-11"`` or ``"9,10,11"`` as a set of integers."""
+def _int_set(text: str, token: str, symbols: bool = False) -> frozenset[int]:
+    """``"9-11"`` or ``"9,10,11"`` as a set of integers (``symbols``: pair values, where
+    ``A`` is 1 and ``T`` 10).  A refusal quotes the part as it was typed."""
+    def number(written: str) -> str:
+        return {"A": "1", "T": "10"}.get(written.upper(), written) if symbols else written
+
     out: set[int] = set()
     for part in text.split(","):
-        lo, dash, hi = part.partition("-")
+        lo, dash, hi = (number(x) if i != 1 else x for i, x in enumerate(part.partition("-")))
         if not lo.isdigit() or (dash and not hi.isdigit()):
             raise RuleError(f"rule token {token!r}: {part!r} is not a number or range")
         first, last = _whole(lo), _whole(hi or lo)
@@ -194,7 +204,7 @@ def _int_set(text: str, token: str) -> frozenset[int]:
 
 def _value_set(text: str, token: str) -> frozenset[int]:
     """Pair values written with A and T, e.g. ``"A-9"`` -> {1, ..., 9}."""
-    return _int_set(text.upper().replace("A", "1").replace("T", "10"), token)
+    return _int_set(text, token, symbols=True)
 
 
 def format_set(values: frozenset[int], symbols: bool = False) -> str:
@@ -492,6 +502,18 @@ def _ratio_rule(name: str, field_name: str, token: str, words: Callable[[Fractio
                 examples=(f"{token}={_pays(usual)}",))
 
 
+PAY_FIELDS = frozenset({"blackjack_pays", "bonus_5", "bonus_6", "bonus_7", "bonus_678",
+                        "bonus_777", "super_bonus", "suited_blackjack"})
+
+
+def pay_tokens(r: Rules) -> tuple[str, ...]:
+    """The payouts ``r`` sets away from their defaults, as its tokens (``BJ6:5``,
+    ``B5C=3:2``): what a refusal names when the pays make a round's results too many or
+    too fine to count."""
+    return tuple(rule.spell(r) for rule in RULES
+                 if PAY_FIELDS & set(rule.field_names) and not rule.is_default(r))
+
+
 def suit_bonuses(r: Rules) -> bool:
     """Whether a payout depends on suits (B678, B777, SB, BSBJ)."""
     return (r.bonus_678 != NO_SUIT_BONUS or r.bonus_777 != NO_SUIT_BONUS
@@ -517,8 +539,8 @@ def _bonus_conflict(r: Rules) -> str | None:
 
 def _bonus_condition(r: Rules, token: str, on: bool) -> str | None:
     if on and not _has_bonus(r):
-        return (f"{token} (a condition of the 21 bonuses) needs a bonus (B5C, B6C, B7C, B678, "
-                "B777 or SB)")
+        return (f"{token} (a condition of the 21 bonuses) needs a bonus paying more than 1:1 "
+                "(B5C, B6C, B7C, B678, B777 or SB)")
     return None
 
 
@@ -848,5 +870,6 @@ def check(rules: Rules) -> None:
 
 
 __all__ = ["BY_NAME", "COMPONENTS", "Changes", "Double", "FIELDS", "Field", "HoleCard",
-           "INFINITE", "RULES", "Rule", "Surrender", "Token", "check", "deck_cards",
-           "differing", "format_set", "infinite_refusal", "read_spec"]
+           "INFINITE", "PAY_FIELDS", "RULES", "Rule", "Surrender", "Token", "check",
+           "deck_cards", "differing", "format_set", "infinite_refusal", "pay_tokens",
+           "read_spec"]

@@ -39,7 +39,6 @@ import numpy.typing as npt
 
 from analyzer.core.arith import Number, gmp_rational
 from analyzer.core.cards import soft_total
-from analyzer.core.errors import InternalError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 
@@ -159,15 +158,16 @@ class KernelTables:
     kmax: int  # most cards the dealer draws
 
 
-def row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """One int64 per row of small non-negative integers, equal iff the rows are equal.
+def row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
+    """One int64 per row of small non-negative integers, equal iff the rows are equal
+    (None: the rows' digits take more than 62 bits).
 
     The first column is the most significant digit, so keys sort as the rows do.
     """
     rows = np.asarray(rows, dtype=np.int64)
     radix = rows.max(axis=0, initial=0) + 1
     if float(np.prod(radix.astype(np.float64))) >= 2.0**62:
-        raise InternalError("rows too wide to encode in 64 bits")
+        return None
     keys = np.zeros(len(rows), dtype=np.int64)
     for j in range(rows.shape[1]):
         keys = keys * radix[j] + rows[:, j]
@@ -178,10 +178,16 @@ def unique_rows(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
                                                        npt.NDArray[np.int64]]:
     """The distinct rows (sorted) and, per row, the index of its distinct row.
 
-    ``np.unique(rows, axis=0, return_inverse=True)``, faster: one key per row.
+    ``np.unique(rows, axis=0, return_inverse=True)``, faster: one key per row, where
+    the rows' digits fit in one (a split round's results under ``RD3`` and bonuses in
+    thirtieths of the bet do not: then ``np.unique`` itself, which sorts alike).
     """
     rows = np.asarray(rows, dtype=np.int64)
-    _, first, inverse = np.unique(row_keys(rows), return_index=True, return_inverse=True)
+    keys = row_keys(rows)
+    if keys is None:
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    else:
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     return rows[first], inverse.ravel()
 
 

@@ -27,12 +27,13 @@ import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, STAND
 from analyzer.core.arith import Number
-from analyzer.core.errors import StrategyError
+from analyzer.core.errors import RuleConflictError, StrategyError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Rules
+from analyzer.core.ruleset import pay_tokens
 from analyzer.engine.hands import HandSpace, PlayRules, double_allowed
 from analyzer.engine.splits import SplitPlan
-from analyzer.engine.suits import THREE_RANKS, split_extras
+from analyzer.engine.suits import THREE_RANKS, split_extras, suit_scale
 
 IntArray = npt.NDArray[np.int64]
 Decide = Callable[[int, bool], int]  # (node, may double) -> action of a two-card split hand
@@ -124,6 +125,34 @@ def pay_scale(play: PlayRules) -> int:
     of the 21 bonuses (2 for a 3:2 five-card 21), so that every result is a whole number
     of units."""
     return math.lcm(*(p.denominator for p in play.bonus)) if play.bonus is not None else 1
+
+
+def check_units(rules: Rules) -> None:
+    """Refuse pays whose round results, in whole units of the round's scale and written
+    with their bonus tags, could pass 62 bits: a :class:`RuleConflictError` naming the
+    pays, before any work (a 10^19:1 bonus, or three bonuses of coprime ten-digit
+    denominators, overflowed an int64 array).
+
+    The bound is the most a round can move: every hand of a full split at its top stake
+    (doubled, then redoubled ``RDn`` times), each paid the largest pay, in units of the
+    least common denominator of the pays counted in units, times the tags' width.  Two
+    spots' covariance (:mod:`analyzer.engine.dist_spots`) counts in such units too.
+    """
+    bonus = (rules.bonus_5, rules.bonus_6, rules.bonus_7)
+    # two spots count halves and the blackjack's pay in units too
+    scale = math.lcm(*(p.denominator for p in bonus), suit_scale(rules),
+                     2 * rules.blackjack_pays.denominator)
+    largest = max(Fraction(1), *bonus, *rules.bonus_678, *rules.bonus_777,
+                  Fraction(rules.super_bonus), Fraction(rules.suited_blackjack),
+                  rules.blackjack_pays)
+    stake = 2 ** (1 + rules.redoubles)
+    width = (rules.max_hands + 1) ** (2 * (2 + rules.redoubles))  # BonusTags.width at most
+    most = rules.max_hands * stake * math.ceil(largest) * scale * width
+    if most >= 2**62:
+        raise RuleConflictError(
+            f"{' '.join(pay_tokens(rules))}: a round's results counted in 1/{scale:,} of the "
+            f"bet could reach about 10^{len(str(most)) - 1} units, past the 64-bit integers "
+            "the distribution counts in")
 
 
 def payoff(total: int, charlie: bool, wager: int, free: bool, play: PlayRules,

@@ -47,7 +47,13 @@ from analyzer.core.ruleset import suit_bonuses
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
 from analyzer.engine.analysis import Analysis, checked_jobs
-from analyzer.engine.dist_blocks import DoubledPlay, carry_orders, doubled_ends, end_pays
+from analyzer.engine.dist_blocks import (
+    DoubledPlay,
+    carry_orders,
+    check_units,
+    doubled_ends,
+    end_pays,
+)
 from analyzer.engine.dist_dealer import joint_residues, joint_weights
 from analyzer.engine.dist_hands import FREE_DOUBLED, SINGLE, hand_payoffs
 from analyzer.engine.dist_splits import CardKeys, PairSums
@@ -290,6 +296,7 @@ def spot_covariance(rules: Rules, shoe: Shoe | None = None, *, strategy: Strateg
     why = spots_enumerable(rules)
     if why is not None:
         raise UsageError(f"two spots cannot be enumerated exactly: {why}")
+    check_units(rules)
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
     decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)
     # halves (surrender, "original bet only"), the blackjack's and the card bonuses' units

@@ -40,6 +40,7 @@ from analyzer.engine.dist_blocks import (
     Blocks,
     BonusTags,
     DoubledPlay,
+    check_units,
     hand_blocks,
     may_resplit,
     pay_scale,
@@ -335,6 +336,7 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     """
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
+    check_units(rules)
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
     decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)
     total = analysis.shoe.total

@@ -15,6 +15,10 @@ from fractions import Fraction
 from analyzer.core.errors import ImpossibleShoeError, InternalError, ShoeError
 
 MAX_CARDS = 60
+# The enumeration's states are the sub-shoes, prod(count + 1) of them: a 20-card shoe has
+# about 10^4 (seconds), a 39-card one 3.4 x 10^6 (two minutes), a full deck 3.3 x 10^7
+# (five minutes); a 60-card shoe can have 1.4 x 10^8, past the hour.
+MAX_STATES = 40_000_000
 
 # Dealer outcome indices of dealer_final_distribution.
 D17, D18, D19, D20, D21, D_BUST, D_BLACKJACK = range(7)
@@ -197,4 +201,10 @@ def check_shoe(shoe: tuple[int, ...]) -> Shoe:
         raise ImpossibleShoeError(
             f"exact split enumeration is for small shoes: {sum(counts)} cards "
             f"exceed the limit of {MAX_CARDS}")
+    states = math.prod(c + 1 for c in counts)
+    if states > MAX_STATES:
+        raise ImpossibleShoeError(
+            f"exact split enumeration is for small shoes: {sum(counts)} cards make "
+            f"{states:,} sub-shoes to enumerate (the product of each value's count plus "
+            f"one); at most {MAX_STATES:,}")
     return counts

@@ -61,7 +61,8 @@ card of value ``v`` (``c_v`` of them) multiplies by the integer ``c_v``:
 
 Scale: the number of states grows like the product of the counts, so a
 20-card shoe is within reach and a full deck far out of it: shoes of more than
-60 cards are refused.
+60 cards, or of more than 40,000,000 sub-shoes (``exact_dealer.MAX_STATES``), are
+refused.
 
 Small shoes can run out.  No rule is invented for that: a
 :class:`~analyzer.core.errors.ShoeError` is raised when a reachable sequence needs a
@@ -151,7 +152,7 @@ def exact_split_ev(
 
     Returns the EV of the whole split in original-bet units (a Fraction when
     ``exact``, else a float).  Raises :class:`~analyzer.core.errors.ShoeError` (a
-    ``ValueError``) for a malformed shoe, one of more than 60 cards, a peek
+    ``ValueError``) for a malformed shoe, one too large (above), a peek
     conditioning no hole card satisfies, or a reachable draw from an empty shoe;
     ``ValueError`` for an action ``decide`` may not take.
     """

@@ -23,6 +23,7 @@ from analyzer.engine.analysis import Analysis, UpcardAnalysis
 from analyzer.engine.hands import double_allowed
 from analyzer.engine.splits import SplitPlan
 from analyzer.engine.strategy import Strategy
+from analyzer.oracle.exact_dealer import check_shoe
 from analyzer.oracle.exact_splits import exact_split_ev
 
 
@@ -56,9 +57,13 @@ def exact_splitter(analysis: Analysis, ua: UpcardAnalysis, plan: SplitPlan,
 def new_analysis(rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
                  strategy: Strategy | None = None, split: SplitLevel = SplitLevel.CDZ,
                  jobs: int = 1, memo: bool = False) -> Analysis:
-    """An :class:`Analysis` at any split level the CLI offers, ``"exact"`` included."""
-    return Analysis(rules, shoe, exact=exact, strategy=strategy, split=split, jobs=jobs,
-                    splitter=exact_splitter if split == "exact" else None, memo=memo)
+    """An :class:`Analysis` at any split level the CLI offers, ``"exact"`` included (its
+    shoe's size checked here, before any work)."""
+    analysis = Analysis(rules, shoe, exact=exact, strategy=strategy, split=split, jobs=jobs,
+                        splitter=exact_splitter if split == "exact" else None, memo=memo)
+    if split == "exact":
+        check_shoe(analysis.shoe.counts)
+    return analysis
 
 
 __all__ = ["exact_splitter", "new_analysis"]

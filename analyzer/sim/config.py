@@ -21,7 +21,7 @@ import numpy.typing as npt
 from analyzer.core.errors import SimulationError
 from analyzer.core.limits import MAX_JOBS, MAX_RESULT_BINS, MAX_SEED
 from analyzer.core.rules import Double, HoleCard, Rules, Surrender
-from analyzer.core.ruleset import INFINITE, RULES
+from analyzer.core.ruleset import INFINITE, RULES, pay_tokens
 from analyzer.sim import layout as L
 from analyzer.util.pool import every_core as default_jobs  # every core, as elsewhere
 
@@ -314,9 +314,9 @@ def check_size(rules: Rules, rounds: int, jobs: int, cut: int,
     """
     sr = SimRules.of(rules)
     if sr.bins > MAX_RESULT_BINS:
-        bj = rules.blackjack_pays
         raise SimulationError(
-            f"BJ{bj.numerator}:{bj.denominator}: the simulator's histogram of round results "
+            f"{' '.join(pay_tokens(rules)) or 'the payouts'}: the simulator's histogram of "
+            "round results "
             f"(steps of 1/{sr.ticks:,} bet) would need {sr.bins:,} bins; at most "
             f"{MAX_RESULT_BINS:,}")
     cards = sum(sr.limits)
