@@ -215,7 +215,7 @@ def test_a_spec_applies_on_top_of_keyword_fields() -> None:
 
 @pytest.mark.parametrize("spec, message", [
     ("FD9-", "'9-' is not a number or range"),  # read as FD9 before
-    ("FSA-", "'1-' is not a number or range"),
+    ("FSA-", "'A-' is not a number or range"),  # quoted as typed
     ("S17 H17", "contradicts"),
     ("SPL4", "unknown rule token"),
 ])
