@@ -483,3 +483,6 @@ def test_exact_splits_refuse_a_shoe_past_their_reach_before_work() -> None:
                        r"at most 40,000,000"):
         new_analysis(rules, Shoe((4, 5, 5, 5, 5, 5, 5, 5, 5, 16)), split="exact")
     assert new_analysis(rules, split="exact").shoe == rules.full_shoe()  # 33,203,125
+    # the dealer alone visits only the sub-shoes he draws into: the same shoe is his
+    from analyzer.oracle.exact_dealer import dealer_final_distribution
+    assert sum(dealer_final_distribution((4, 5, 5, 5, 5, 5, 5, 5, 5, 16), 6, None, False)) == 1

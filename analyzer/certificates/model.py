@@ -243,10 +243,11 @@ def check_first(rules: Rules, settings: Settings) -> None:
     simulator's sizes.  Each in one line, as its stage would have said it minutes later."""
     rules.full_shoe()  # INF: a UsageError
     check_units(rules)
-    for rounds, seed, cut in ((settings.check_rounds, settings.check_seed, 0),
-                              (settings.spots_rounds, settings.spots_seed, 0),
-                              (settings.as_dealt_rounds, settings.as_dealt_seed,
-                               rules.cut_card)):
+    runs = [(settings.check_rounds, settings.check_seed, 0),
+            (settings.spots_rounds, settings.spots_seed, 0)]
+    if rules.cut_card:  # the RTP as dealt, only then
+        runs.append((settings.as_dealt_rounds, settings.as_dealt_seed, rules.cut_card))
+    for rounds, seed, cut in runs:
         check_counts(rounds, settings.jobs, seed)
         check_cut(rules, cut)
         check_size(rules, rounds, settings.jobs, cut)

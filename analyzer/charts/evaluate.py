@@ -17,7 +17,7 @@ import numpy as np
 from analyzer.charts.context import ChartContext
 from analyzer.charts.derive import Deriver
 from analyzer.charts.model import UPCARDS, Chart, Evaluation, RowKey, Section
-from analyzer.charts.strategy import ChartStrategy
+from analyzer.charts.strategy import FREE_SECTION, ChartStrategy
 from analyzer.core.errors import UsageError
 from analyzer.core.rules import Rules
 from analyzer.core.shoe import Shoe
@@ -122,7 +122,7 @@ def make_chart(rules: Rules, title: str, *, shoe: Shoe | None = None,
         ("DAN", rules.double_any_cards), ("SAH", rules.surrender_after_hit),
         ("doubled", context.doubled_decides)) if on)
     strategy = played.strategy
-    if any(s.name == "free-bet-hand" for s in chart.sections) \
+    if any(s.name == FREE_SECTION for s in chart.sections) \
             and isinstance(strategy, ChartStrategy) and strategy.free_calls == 0:
         notes += (FREE_CAVEAT,)
     marked = tuple(dataclasses.replace(s, title=TITLES.get(s.name, s.title),

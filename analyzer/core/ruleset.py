@@ -191,7 +191,8 @@ def _int_set(text: str, token: str, symbols: bool = False) -> frozenset[int]:
 
     out: set[int] = set()
     for part in text.split(","):
-        lo, dash, hi = (number(x) if i != 1 else x for i, x in enumerate(part.partition("-")))
+        lo, dash, hi = part.partition("-")
+        lo, hi = number(lo), number(hi)
         if not lo.isdigit() or (dash and not hi.isdigit()):
             raise RuleError(f"rule token {token!r}: {part!r} is not a number or range")
         first, last = _whole(lo), _whole(hi or lo)

@@ -179,8 +179,9 @@ def unique_rows(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
     """The distinct rows (sorted) and, per row, the index of its distinct row.
 
     ``np.unique(rows, axis=0, return_inverse=True)``, faster: one key per row, where
-    the rows' digits fit in one (a split round's results under ``RD3`` and bonuses in
-    thirtieths of the bet do not: then ``np.unique`` itself, which sorts alike).
+    the rows' digits fit in one (a split round's results against eight outcomes, with
+    ``RD3`` stakes and bonuses in fractions of the bet, may not: then ``np.unique``
+    itself, which sorts alike).
     """
     rows = np.asarray(rows, dtype=np.int64)
     keys = row_keys(rows)

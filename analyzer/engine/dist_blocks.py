@@ -30,7 +30,7 @@ from analyzer.core.arith import Number
 from analyzer.core.errors import RuleConflictError, StrategyError
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Rules
-from analyzer.core.ruleset import pay_tokens
+from analyzer.core.ruleset import pay_tokens, suit_bonuses
 from analyzer.engine.hands import HandSpace, PlayRules, double_allowed
 from analyzer.engine.splits import SplitPlan
 from analyzer.engine.suits import THREE_RANKS, split_extras, suit_scale
@@ -146,7 +146,8 @@ def check_units(rules: Rules) -> None:
                   Fraction(rules.super_bonus), Fraction(rules.suited_blackjack),
                   rules.blackjack_pays)
     stake = 2 ** (1 + rules.redoubles)
-    width = (rules.max_hands + 1) ** (2 * (2 + rules.redoubles))  # BonusTags.width at most
+    levels = 1 if rules.bonus_not_doubled else 2 + rules.redoubles  # as BonusTags.of
+    width = (rules.max_hands + 1) ** (2 * levels) if suit_bonuses(rules) else 1
     most = rules.max_hands * stake * math.ceil(largest) * scale * width
     if most >= 2**62:
         raise RuleConflictError(

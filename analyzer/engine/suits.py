@@ -239,8 +239,10 @@ def _suit_draws(used: Used, ranks: tuple[int, ...], d: int,
 
 def _alike(used: Used) -> Used:
     """``used`` with the three suits other than spades in a fixed order: the draws and the
-    pays treat them alike, so states that differ only in their order merge."""
-    return (used[SPADES], *sorted(used[:SPADES] + used[SPADES + 1:]))
+    pays treat them alike, so states that differ only in their order merge.  Spades stay
+    at their index (:data:`SPADES`), where the next draws and :func:`pay` look for them."""
+    others = sorted(used[:SPADES] + used[SPADES + 1:])
+    return (*others[:SPADES], used[SPADES], *others[SPADES:])
 
 
 @lru_cache(maxsize=256)

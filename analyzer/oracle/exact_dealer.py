@@ -201,6 +201,13 @@ def check_shoe(shoe: tuple[int, ...]) -> Shoe:
         raise ImpossibleShoeError(
             f"exact split enumeration is for small shoes: {sum(counts)} cards "
             f"exceed the limit of {MAX_CARDS}")
+    return counts
+
+
+def check_split_shoe(shoe: tuple[int, ...]) -> Shoe:
+    """:func:`check_shoe`, and at most :data:`MAX_STATES` sub-shoes: a split round visits
+    nearly every sub-shoe (the dealer alone only those he can draw into)."""
+    counts = check_shoe(shoe)
     states = math.prod(c + 1 for c in counts)
     if states > MAX_STATES:
         raise ImpossibleShoeError(

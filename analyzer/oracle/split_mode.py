@@ -23,7 +23,7 @@ from analyzer.engine.analysis import Analysis, UpcardAnalysis
 from analyzer.engine.hands import double_allowed
 from analyzer.engine.splits import SplitPlan
 from analyzer.engine.strategy import Strategy
-from analyzer.oracle.exact_dealer import check_shoe
+from analyzer.oracle.exact_dealer import check_split_shoe
 from analyzer.oracle.exact_splits import exact_split_ev
 
 
@@ -62,7 +62,7 @@ def new_analysis(rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy, split=split, jobs=jobs,
                         splitter=exact_splitter if split == "exact" else None, memo=memo)
     if split == "exact":
-        check_shoe(analysis.shoe.counts)
+        check_split_shoe(analysis.shoe.counts)
     return analysis
 
 
