@@ -24,7 +24,7 @@ decisions of one shoe-state command    :data:`MAX_DECISIONS`
 count-only samples (``bja edge``)      :data:`MAX_COUNT_SAMPLES`
 side-bet and rule pays; target RTPs    :data:`MAX_PAY`, :data:`MAX_TARGET_RTP`
 a distribution's result units          ``engine.dist_blocks.check_units`` (64 bits)
-``--split exact`` shoes                ``oracle.exact_dealer.MAX_CARDS``, ``MAX_STATES``
+``--split exact`` shoes                ``oracle.exact_dealer.MAX_CARDS``, ``MAX_SUB_SHOES``
 simulator histogram width              :data:`MAX_RESULT_BINS`
 simulator arrays and sums              ``sim.config.MAX_JOB_BYTES``, 64-bit counters
                                        (``sim.config.check_size``)

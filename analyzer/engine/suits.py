@@ -214,7 +214,7 @@ def unseen_state(rules: Rules, hand: tuple[int, int], upcard: int) -> SuitState 
 # the bonus 21s, by kind (0: 6-7-8, 1: 7-7-7)
 THREE_RANKS: tuple[tuple[int, int, int], ...] = ((6, 7, 8), (7, 7, 7))
 
-Used = tuple[tuple[int, ...], ...]  # per suit (spades first): its 6s, 7s, 8s dealt so far
+Used = tuple[tuple[int, ...], ...]  # per suit (spades at SPADES): its 6s, 7s, 8s dealt so far
 
 
 def _suit_draws(used: Used, ranks: tuple[int, ...], d: int,

@@ -18,7 +18,7 @@ MAX_CARDS = 60
 # The enumeration's states are the sub-shoes, prod(count + 1) of them: a 20-card shoe has
 # about 10^4 (seconds), a 39-card one 3.4 x 10^6 (two minutes), a full deck 3.3 x 10^7
 # (five minutes); a 60-card shoe can have 1.4 x 10^8, past the hour.
-MAX_STATES = 40_000_000
+MAX_SUB_SHOES = 40_000_000
 
 # Dealer outcome indices of dealer_final_distribution.
 D17, D18, D19, D20, D21, D_BUST, D_BLACKJACK = range(7)
@@ -205,13 +205,13 @@ def check_shoe(shoe: tuple[int, ...]) -> Shoe:
 
 
 def check_split_shoe(shoe: tuple[int, ...]) -> Shoe:
-    """:func:`check_shoe`, and at most :data:`MAX_STATES` sub-shoes: a split round visits
+    """:func:`check_shoe`, and at most :data:`MAX_SUB_SHOES` sub-shoes: a split round visits
     nearly every sub-shoe (the dealer alone only those he can draw into)."""
     counts = check_shoe(shoe)
-    states = math.prod(c + 1 for c in counts)
-    if states > MAX_STATES:
+    sub_shoes = math.prod(c + 1 for c in counts)
+    if sub_shoes > MAX_SUB_SHOES:
         raise ImpossibleShoeError(
             f"exact split enumeration is for small shoes: {sum(counts)} cards make "
-            f"{states:,} sub-shoes to enumerate (the product of each value's count plus "
-            f"one); at most {MAX_STATES:,}")
+            f"{sub_shoes:,} sub-shoes to enumerate (the product of each value's count plus "
+            f"one); at most {MAX_SUB_SHOES:,}")
     return counts

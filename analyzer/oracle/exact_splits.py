@@ -62,7 +62,7 @@ card of value ``v`` (``c_v`` of them) multiplies by the integer ``c_v``:
 Scale: the number of states grows like the product of the counts plus one: a
 20-card shoe has about 10^4 (seconds), a full deck 3.3 x 10^7 (about five minutes
 and a gigabyte); shoes of more than 60 cards, or of more than 40,000,000 sub-shoes
-(``exact_dealer.MAX_STATES``: a 60-card shoe can have 1.4 x 10^8), are refused.
+(``exact_dealer.MAX_SUB_SHOES``: a 60-card shoe can have 1.4 x 10^8), are refused.
 
 Small shoes can run out.  No rule is invented for that: a
 :class:`~analyzer.core.errors.ShoeError` is raised when a reachable sequence needs a
