@@ -9,11 +9,12 @@ Cold: a fresh, empty memo folder, in a fresh process (no in-memory state).
 Warm: the same command again on the memo the cold run filled; its time is split
 into the CLI's imports and the compare itself (memo reads, rendering).  Both with and
 without the basic-strategy chart column (``--no-chart``), which derives and
-evaluates one chart per variant.  ``--reference`` also times Farmer's C++
-analyzer (``/work/ref/strategy``, answers on stdin) on the same 32 rule sets one
-after another, the way a user would compare them without this command.
+evaluates one chart per variant.  ``--reference PATH`` also times Farmer's C++
+analyzer (its ``strategy`` binary, built outside the project as the README says;
+answers on stdin) on the same 32 rule sets one after another, the way a user would
+compare them without this command.
 
-    python benchmarks/bench_compare.py [--jobs N] [--reference] [--skip-chart]
+    python benchmarks/bench_compare.py [--jobs N] [--reference PATH] [--skip-chart]
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from pathlib import Path
 
 GRID = ["--base", "6D S17 DOA DAS SPL3 LS", "--vary", "1D|2D|6D|8D", "--vary", "S17|H17",
         "--vary", "DAS|NDAS", "--vary", "LS|NS"]
-REFERENCE = Path("/work/ref/strategy")
 
 
 CHILD = r"""
@@ -76,13 +76,13 @@ def reference_input(decks: int, h17: bool, das: bool, ls: bool) -> str:
     return "\n".join(answers) + "\n"
 
 
-def run_reference() -> tuple[float, float]:
+def run_reference(binary: Path) -> tuple[float, float]:
     """Wall time and CPU seconds of the C++ analyzer on the 32 rule sets, one after another."""
     start, cpu = time.perf_counter(), _cpu()
     with tempfile.TemporaryDirectory() as folder:
         for decks, h17, das, ls in itertools.product((1, 2, 6, 8), (False, True),
                                                      (True, False), (True, False)):
-            subprocess.run([str(REFERENCE)], input=reference_input(decks, h17, das, ls),
+            subprocess.run([str(binary)], input=reference_input(decks, h17, das, ls),
                            text=True, check=True, capture_output=True, cwd=folder)
     return time.perf_counter() - start, _cpu() - cpu
 
@@ -90,9 +90,12 @@ def run_reference() -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--reference", action="store_true", help="also time the C++ analyzer")
+    parser.add_argument("--reference", type=Path, metavar="PATH",
+                        help="also time the C++ analyzer (its strategy binary)")
     parser.add_argument("--skip-chart", action="store_true", help="only the --no-chart grid")
     args = parser.parse_args()
+    if args.reference is not None and not args.reference.is_file():
+        parser.error(f"--reference: no such file: {args.reference}")
     print(f"grid: {' '.join(GRID)}  (32 rule sets; jobs: {args.jobs or 'all cores'})")
     for chart in (False,) if args.skip_chart else (False, True):
         cache = Path(tempfile.mkdtemp(prefix="bja-bench-"))
@@ -105,8 +108,8 @@ def main() -> None:
         print(f"{label:<28} cold {cold[0]:7.1f} s ({cold[3]:.0f} CPU s)   warm {warm[0]:5.2f} s "
               f"(process; of which CLI imports {warm[1]:.2f} s, the compare itself "
               f"{warm[2]:.2f} s)", flush=True)
-    if args.reference and REFERENCE.exists():
-        wall, cpu = run_reference()
+    if args.reference is not None:
+        wall, cpu = run_reference(args.reference)
         print(f"{'C++ reference, 32 runs':<28} {wall:7.1f} s ({cpu:.0f} CPU s)")
 
 

@@ -3,12 +3,12 @@
 The issue's bounds: charlie7 (8 decks, one split) in less than twice the time
 Farmer's analyzer takes for the same kind of distribution (8 decks, no resplit:
 ``8D S17 DOA DAS SPL1 LS``, CDZ-), and privilege (resplits to 4 hands) in under a
-minute.  Each run is a fresh process; Farmer's binary (``/work/ref/strategy``,
-GPL, not part of this project) is run with the stdin answers recorded in
-``tests/reference/farmer-ca/8d-s17-das-spl1-ls-cdz.txt`` when it is present.
+minute.  Each run is a fresh process; with ``--reference PATH``, Farmer's binary
+(``strategy``, GPL, built outside this project as the README says) is run with the
+stdin answers recorded in ``tests/reference/farmer-ca/8d-s17-das-spl1-ls-cdz.txt``.
 
-    python benchmarks/bench_distribution.py [--games charlie7 privilege ...] [--no-farmer]
-                                            [--jobs 1 2]
+    python benchmarks/bench_distribution.py [--games charlie7 privilege ...]
+                                            [--reference PATH] [--jobs 1 2]
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-FARMER = Path("/work/ref/strategy")
 FARMER_INPUT = "8\nn\ny\ny\nn\ny\nn\ny\ny\n1.5\n{table}\n0 0\n"  # 8D S17 DAS SPL1 LS, CDZ-
 
 CHILD = r"""
@@ -48,14 +47,12 @@ def ours(game: str, spec: str = "", jobs: int = 1) -> dict[str, float]:
     return result
 
 
-def farmer() -> float | None:
+def farmer(binary: Path) -> float:
     """Wall time of Farmer's analyzer for 8D S17 DAS SPL1 LS (its distribution included)."""
-    if not FARMER.is_file():
-        return None
     with tempfile.TemporaryDirectory() as tmp:
         table = Path(tmp) / "table.txt"
         start = time.perf_counter()
-        subprocess.run([str(FARMER)], input=FARMER_INPUT.format(table=table), text=True,
+        subprocess.run([str(binary)], input=FARMER_INPUT.format(table=table), text=True,
                        capture_output=True, check=True, cwd=tmp)
         return time.perf_counter() - start
 
@@ -63,12 +60,15 @@ def farmer() -> float | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=["charlie7", "privilege"])
-    parser.add_argument("--no-farmer", action="store_true")
+    parser.add_argument("--reference", type=Path, metavar="PATH",
+                        help="Farmer's strategy binary, timed on the same kind of distribution")
     parser.add_argument("--jobs", type=int, nargs="*", default=[1, os.cpu_count() or 1],
                         help="process counts to run each game with (default: 1 and all cores;"
                              " Farmer's analyzer uses one)")
     args = parser.parse_args()
-    reference = None if args.no_farmer else farmer()
+    if args.reference is not None and not args.reference.is_file():
+        parser.error(f"--reference: no such file: {args.reference}")
+    reference = None if args.reference is None else farmer(args.reference)
     jobs = sorted(set(args.jobs))
     if reference is not None:
         print(f"Farmer 8D S17 DAS SPL1 LS: {reference:7.2f} s")
