@@ -5,6 +5,7 @@ hostile requests get the right 4xx and one line; the server keeps answering, als
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -135,6 +136,20 @@ HOSTILE: list[tuple[str, str, int, str]] = [
     ("GET", "/api/ev?rules=8D&shoe=A:400,T:1600&exact=1", 422, "exact mode"),
     ("GET", "/api/ev?rules=6D&split=optimal", 422, "optimal splitting"),
     ("GET", "/api/ev?" + "rules=6D&" * 2000, 413, "8,192"),
+    # a positional value is never read as an option (found by an adversarial test: these
+    # wrote a file, opened one and connected out)
+    ("GET", "/api/compare?games=1D+S17&games=1D+H17&games=--out%3Dpwned.csv", 400,
+     "bja: error:"),
+    ("GET", "/api/compare?games=--grid%3D/etc/passwd", 400, "bja: error:"),
+    ("GET", "/api/compare?games=1D&games=2D&games=--scheduler%3Dtcp://127.0.0.1:1", 400,
+     "bja: error:"),
+    ("GET", "/api/rules?action=--help", 400, "bja: error:"),
+    # every rule set a request names is capped, not only the base
+    ("GET", "/api/compare?base=1D&vary=1D%7C1000000D&exact=1&no_chart=1", 422, "exact mode"),
+    ("GET", "/api/compare?games=1000000D&games=1D&exact=1", 422, "exact mode"),
+    ("GET", "/api/compare?games=8D&games=1D&split=optimal", 422, "optimal splitting"),
+    ("GET", "/api/compare?base=1D+SPL1&vary=1D%7C8D&split=optimal", 422, "optimal splitting"),
+    ("GET", "/api/ev?rules=1D+SPL3&split=optimal", 422, "resplits"),
     ("GET", "/api/nope", 404, "unknown command 'nope'"),
     ("GET", "/nope/at/all", 404, "nothing here"),
     ("GET", "/static/..%2F..%2Fpyproject.toml", 404, "nothing here"),
@@ -172,6 +187,10 @@ BODIES: list[tuple[bytes, dict[str, str], int, str]] = [
     (b"{}", {"content-length": "99999999999"}, 413, "larger than"),
     (b'{"command": "ev", "params": {"rules": "6D", "out": "/tmp/x"}}', {}, 400,
      "not available over HTTP"),
+    (b"[" * 10_000 + b"]" * 10_000, {}, 400, "malformed JSON"),  # was a 500 (RecursionError)
+    (b'{"command": "compare", "params": {"games": ["1D", "2D", "--out=x.csv"]}}', {}, 400,
+     "bja: error:"),
+    (b'{"command": "certify", "params": {"rules": "1000000D"}}', {}, 422, "exact mode"),
 ]
 
 
@@ -186,6 +205,18 @@ def test_hostile_bodies(client: TestClient, body: bytes, headers: dict[str, str]
     assert r.status_code == status, r.text
     assert r.text.startswith("bja: error: ") and r.text.count("\n") == 1
     assert words in r.text
+
+
+def test_a_chunked_body_is_capped_as_it_is_read(client: TestClient) -> None:
+    """A body sent in chunks has no Content-Length: it is counted as it arrives (413), not
+    read whole first."""
+    def chunks() -> Iterator[bytes]:
+        for _ in range(200):
+            yield b"x" * 1024
+
+    r = client.post("/api/jobs", content=chunks())
+    assert r.status_code == 413, r.text
+    assert r.text.startswith("bja: error: ") and r.text.count("\n") == 1
 
 
 def test_the_cli_line_is_the_api_line(client: TestClient,
@@ -217,6 +248,47 @@ def test_a_job_reports_progress_and_its_json_is_the_cli_json(
     assert state["state"] == "done" and state["total"] and state["done"] == state["total"]
     result = client.get(f"/api/jobs/{state['id']}/result").text
     assert result == cli_json(["ev", "--rules", SPEC, "--levels"], capsys)
+    # a finished job that wrote no files: nothing there (404), not "not yet" (409)
+    assert client.get(f"/api/jobs/{state['id']}/files/certificate.json").status_code == 404
+
+
+def test_ctrl_c_stops_the_server_with_a_job_running(tmp_path: Any) -> None:
+    """Ctrl-C with a long job running and a request waiting on it: the server stops within
+    seconds, says one line and exits 130 (it used to wait for the job, or print a
+    traceback)."""
+    import signal
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=tmp_path)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{base}/api/rules?action=list", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.1)
+        slow = "command=distribution&game=spanish21&jobs=1"
+        assert httpx.post(f"{base}/api/jobs?{slow}").status_code == 202
+        with contextlib.suppress(httpx.HTTPError):  # a request left waiting on the queue
+            httpx.get(f"{base}/api/distribution?game=spanish21&jobs=1", timeout=0.5)
+        time.sleep(0.5)
+        start = time.monotonic()
+        server.send_signal(signal.SIGINT)
+        _out, err = server.communicate(timeout=30)
+        assert time.monotonic() - start < 15
+    finally:
+        server.kill()
+        server.wait()
+    assert server.returncode == 130, err
+    assert "Traceback" not in err and "bja: interrupted" in err, err
 
 
 def test_cancel_a_running_job_and_concurrent_cancels() -> None:

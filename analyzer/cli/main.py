@@ -37,13 +37,13 @@ from analyzer.cli import (
     sidebet,
     simulate,
 )
+from analyzer.cli.entry import EXIT_INTERRUPTED
 from analyzer.core.errors import AnalyzerError, ImpossibleError, InternalError, UsageError
 from analyzer.core.version import __version__
 from analyzer.engine import kernel  # light: names the kernel path without loading it
 
 EXIT_USAGE = 2  # bad input
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in the analyzer
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a C tool killed by a closed pipe
 # Errors of a write to standard output (files named by --out are UsageErrors already).
 OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO")

@@ -7,8 +7,11 @@ reaches it.  FastAPI and uvicorn are imported when the command runs.
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
 from typing import Any
 
+from analyzer.cli.entry import EXIT_INTERRUPTED, INTERRUPTED
 from analyzer.cli.options import whole
 from analyzer.core.errors import UsageError
 
@@ -46,8 +49,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     print(f"bja serve: {url} (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # uvicorn stops on Ctrl-C, then raises the signal again: noted here, not raised as a
+    # KeyboardInterrupt into the requests it is cancelling (a traceback in the log)
+    stopped: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: stopped.append(signum))
+    try:
+        # a request waiting on a long job must not hold the shutdown: cut it after 2 s
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    timeout_graceful_shutdown=2)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _abandon_running(app.state.pool)
+    if stopped:
+        sys.stderr.write(INTERRUPTED.decode())
+        return EXIT_INTERRUPTED
     return 0
+
+
+def _abandon_running(pool: Any, grace: float = 3.0) -> None:
+    """After the server stops (Ctrl-C, SIGTERM): a running job was told to stop and ends at
+    its next progress report; one that does not within ``grace`` seconds is abandoned with
+    the process, which would otherwise wait for it at exit however long it computes."""
+    import os
+    import time
+
+    deadline = time.monotonic() + grace
+    while pool.active() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if pool.active():
+        sys.stderr.write(INTERRUPTED.decode())
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
 
 
 __all__ = ["register"]

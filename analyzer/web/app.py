@@ -58,6 +58,43 @@ def _status(err: AnalyzerError) -> int:
     return 422 if isinstance(err, commands.WorkLimit) else 400
 
 
+class _Guard:
+    """The outermost checks, as plain ASGI: a request's declared size before the app reads
+    a byte of it (413), and a request still waiting on its job when the server stops:
+    answered 503 instead of ending in a cancelled task's traceback in the log."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        refusal = None
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            refusal = error(413, f"the request body is larger than {MAX_BODY:,} bytes")
+        elif len(scope.get("query_string", b"")) > commands.MAX_QUERY_CHARS:
+            refusal = error(413, f"the query is longer than {commands.MAX_QUERY_CHARS:,} "
+                            "characters")
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Any) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if not started:
+                await error(503, "the server is stopping",
+                            {"Retry-After": RETRY_AFTER})(scope, receive, send)
+
+
 def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
                answers: int = 256) -> FastAPI:
     """The app: ``workers`` threads, ``queue`` jobs at most waiting or running, each
@@ -78,16 +115,7 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     max_jobs = commands.default_jobs()
 
-    @app.middleware("http")
-    async def limit_body(request: Request,
-                         call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return error(413, f"the request body is larger than {MAX_BODY:,} bytes")
-        if len(request.url.query) > commands.MAX_QUERY_CHARS:
-            return error(413, f"the query is longer than {commands.MAX_QUERY_CHARS:,} "
-                         "characters")
-        return await call_next(request)
+    app.add_middleware(_Guard)
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, exc: HTTPException) -> Response:
@@ -145,15 +173,18 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
             return error(404, f"no job {job_id[:40]!r}")
         if job.state == "failed":
             return error(400, job.error or "failed")
-        if job.state != "done" or job.result is None:
-            return error(409, f"job {job.id} is {job.state}: it has no JSON result")
+        if job.state != "done":
+            return error(409, f"job {job.id} is {job.state}: it has no JSON result yet")
+        if job.result is None:
+            return error(404, f"job {job.id} has no JSON result: a certificate's answer is "
+                         f"its files (/api/jobs/{job.id}/files/certificate.json)")
         return Response(job.result, media_type="application/json")
 
     @app.get("/api/jobs/{job_id}/files/{name}")
     async def job_file(job_id: str, name: str) -> Response:
         """A certificate job's file, by its fixed name (no other path is served)."""
         job = pool.get(job_id)
-        if job is None or name not in CERTIFICATE_FILES:
+        if job is None or name not in CERTIFICATE_FILES or job.command != "certify":
             return error(404, f"no file {name[:40]!r} of job {job_id[:40]!r}")
         if job.state != "done" or job.folder is None:
             return error(409, f"job {job.id} is {job.state}: no files yet")
@@ -175,13 +206,17 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
         """Start ``command`` as a background job: the query's options, or a JSON body
         ``{"command": "ev", "params": {"rules": "6D S17", "exact": "1"}}``."""
         items = [(k, v) for k, v in request.query_params.multi_items() if k != "command"]
-        body = await request.body()
+        body = b""
+        async for chunk in request.stream():  # a chunked body has no Content-Length
+            body += chunk
+            if len(body) > MAX_BODY:
+                return error(413, f"the request body is larger than {MAX_BODY:,} bytes")
         if body:
             try:
                 data = json.loads(body)
                 command, items = _body_items(data)
-            except ValueError as err:  # json's own errors and UsageError
-                return error(400, f"malformed JSON body: {err}")
+            except (ValueError, RecursionError) as err:  # json's errors (nesting too) and
+                return error(400, f"malformed JSON body: {err}")  # UsageError
         if command is None:
             return error(400, "which command? (command=ev, sidebet, certify, ...)")
         started = start(command, items, sync=False)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from analyzer.api import ProgressCallback, resolve
 from analyzer.cli.main import build_parser, output_text, parse_argv
 from analyzer.core.errors import UsageError
+from analyzer.core.rules import Rules
 from analyzer.core.ruleset import INFINITE
 
 # The commands of /api/<command>: every bja command that answers with JSON and reads
@@ -115,8 +116,8 @@ def to_argv(command: str, items: Sequence[tuple[str, str]]) -> list[str]:
         raise UsageError("rules takes an action and at most one name")
     if command != "certify":
         argv.append("--json")
-    if command == "sidebet" and positional:
-        argv.append("--")  # the bet's name is a value even when it starts with "-"
+    if positional:  # "--": a positional value is a value even when it starts with "-"
+        argv.append("--")
     return argv + positional
 
 
@@ -126,8 +127,21 @@ def check(command: str, items: Sequence[tuple[str, str]], *, max_jobs: int) -> C
         raise WorkLimit(f"the query holds more than {MAX_QUERY_CHARS:,} characters")
     argv = to_argv(command, items)
     args = parse_argv(argv)
+    _refused_unset(command, args)
     _limits(command, args, max_jobs)
     return Command(command, tuple(argv), args)
+
+
+def _refused_unset(command: str, args: argparse.Namespace) -> None:
+    """Every refused option still at its default, whatever the request's text: a second
+    lock behind :func:`to_argv`'s, on what the parser actually set."""
+    options = options_of(command)
+    ours = {options["json"].dest} if "json" in options else set()  # the server sets it
+    for key, action in options.items():
+        if (key in REFUSED and action.dest not in ours
+                and getattr(args, action.dest, action.default) != action.default):
+            raise UsageError(f"option {key!r} is not available over HTTP (files, "
+                             "processes and output formats are the server's)")
 
 
 def _number(value: object, what: str) -> int | None:
@@ -177,6 +191,8 @@ def _limits(command: str, args: argparse.Namespace, max_jobs: int) -> None:
         if len(args.games) > MAX_GAMES:
             raise WorkLimit(f"{len(args.games)} games: this server's limit is {MAX_GAMES} "
                             "games per comparison")
+        for name in args.games:  # a bad one refused now, not by the job it would start
+            resolve(name)
     for value in getattr(args, "count", None) or ():
         if isinstance(value, str) and (value.strip().lower().endswith(".toml")
                                        or any(c in value for c in "/\\")):
@@ -185,30 +201,51 @@ def _limits(command: str, args: argparse.Namespace, max_jobs: int) -> None:
     _deck_limits(command, args)
 
 
-def _deck_limits(command: str, args: argparse.Namespace) -> None:
-    exact = bool(getattr(args, "exact", False))
-    optimal = getattr(args, "split", None) == "optimal"
-    if not (exact or optimal) or command not in ("ev", "hand", "dealer", "distribution",
-                                                   "eor", "compare"):
-        return
+def _named_rules(command: str, args: argparse.Namespace) -> list[Rules]:
+    """Every rule set the request names: its game or rules, and for ``compare`` each cell
+    of its grid and each game it explains (a cap checked on one would let the others by)."""
     game = getattr(args, "rules", None) or getattr(args, "base", None) or ""
     if getattr(args, "game", None):
         game = f"{args.game} {game}".strip()
-    rules, _name = resolve(game)
-    if rules.decks == INFINITE:  # a recursion over totals: quick in exact mode too
-        return
-    decks = rules.deck_count
-    shoe = getattr(args, "shoe", None)
-    if shoe:
-        from analyzer.api.games import shoe_of
+    found: list[Rules] = []
+    if game or command != "compare":
+        found.append(resolve(game)[0])
+    if command == "compare":
+        from analyzer.comparisons.variants import parse_axis, product_variants
 
-        decks = math.ceil(shoe_of(rules, shoe).total / 52)
-    if exact and decks > MAX_EXACT_DECKS:
-        raise WorkLimit(f"exact mode with {decks} decks: this server's limit is "
-                        f"{MAX_EXACT_DECKS} decks in exact mode")
-    if optimal and decks > MAX_OPTIMAL_DECKS:
-        raise WorkLimit(f"split=optimal with {decks} decks: this server's limit is "
-                        f"{MAX_OPTIMAL_DECKS} decks for optimal splitting")
+        if found and args.vary:
+            axes = [parse_axis(axis, found[0]) for axis in args.vary]
+            found += [v.rules for v in product_variants(found[0], axes) if v.rules is not None]
+        found += [resolve(name)[0] for name in args.games]
+    return found
+
+
+def _deck_limits(command: str, args: argparse.Namespace) -> None:
+    exact = bool(getattr(args, "exact", False)) or (
+        command == "certify" and not getattr(args, "float", False))
+    optimal = getattr(args, "split", None) == "optimal"
+    if not (exact or optimal) or command not in ("ev", "hand", "dealer", "distribution",
+                                                   "eor", "compare", "certify"):
+        return
+    for rules in _named_rules(command, args):
+        if rules.decks == INFINITE:  # a recursion over totals: quick in exact mode too
+            continue
+        decks = rules.deck_count
+        shoe = getattr(args, "shoe", None)
+        if shoe:
+            from analyzer.api.games import shoe_of
+
+            decks = math.ceil(shoe_of(rules, shoe).total / 52)
+        if exact and decks > MAX_EXACT_DECKS:
+            raise WorkLimit(f"exact mode with {decks} decks: this server's limit is "
+                            f"{MAX_EXACT_DECKS} decks in exact mode")
+        if optimal and decks > MAX_OPTIMAL_DECKS:
+            raise WorkLimit(f"split=optimal with {decks} decks: this server's limit is "
+                            f"{MAX_OPTIMAL_DECKS} decks for optimal splitting")
+        if optimal and rules.max_hands > 2:
+            raise WorkLimit(f"split=optimal with resplits (up to {rules.max_hands} hands): "
+                            "minutes and gigabytes per pair and upcard; this server splits "
+                            "optimally where one split is allowed")
 
 
 def run(cmd: Command, progress: ProgressCallback | None, *, jobs: int) -> str:

@@ -152,6 +152,8 @@ class JobPool:
     def close(self) -> None:
         for job in list(self._jobs.values()):
             job.cancel.set()
+            if job.future is not None and job.future.cancel():
+                job.state = "cancelled"
         self._executor.shutdown(wait=False, cancel_futures=True)
         shutil.rmtree(self._root, ignore_errors=True)
 
