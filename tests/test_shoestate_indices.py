@@ -45,7 +45,7 @@ def test_unseen_composition_has_the_true_count(name: str, tc: Fraction) -> None:
     rest = unseen_at(system, full, known, tc, unseen)
     assert sum(rest) == unseen
     seen = [n - r for n, r in zip(full.counts, rest, strict=True)]
-    centred = system.running_count(seen) - sum(seen) * system.mean_tag
+    centred = system.running_count(seen) - sum(seen) * system.mean_tag_in(full.counts)
     assert centred == tc * Fraction(unseen, 52)
 
 
@@ -54,6 +54,58 @@ def test_neutral_count_without_known_cards_is_the_average_shoe() -> None:
     assert rest == tuple(Fraction(n, 2) for n in Shoe.decks(6).counts)
     shoe = count_shoe(SYSTEMS["hi-lo"], Shoe.decks(6), (), Fraction(0), 156)
     assert shoe.vertices == ((Fraction(1), Shoe.decks(3)),)
+
+
+@pytest.mark.parametrize("name", ["hi-lo", "ko", "wong-halves"])
+def test_spanish_decks_are_centred_on_their_own_cards(name: str) -> None:
+    """Hi-Lo gains +4 a Spanish deck (no 10s): it is not balanced there, and the true count
+    is centred by the Spanish shoe's mean tag, so true count 0 is the average Spanish shoe
+    (it was centred by a 52-card deck's: every Spanish index shifted by the drift)."""
+    system, full = SYSTEMS[name], parse_spec("2D SP").full_shoe()
+    assert not system.balanced_in(full.counts)
+    assert system.balanced_in(Shoe.decks(2).counts) == system.balanced
+    rest = unseen_at(system, full, (), Fraction(0), 48)
+    assert rest == tuple(Fraction(n, 2) for n in full.counts)
+
+
+def test_a_scaled_count_has_scaled_indices() -> None:
+    """Hi-Lo with every tag x10 (or /1000) is the same count: the same shoes at ten times
+    (a thousandth of) the true count, so the same index scaled, found where a search in
+    whole counts to +-12 reported "no flip within reach"."""
+    from analyzer.shoestate.counts import CountSystem
+
+    hilo = SYSTEMS["hi-lo"]
+    rules = parse_spec("1D H17 DOA NDAS NSPL NS ENHC")
+    decisions = [parse_decision("insurance"), parse_decision("T,6vT:stand-hit")]
+    base = playing_indices(rules, hilo, decisions, use_cache=False)
+    for factor in (Fraction(10), Fraction(1, 1000)):
+        scaled = CountSystem(f"hi-lo x{factor}", tuple(t * factor for t in hilo.tags))
+        found = playing_indices(rules, scaled, decisions, use_cache=False)
+        for b, f in zip(base, found, strict=True):
+            assert b.index is not None and f.index is not None
+            assert f.index == pytest.approx(b.index * float(factor), rel=1e-12)
+            assert f.rule != b.rule and f.limit is None
+
+
+@pytest.mark.parametrize(("root", "limited"), [(30.0, True), (-25.0, True), (4.2, False)])
+def test_a_search_stopped_at_its_limit_says_so(root: float, limited: bool) -> None:
+    """A flip past +-12 count units is not reported as out of the shoe's reach: the
+    search says where it stopped."""
+    from analyzer.shoestate.indices import MAX_TC, IndexResult, _Search
+
+    decision = parse_decision("16vT:stand-hit")
+    search = _Search(decision)
+    for _ in range(30):
+        counts = search.next_counts()
+        if not counts:
+            break
+        for tc in counts:
+            search.values[tc] = 0.01 * (tc - root)
+        search.bracket()
+    assert (search.index is None) == limited and search.at_limit == limited
+    result = IndexResult(decision, search.index, True, tuple(sorted(search.values.items())),
+                         26, limit=Fraction(MAX_TC) if search.at_limit else None)
+    assert ("searched to TC +12" in result.rule) == limited
 
 
 def test_unreachable_count() -> None:
@@ -136,3 +188,17 @@ def test_search_finds_a_linear_crossing(root: float, slope: float) -> None:
     assert search.index is not None
     assert abs(search.index - root) < 0.01
     assert len(search.values) <= 7
+
+
+def test_only_hi_lo_is_compared_with_the_published_hi_lo_indices() -> None:
+    """Schlesinger's indices are Hi-Lo's: a count tagging only the 5s "agreed" with them."""
+    from analyzer.shoestate.render_play import indices_json, indices_text
+
+    rules = parse_spec("1D H17 DOA NDAS NSPL NS ENHC")
+    for name in ("hi-lo", "ko"):
+        results = playing_indices(rules, SYSTEMS[name], [parse_decision("insurance")],
+                                  use_cache=False)
+        data = indices_json(results, "g", "1D", name)
+        compared = data["indices"][0]["comparison"] is not None
+        assert compared == (name == "hi-lo")
+        assert ("'agrees'" in indices_text(results, "g", "1D", name)) == (name == "hi-lo")

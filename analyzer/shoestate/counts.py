@@ -33,6 +33,7 @@ False
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -74,19 +75,25 @@ class CountSystem:
 
     @property
     def deck_sum(self) -> Fraction:
-        """Running count after a whole deck: 0 for a balanced count (KO: +4)."""
-        return sum((n * t for n, t in zip(DECK, self.tags, strict=True)), Fraction(0))
+        """Running count after a whole 52-card deck: 0 for a balanced count (KO: +4)."""
+        return self.running_count(DECK)
 
     @property
     def balanced(self) -> bool:
+        """Balanced on standard decks, as the count is published."""
         return self.deck_sum == 0
 
-    @property
-    def mean_tag(self) -> Fraction:
-        """Average tag of a card of a full shoe (0 for a balanced count)."""
-        return self.deck_sum / 52
+    def balanced_in(self, full: Sequence[int]) -> bool:
+        """Balanced on this shoe: its whole running count is 0 (Hi-Lo is not on Spanish
+        decks, whose 10s are gone: +4 a deck)."""
+        return self.running_count(full) == 0
 
-    def running_count(self, counts: tuple[int, ...] | list[int]) -> Fraction:
+    def mean_tag_in(self, full: Sequence[int]) -> Fraction:
+        """Average tag of a card of the full shoe ``full`` (by value A..T): what a true
+        count is centred by, so that it averages 0 over the shoe's own cards."""
+        return self.running_count(full) / sum(full)
+
+    def running_count(self, counts: Sequence[int]) -> Fraction:
         """Running count of the cards ``counts`` (how many of each value A..T were seen)."""
         return sum((n * t for n, t in zip(counts, self.tags, strict=True)), Fraction(0))
 

@@ -82,7 +82,7 @@ def true_counts(system: CountSystem, full: Shoe, left: np.ndarray) -> np.ndarray
     """Centred true count of each state (rows of cards left)."""
     tags = np.array([float(t) for t in system.tags])
     dealt = np.array(full.counts) - left
-    running = dealt @ tags - dealt.sum(axis=1) * float(system.mean_tag)
+    running = dealt @ tags - dealt.sum(axis=1) * float(system.mean_tag_in(full.counts))
     return np.asarray(running / (left.sum(axis=1) / 52.0), dtype=float)
 
 

@@ -88,6 +88,7 @@ class Efficiency:
     betting: float
     playing: float
     insurance: float
+    balanced: bool  # on the game's own shoe (Hi-Lo is not on Spanish decks)
 
 
 def correlation(shoe: Sequence[int], x: Sequence[float], y: Sequence[float]) -> float:
@@ -198,7 +199,8 @@ def efficiency(model: EffectsModel, system: CountSystem) -> Efficiency:
     return Efficiency(system=system,
                       betting=correlation(model.shoe, tags, model.game_eor),
                       playing=playing_efficiency(model, system),
-                      insurance=correlation(model.shoe, tags, model.insurance_eor))
+                      insurance=correlation(model.shoe, tags, model.insurance_eor),
+                      balanced=system.balanced_in(model.shoe))
 
 
 __all__ = ["DecisionEffects", "Efficiency", "EffectsModel", "correlation", "effects_model",

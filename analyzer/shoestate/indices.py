@@ -31,7 +31,15 @@ from analyzer.shoestate.truecount import CountShoe, TrueCountError, count_shoe
 from analyzer.util.pool import run_all
 from analyzer.util.progress import ProgressCallback
 
-MAX_TC = 12  # how far from 0 the search steps before giving up
+MAX_TC = 12  # how far from 0 the search steps (in count units) before giving up
+
+
+def count_unit(system: CountSystem) -> Fraction:
+    """The step of the index search: the power of ten nearest the largest tag, so a count's
+    indices scale with its tags (Hi-Lo with every tag x10 has every index x10: the same
+    shoes) and the search reaches them.  1 for every published count (tags up to 3)."""
+    top = max(abs(t) for t in system.tags)
+    return Fraction(10) ** round(math.log10(top))
 
 
 @dataclass(frozen=True)
@@ -41,8 +49,22 @@ class IndexResult:
     decision: Decision
     index: float | None  # None: no flip within reach
     rising: bool  # the value (first minus second) grows with the count
-    values: tuple[tuple[int, float], ...]  # (true count, value) computed
+    values: tuple[tuple[int | float, float], ...]  # (true count, value) computed
     unseen: int
+    limit: Fraction | None = None  # the search stopped at this true count, not the shoe's reach
+    unit: Fraction = Fraction(1)  # the search's step (:func:`count_unit`)
+
+    @property
+    def index_text(self) -> str:
+        """The index to two decimals of the count's unit (``+1.42``; ``+0.00153`` for a
+        count whose tags are thousandths)."""
+        if self.index is None:
+            return "-"
+        places = 2 + max(0, -math.floor(math.log10(self.unit)))
+        return f"{self.index:+.{places}f}"
+
+    def _searched(self) -> str:
+        return "" if self.limit is None else f" (searched to TC {float(self.limit):+g})"
 
     @property
     def rule(self) -> str:
@@ -51,14 +73,14 @@ class IndexResult:
         if d.insurance:
             take = "insure" if self.rising else "decline insurance"
             if self.index is None:
-                return "no flip within reach"
-            return f"{take} at TC {'>=' if self.rising else '<='} {self.index:+.2f}"
+                return "no flip within reach" + self._searched()
+            return f"{take} at TC {'>=' if self.rising else '<='} {self.index_text}"
         first, second = Action(d.first).label, Action(d.second).label
         if self.index is None:
             best = first if self.values and self.values[0][1] > 0 else second
-            return f"{best} at every count within reach"
+            return f"{best} at every count within reach" + self._searched()
         sign = ">=" if self.rising else "<="
-        return f"{first} at TC {sign} {self.index:+.2f} (else {second})"
+        return f"{first} at TC {sign} {self.index_text} (else {second})"
 
 
 def hand_actions(spec: str, counts: tuple[int, ...], upcard: int,
@@ -77,9 +99,10 @@ class _Search:
     """The whole true counts evaluated for one decision, and where its value crosses 0."""
 
     decision: Decision
-    values: dict[int, float] = field(default_factory=dict)
+    values: dict[int, float] = field(default_factory=dict)  # by true count in count units
     done: bool = False
     index: float | None = None
+    at_limit: bool = False  # stopped at MAX_TC units, not by a count the shoe cannot reach
 
     def next_counts(self) -> list[int]:
         """Whole true counts still needed (empty once bracketed or out of reach).
@@ -115,6 +138,7 @@ class _Search:
         fresh = [t for t in wanted if abs(t) <= MAX_TC and t not in self.values]
         if not fresh:
             self.done = True
+            self.at_limit = any(abs(t) >= MAX_TC for t in wanted)
         return fresh
 
     def _sign_change(self) -> tuple[int, int] | None:
@@ -152,6 +176,7 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
         raise UsageError(f"unseen cards must be a whole number {MIN_UNSEEN} to {most} (the "
                          f"{full.total}-card shoe less the upcard and the hand), not {left!r}")
     spec = format_spec(rules)
+    unit = count_unit(system)
     searches = [_Search(d) for d in decisions]
     search = 0
     while True:
@@ -162,7 +187,7 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
         plans = {}
         for s, tc in wanted:
             try:
-                plans[(id(s), tc)] = _plan(s.decision, system, full, Fraction(tc), left)
+                plans[(id(s), tc)] = _plan(s.decision, system, full, tc * unit, left)
             except TrueCountError:
                 s.done = True
         keys = sorted({(shoe_.counts, s.decision.upcard, hand)
@@ -181,9 +206,16 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
                     s.done = True
                     continue
                 s.bracket()
-    return [IndexResult(decision=s.decision, index=s.index,
+    def scaled(k: int) -> int | float:  # a searched count in the count's own units
+        tc = k * unit
+        return int(tc) if tc.denominator == 1 else float(tc)
+
+    return [IndexResult(decision=s.decision,
+                        index=None if s.index is None else float(s.index * unit),
                         rising=0 in s.values and 1 in s.values and s.values[1] > s.values[0],
-                        values=tuple(sorted(s.values.items())), unseen=left)
+                        values=tuple((scaled(k), v) for k, v in sorted(s.values.items())),
+                        unseen=left, limit=MAX_TC * unit if s.at_limit else None,
+                        unit=unit)
             for s in searches]
 
 
@@ -220,4 +252,4 @@ def _combine(decision: Decision, plan: Plan, results: Results) -> float:
     return total / weights
 
 
-__all__ = ["IndexResult", "MAX_TC", "MIN_UNSEEN", "playing_indices"]
+__all__ = ["IndexResult", "MAX_TC", "MIN_UNSEEN", "count_unit", "playing_indices"]

@@ -184,7 +184,7 @@ def efficiency_rows(effs: list[Efficiency]) -> list[SystemJson]:
     for e in effs:
         pub = PUBLISHED_EFFICIENCY.get(e.system.name)
         rows.append({"system": e.system.name, "tags": e.system.tag_text(),
-                     "balanced": e.system.balanced, "betting_correlation": e.betting,
+                     "balanced": e.balanced, "betting_correlation": e.betting,
                      "playing_efficiency": e.playing, "insurance_correlation": e.insurance,
                      "published": None if pub is None else {
                          "betting_correlation": pub.betting, "playing_efficiency": pub.playing,

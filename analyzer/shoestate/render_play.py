@@ -40,7 +40,7 @@ class IndicesJson(TypedDict):
     engine: str
     method: str
     unseen_cards: int | None
-    published_source: str
+    published_source: str | None
     indices: list[IndexJson]
 
 
@@ -77,8 +77,11 @@ class EdgeJson(TypedDict):
     states: list[StateJson]
 
 
-def _published(r: IndexResult) -> tuple[str, str]:
-    pub = PUBLISHED.get(r.decision.key)
+PUBLISHED_SYSTEM = "hi-lo"  # the published indices are Hi-Lo's: no other count is compared
+
+
+def _published(r: IndexResult, system: str) -> tuple[str, str]:
+    pub = PUBLISHED.get(r.decision.key) if system == PUBLISHED_SYSTEM else None
     if pub is None:
         return "", ""
     if r.index is None:
@@ -91,24 +94,27 @@ def indices_json(results: list[IndexResult], game: str, spec: str,
                  system: str) -> IndicesJson:
     return {"game": game, "rules": spec, "system": system, "engine": ENGINE,
             "method": INDEX_METHOD, "unseen_cards": results[0].unseen if results else None,
-            "published_source": SCHLESINGER_SOURCE,
+            "published_source": SCHLESINGER_SOURCE if system == PUBLISHED_SYSTEM else None,
             "indices": [{"decision": r.decision.key, "label": r.decision.label,
                          "index": r.index, "rising": r.rising, "rule": r.rule,
                          "values": {str(tc): v for tc, v in r.values},
-                         "published": _published(r)[0] or None,
-                         "comparison": _published(r)[1] or None} for r in results]}
+                         "published": _published(r, system)[0] or None,
+                         "comparison": _published(r, system)[1] or None} for r in results]}
 
 
 def indices_text(results: list[IndexResult], game: str, spec: str, system: str,
                  markdown: bool = False) -> str:
     head = ["decision", "index", "play", "published", "comparison"]
-    rows = [[r.decision.label, "-" if r.index is None else f"{r.index:+.2f}", r.rule,
-             *_published(r)] for r in results]
+    rows = [[r.decision.label, r.index_text, r.rule,
+             *_published(r, system)] for r in results]
     unseen = results[0].unseen if results else 0
     about = [f"rules: {spec}; count: {system}; {unseen} cards unseen (true count = centred "
              "running count of every card seen, the upcard and hand included, per 52 unseen)",
              f"method: {INDEX_METHOD}",
-             f"published: {SCHLESINGER_SOURCE}; 'agrees' = within 0.5 of the printed integer"]
+             f"published: {SCHLESINGER_SOURCE}; 'agrees' = within 0.5 of the printed integer"
+             if system == PUBLISHED_SYSTEM else
+             f"published: none for {system} (the published indices are Hi-Lo's: "
+             f"{SCHLESINGER_SOURCE})"]
     if markdown:
         return "\n".join([f"# Playing indices: {game} ({system})", "",
                           f"- Engine: {ENGINE}", *[f"- {a}" for a in about], "",

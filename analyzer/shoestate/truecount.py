@@ -61,7 +61,7 @@ def unseen_at(system: CountSystem, full: Shoe, known: tuple[int, ...], true_coun
     size = sum(base)
     if not 0 < unseen <= size:
         raise TrueCountError(f"{unseen} unseen cards is not possible (1 to {size})")
-    mean_tag = system.mean_tag
+    mean_tag = system.mean_tag_in(full.counts)
     u = [t - mean_tag for t in system.tags]
     q = [Fraction(b, size) for b in base]
     u_base = sum((qv * uv for qv, uv in zip(q, u, strict=True)), Fraction(0))
