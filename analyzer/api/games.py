@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import Any
 
 from analyzer.core.errors import RuleConflictError, RuleError, UsageError
 from analyzer.core.presets import CLASSIC_GAMES, PRESETS, VARIANT_GAMES, game_base, game_rules
@@ -85,11 +87,52 @@ def shoe_of(rules: Rules, shoe: Shoe | str | None) -> Shoe:
 
 def jobs_of(jobs: int | None) -> int:
     """Processes to use: ``jobs``, else every core (the same default everywhere)."""
+    from analyzer.core.limits import MAX_JOBS
+
     if jobs is None:
         return os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise UsageError(f"jobs must be at least 1, not {jobs!r} (a whole number of processes)")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise UsageError(f"jobs must be a whole number of processes, 1 to {MAX_JOBS}, not "
+                         f"{_shown(jobs)}")
     return jobs
 
 
-__all__ = ["Game", "cli_game", "describe", "is_game_name", "jobs_of", "resolve", "shoe_of"]
+# The library's arguments checked as the CLI's parser checks its options: a value of the
+# wrong type is one UsageError naming it, never a TypeError from deep inside, nor a
+# string read as True ("no" is truthy).
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise UsageError(f"{name} must be True or False, not {_shown(value)}")
+    return value
+
+
+def text(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise UsageError(f"{name} must be a string, not {_shown(value)}")
+    return value
+
+
+def optional_text(value: object, name: str) -> str | None:
+    return None if value is None else text(value, name)
+
+
+def texts(values: object, name: str) -> tuple[str, ...]:
+    """A sequence of strings (a lone string is refused: it would be read letter by letter)."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise UsageError(f"{name} must be a list of strings, not {_shown(values)}")
+    return tuple(text(v, f"each of {name}") for v in values)
+
+
+def callback(value: object, name: str = "progress") -> Any:
+    if value is not None and not callable(value):
+        raise UsageError(f"{name} must be a function or None, not {_shown(value)}")
+    return value
+
+
+__all__ = ["Game", "callback", "cli_game", "describe", "flag", "is_game_name", "jobs_of",
+           "optional_text", "resolve", "shoe_of", "text", "texts"]

@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from analyzer.api.games import Game, jobs_of, resolve, shoe_of
+from analyzer.api.games import Game, flag, jobs_of, resolve, shoe_of
 from analyzer.api.result import (
     UPCARD_ORDER,
     UPCARDS,
@@ -53,12 +53,6 @@ def _split(split: str | SplitLevel) -> SplitLevel:
         raise UsageError(f"unknown split mode {split!r} (use "
                          f"{', '.join(str(m) for m in SPLIT_MODES)})")
     return SplitLevel(str(split))
-
-
-def _flag(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise UsageError(f"{name} must be True or False, not {value!r}")
-    return value
 
 
 # -- analyze ------------------------------------------------------------------------------
@@ -154,15 +148,15 @@ def analyze(game: Game, *, shoe: Shoe | str | None = None, split: str = "cdz",
         if shoe is not None:
             raise UsageError("INF with a shoe: an infinite deck has no shoe to give (leave "
                              "out the shoe)")
-        if _flag(levels, "levels"):
+        if flag(levels, "levels"):
             raise UsageError("INF with levels: the levels of play are not computed on an "
                              "infinite deck (every level but CDZ- under BNS gives bja ev's "
                              "figure there)")
-        return EvResult(infinite_report(rules, exact=_flag(exact, "exact"),
+        return EvResult(infinite_report(rules, exact=flag(exact, "exact"),
                                         split=_split(split)), name)
     found = shoe_of(rules, shoe)
-    report = cached_ev_report(rules, found, exact=_flag(exact, "exact"), split=_split(split),
-                              levels=_flag(levels, "levels"), use_cache=_flag(cache, "cache"),
+    report = cached_ev_report(rules, found, exact=flag(exact, "exact"), split=_split(split),
+                              levels=flag(levels, "levels"), use_cache=flag(cache, "cache"),
                               jobs=jobs_of(jobs), progress=progress)
     return EvResult(report, name)
 
@@ -206,7 +200,7 @@ class HandResult(Result):
 def _analysis(rules: Rules, shoe: Shoe | str | None, exact: bool, split: str) -> Any:
     from analyzer.oracle.split_mode import new_analysis
 
-    return new_analysis(rules, shoe_of(rules, shoe), exact=_flag(exact, "exact"),
+    return new_analysis(rules, shoe_of(rules, shoe), exact=flag(exact, "exact"),
                         split=_split(split))
 
 
@@ -239,10 +233,10 @@ def hand(game: Game, upcard: str | int, cards: str | Sequence[int | str], *,
             raise UsageError("INF with a shoe: an infinite deck has no shoe to give (leave "
                              "out the shoe)")
         return HandResult(infinite_hand_report(
-            rules, up, held, exact=_flag(exact, "exact"), split=_split(split),
-            unconditioned=_flag(unconditioned, "unconditioned")))
+            rules, up, held, exact=flag(exact, "exact"), split=_split(split),
+            unconditioned=flag(unconditioned, "unconditioned")))
     report = hand_report(_analysis(rules, shoe, exact, split), up, held,
-                         unconditioned=_flag(unconditioned, "unconditioned"))
+                         unconditioned=flag(unconditioned, "unconditioned"))
     return HandResult(report)
 
 
@@ -612,7 +606,7 @@ def distribution(game: Game, *, shoe: Shoe | str | None = None,
         play = ChartStrategy(loaded, rules)
         given_as_file = not isinstance(strategy, Chart) and "\n" not in str(strategy)
         name = f"chart {Path(source).name if given_as_file else source}"
-    dist = round_distribution(rules, found, strategy=play, exact=_flag(exact, "exact"),
+    dist = round_distribution(rules, found, strategy=play, exact=flag(exact, "exact"),
                               name=name, jobs=count, progress=progress)
     analysis = Analysis(rules, found, exact=exact, strategy=play, jobs=count)
     analysis.by_upcard(progress)

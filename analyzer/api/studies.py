@@ -17,7 +17,17 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from analyzer.api.games import Game, is_game_name, jobs_of, resolve
+from analyzer.api.games import (
+    Game,
+    callback,
+    flag,
+    is_game_name,
+    jobs_of,
+    optional_text,
+    resolve,
+    text,
+    texts,
+)
 from analyzer.api.result import CARD_ORDER, Result, Row, plain
 from analyzer.core.cards import format_value
 from analyzer.core.errors import (
@@ -159,8 +169,18 @@ def compare(base: Game | None = None, *, vary: Sequence[str] = (),
     from analyzer.comparisons import RunOptions, compare_effects, compare_explain, compare_grid
     from analyzer.comparisons.variants import load_grid, parse_axis, product_variants
 
-    options = RunOptions(exact=exact, charts=charts, jobs=jobs, backend=backend,
-                         scheduler=scheduler, use_cache=cache, progress=progress,
+    vary = texts(vary, "vary")
+    if isinstance(games, str) or not isinstance(games, Sequence):
+        raise GridError(f"games must be a list of games, specs or Rules, not {games!r}")
+    if grid is not None and not isinstance(grid, (str, Path)):
+        raise GridError(f"grid must be a file's path, not {grid!r}")
+    effects, exact, levels = flag(effects, "effects"), flag(exact, "exact"), flag(levels, "levels")
+    charts, cache = flag(charts, "charts"), flag(cache, "cache")
+    options = RunOptions(exact=exact, charts=charts,
+                         jobs=None if jobs is None else jobs_of(jobs),
+                         backend=text(backend, "backend"),
+                         scheduler=optional_text(scheduler, "scheduler"), use_cache=cache,
+                         progress=callback(progress),
                          split=SplitLevel(split) if split in [str(s) for s in SplitLevel]
                          else split,  # type: ignore[arg-type]  # RunOptions names a bad one
                          levels=levels)
@@ -289,7 +309,16 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
     from analyzer.sidebets.stats import par_sheet
     from analyzer.sidebets.suitshoe import SuitShoe, parse_suit_shoe
 
-    found = get_bet(bet)
+    found = get_bet(text(bet, "bet"))
+    shoe, pays, preset = (optional_text(shoe, "shoe"), optional_text(pays, "pays"),
+                          optional_text(preset, "preset"))
+    solve = optional_text(solve, "solve")
+    h17, protection = flag(h17, "h17"), flag(protection, "protection")
+    for value, what in ((straights, "straights"), (pair_by, "pair_by"), (reading, "reading"),
+                        (step, "step")):
+        text(value, what)
+    if paytable is not None and not isinstance(paytable, (str, Path)):
+        raise PayTableError(f"paytable must be 'BET:NAME' or a file's path, not {paytable!r}")
     if decks is not None and shoe is not None:
         raise PayTableError("give decks or shoe, not both")
     if paytable is not None and preset is not None:
@@ -409,7 +438,11 @@ def eor(game: Game, *, shoe: Shoe | str | None = None, decisions: Sequence[str] 
     from analyzer.shoestate.eor import effects_of_removal
 
     rules, name = resolve(game)
+    if shoe is not None and not isinstance(shoe, (str, Shoe)):
+        raise UsageError(f"shoe must be a Shoe or its text ('A:4,...,T:16'), not {shoe!r}")
     found = parse_shoe(shoe) if isinstance(shoe, str) else shoe
+    decisions, exact, cache = texts(decisions, "decisions"), flag(exact, "exact"), flag(cache,
+                                                                                    "cache")
     if strategy not in ("optimal", "fixed"):
         raise UsageError(f"unknown strategy {strategy!r} (use optimal or fixed)")
     table = effects_of_removal(rules, found, decisions=_decisions(decisions, rules),
@@ -461,6 +494,7 @@ def counts(game: Game, *, systems: Sequence[str] = (), jobs: int | None = None,
     from analyzer.shoestate.efficiency import effects_model, efficiency
 
     rules, name = resolve(game)
+    systems = texts(systems, "systems")
     chosen = [get_system(n) for n in systems] if systems else list(SYSTEMS.values())
     model = effects_model(rules, jobs=jobs_of(jobs), use_cache=cache, progress=progress)
     return CountsResult(model, tuple(efficiency(model, s) for s in chosen), name)
@@ -513,7 +547,8 @@ def indices(game: Game, *, count: str = "hi-lo", decisions: Sequence[str] = (),
     from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4
 
     rules, name = resolve(game)
-    system = get_system(count)
+    system = get_system(text(count, "count"))
+    decisions = texts(decisions, "decisions")
     if decisions:
         chosen = _decisions(decisions, rules)
     else:
@@ -565,11 +600,15 @@ def edge(game: Game, *, count: str = "hi-lo", states: int = 200, samples: int = 
 
     ``cut`` cards dealt before the reshuffle (default the game's CUT token).
     """
+    from analyzer.core.limits import MAX_SEED
     from analyzer.shoestate.counts import get_system
     from analyzer.shoestate.edge import edge_by_count
 
     rules, name = resolve(game)
-    model = edge_by_count(rules, get_system(count), states=states, count_samples=samples,
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"seed must be a whole number 0 to 2**128 - 1, not {seed!r}")
+    model = edge_by_count(rules, get_system(text(count, "count")), states=states,
+                          count_samples=samples,
                           seed=seed, cut=cut, jobs=jobs_of(jobs), use_cache=cache,
                           progress=progress)
     return EdgeResult(model, name)
@@ -720,8 +759,13 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
     game_name = words[0] if words and is_game_name(words[0]) else None
     if not cut_card:
         rules = rules.replace(cut_card=0)
+    if rounds is None:
+        raise SimulationError("the number of rounds is missing")
     count = _whole(rounds, "number of rounds", 2, MAX_ROUNDS)
     assert count is not None
+    cut_card, compare = flag(cut_card, "cut_card"), flag(compare, "compare")
+    counter, spread = optional_text(counter, "counter"), text(spread, "spread")
+    strategy = text(strategy, "strategy")
     workers = _whole(jobs, "number of jobs", 1, MAX_JOBS)
     workers = default_jobs() if workers is None else workers
     chosen_seed = _whole(seed, "seed", 0, MAX_SEED)

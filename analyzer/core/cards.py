@@ -139,6 +139,9 @@ def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
     >>> hand_total((1, 6)), hand_total((1, 6, 10)), hand_total((10, 6))
     ((17, True), (17, False), (16, False))
     """
+    if isinstance(cards, str) or any(isinstance(c, bool) or not isinstance(c, int)
+                                     or not 1 <= c <= 10 for c in cards):
+        raise CardNotationError(f"a hand's cards are values 1 (ace) to 10, not {cards!r}"[:200])
     return soft_total(sum(cards), sum(1 for c in cards if c == 1))
 
 

@@ -174,16 +174,24 @@ DEFAULT_RULES = Rules()
 
 def parse_spec(spec: str, base: Rules = DEFAULT_RULES) -> Rules:
     """Apply the tokens of ``spec`` on top of ``base`` and validate the result."""
-    return base.replace(**ruleset.read_spec(spec))
+    return _checked(base).replace(**ruleset.read_spec(spec))
+
+
+def _checked(rules: object) -> Rules:
+    if not isinstance(rules, Rules):
+        raise RuleError(f"expected a Rules, not {rules!r}"[:200])
+    return rules
 
 
 def format_spec(rules: Rules) -> str:
     """The canonical spec of a rule set; ``parse_spec`` of it gives the same rules."""
+    rules = _checked(rules)
     return " ".join(t for t in (rule.token(rules) for rule in ruleset.RULES) if t is not None)
 
 
 def describe_rules(rules: Rules) -> list[str]:
     """Every rule in words, one line each (for reports and ``bja rules show``)."""
+    rules = _checked(rules)
     return [w for w in (rule.words(rules) for rule in ruleset.RULES) if w is not None]
 
 

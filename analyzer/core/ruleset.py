@@ -837,6 +837,8 @@ def read_spec(spec: str) -> Changes:
 
     Two tokens setting the same field contradict each other and are refused.
     """
+    if not isinstance(spec, str):
+        raise RuleError(f"a rule spec is a string of tokens, not {spec!r}"[:200])
     changes: Changes = {}
     setter_of: dict[str, str] = {}
     for raw in spec.split():

@@ -36,8 +36,8 @@ from fractions import Fraction
 from functools import cache
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
-from analyzer.core.cards import Value, format_value
-from analyzer.core.errors import ImpossibleHandError, UsageError
+from analyzer.core.cards import Value, checked_hand, format_value
+from analyzer.core.errors import HandError, ImpossibleHandError, UsageError
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
 from analyzer.core.ruleset import INFINITE, Double, Surrender
@@ -197,6 +197,9 @@ class InfiniteGame:
     def actions(self, upcard: int, cards: tuple[int, ...]) -> dict[Action, Fraction]:
         """Every play of an unsplit hand of ``cards`` against ``upcard`` and its value
         (``bja hand``), given no dealer blackjack where peeked; a natural has none."""
+        upcard, cards = checked_hand(upcard, cards)
+        if len(cards) < 2:  # as a finite shoe says: no hand is played from fewer
+            raise HandError("a hand needs at least two cards")
         hard, ace = sum(cards), 1 in cards
         if _best(hard, ace) > 21:
             raise ImpossibleHandError(
