@@ -486,3 +486,22 @@ def test_exact_splits_refuse_a_shoe_past_their_reach_before_work() -> None:
     # the dealer alone visits only the sub-shoes he draws into: the same shoe is his
     from analyzer.oracle.exact_dealer import dealer_final_distribution
     assert sum(dealer_final_distribution((4, 5, 5, 5, 5, 5, 5, 5, 5, 16), 6, None, False)) == 1
+
+
+@pytest.mark.parametrize("fields", [
+    {"blackjack_pays": Fraction(10**12)},
+    {"blackjack_pays": Fraction(1, 10**40)},
+    {"super_bonus": Fraction(10**15)},
+    {"bonus_5": Fraction(10**10, 3)},
+])
+def test_rules_built_from_fields_keep_the_notations_payout_caps(fields: dict[str, Fraction],
+                                                                ) -> None:
+    """``Rules(blackjack_pays=Fraction(10**12))`` was accepted (an RTP of 4.6 x 10^12
+    percent, and a repr that did not evaluate back); the notation refused it."""
+    from analyzer.core.errors import RuleError
+    from analyzer.core.rules import Rules, format_spec
+
+    with pytest.raises(RuleError, match="payout of at most"):
+        Rules(decks=1, max_hands=2, **fields)
+    top = Rules(decks=1, blackjack_pays=Fraction(10**9))
+    assert Rules(format_spec(top)) == top  # the cap itself is a rule set, both ways

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Union, get_args, get_origin
 
 from analyzer.core.errors import RuleConflictError, RuleError
 from analyzer.core.limits import MAX_PAY
-from analyzer.core.numbers import parse_whole
+from analyzer.core.numbers import MAX_DIGITS, parse_whole
 from analyzer.core.shoe import MAX_DECKS
 
 if TYPE_CHECKING:  # the registry describes Rules; rules.py imports it to build and check them
@@ -854,6 +854,24 @@ def read_spec(spec: str) -> Changes:
     return changes
 
 
+def _check_pays(rules: Rules) -> None:
+    """The notation's caps on a payout (:func:`_ratio`) for rules built from fields too
+    (``Rules(blackjack_pays=Fraction(10**12))`` gave an RTP of 4.6 x 10^12 percent, and a
+    repr that did not evaluate back)."""
+    for name in sorted(PAY_FIELDS):
+        value = getattr(rules, name)
+        for pays in value if isinstance(value, tuple) else (value,):
+            if isinstance(pays, Fraction) and (pays > MAX_PAY
+                                               or pays.denominator > 10**MAX_DIGITS):
+                raise RuleError(f"{name} = {_short(pays)}: a payout of at most {MAX_PAY:,}:1, "
+                                f"in numbers of at most {MAX_DIGITS} digits")
+
+
+def _short(x: Fraction) -> str:
+    text = str(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def check(rules: Rules) -> None:
     """Refuse a rule set with a field of the wrong type or range, or contradictory rules.
 
@@ -862,6 +880,7 @@ def check(rules: Rules) -> None:
     """
     for name, f in FIELDS.items():
         f.check_type(getattr(rules, name))
+    _check_pays(rules)
     for rule in RULES:
         problem = rule.out_of_range(rules)
         if problem:
