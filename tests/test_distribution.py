@@ -260,3 +260,16 @@ def test_the_memo_serves_split_rounds_to_a_strategy_that_splits_alike(
     monkeypatch.setattr(dist_splits, "split_distribution", recomputed)
     again = round_distribution(rules, shoe, strategy=frozen, memo=True)
     assert again.by_upcard == played.by_upcard
+
+
+@pytest.mark.parametrize("spec", ["1D S17 DOA NDAS SPL3 NS", "1D H17 DOA DAS SPL3 NS"])
+def test_a_resplit_the_shoe_cannot_deal_is_no_round(spec: str) -> None:
+    """Two aces and ten tens, an ace up: a split of tens whose two hands both draw a
+    non-ten needs two aces where one is left.  That pattern has no round, and its
+    enumeration crashed (a bare ValueError; found by an adversarial test).  The oracle
+    refuses this shoe (some deals are a sure dealer blackjack under the peek), so the
+    checks are the invariants: sums to 1, exactly, with the engine's exact EV as mean."""
+    rules, shoe = parse_spec(spec), Shoe((2, 0, 0, 0, 0, 0, 0, 0, 0, 10))
+    dist = round_distribution(rules, shoe, exact=True)
+    assert dist.error_bound == 0 and dist.total == 1
+    assert dist.mean == Analysis(rules, shoe, exact=True).ev()

@@ -427,6 +427,8 @@ def split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blo
                     total[x] = total.get(x, zero) + p * ways
                 break
             rounds = rounds.add(keys, blocks).possible(keys, shoe)
+            if not len(rounds.mult):  # no cards of these hands fit the shoe: no such round
+                break
         else:
             group = heads.setdefault((len(names), names[-1]), ([], []))
             group[0].append(rounds)
