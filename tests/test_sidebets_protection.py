@@ -173,3 +173,40 @@ def test_played_reading_refuses_bad_sizes() -> None:
         simulate_played(SuitShoe.decks(1).values(), Rules(decks=1), 0, 1)
     with pytest.raises(ShoeError, match="40 cards"):
         simulate_played((2,) * 9 + (8,), Rules(decks=1), 10, 1)
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["any-pair", "--protection", "--shoe", "AS:2"], "holds one deal"),
+    (["21+3", "--protection", "--shoe", "AS:3"], "holds one deal"),
+    (["21+3", "--decks", "1000", "--protection"], "use --shoes 961 or fewer"),
+    (["21+3", "--decks", "8", "--protection", "--shoes", "200000"], "at most 50,000,000"),
+])
+def test_protection_refuses_what_it_cannot_do_in_one_line(
+        argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A shoe of one deal divided by zero (a traceback); 1,000 decks dealt 20,000 shoes at
+    once and reached 17 GB before it was killed (found by an adversarial test)."""
+    from analyzer.cli.main import main
+
+    assert main(["sidebet", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bja: error: ") and err.count("\n") == 1 and needle in err
+
+
+def test_the_played_readings_large_shoe_draw_is_a_shuffle() -> None:
+    """Past 5,000 cards the played reading draws a round's cards value by value instead of
+    shuffling a whole shoe per round (a million decks tried to allocate 969 GiB): every
+    ordering of a small shoe's cards comes at its exact chance (chi-square, fixed seed)."""
+    import itertools
+
+    import numpy as np
+
+    from analyzer.sidebets.bustplayed import _first_cards
+
+    values = (2, 1, 0, 0, 0, 0, 0, 0, 0, 1)  # A A 2 T: 12 orderings, each 1/12
+    rows = _first_cards(np.random.default_rng(7), values, 120_000, 4)
+    orders = sorted(set(itertools.permutations((1, 1, 2, 10))))
+    seen = [int((rows == np.array(o)).all(axis=1).sum()) for o in orders]
+    assert sum(seen) == len(rows)  # nothing outside the shoe's orderings
+    expected = len(rows) / len(orders)
+    chi2 = sum((n - expected) ** 2 / expected for n in seen)
+    assert chi2 < 31.26  # p > 0.001 on 11 degrees of freedom

@@ -331,6 +331,10 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
         raise UsageError("--played is Bust It's third reading")
     suits = parse_suit_shoe(shoe) if shoe is not None else SuitShoe.decks(
         DEFAULT_SIDEBET_DECKS if decks is None else decks)
+    if protection and solve is None:  # the counter's deal sized before any work
+        from analyzer.sidebets.protection import check_deal_size
+
+        check_deal_size(suits.total, DEFAULT_SHOES if shoes is None else shoes)
     table = (select_paytable(found, str(paytable)) if paytable is not None
              else preset_table(found, preset))
     if pays:

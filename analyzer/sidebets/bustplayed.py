@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND
 from analyzer.core.errors import ImpossibleShoeError, RuleConflictError, SimulationError
@@ -66,18 +67,42 @@ def simulate_played(values: tuple[int, ...], rules: Rules, rounds: int, seed: in
         raise ImpossibleShoeError(f"the played reading needs at least 40 cards, not {n}")
     strategy = FrozenStrategy(Analysis(rules, Shoe(values)))
     decide = lru_cache(maxsize=None)(strategy.decide)
-    deck = np.repeat(np.arange(1, 11, dtype=np.int8), values)
+    deck = np.repeat(np.arange(1, 11, dtype=np.int8), values) if n <= LARGE_SHOE else None
     rng = np.random.default_rng(seed)
     counts: dict[str, int] = {}
     done = 0
     while done < rounds:
         batch = min(20_000, rounds - done)
-        block = rng.permuted(np.tile(deck, (batch, 1)), axis=1)[:, :40].tolist()
+        if n > LARGE_SHOE:
+            block = _first_cards(rng, values, batch, 40).tolist()
+        else:
+            assert deck is not None
+            block = rng.permuted(np.tile(deck, (batch, 1)), axis=1)[:, :40].tolist()
         for cards in block:
             event = _round(cards, rules, decide, stand_only)
             counts[event] = counts.get(event, 0) + 1
         done += batch
     return Played(rounds, seed, counts)
+
+
+LARGE_SHOE = 5_000  # cards: past this a round's cards are drawn value by value
+
+
+def _first_cards(rng: np.random.Generator, values: tuple[int, ...], rows: int,
+                 k: int) -> npt.NDArray[np.int8]:
+    """The first ``k`` cards of ``rows`` shuffles of the shoe ``values``, drawn one at a time
+    from the value counts left (the same law as shuffling the whole shoe, without a row
+    of every card: a million decks would need 52 million a round)."""
+    left = np.tile(np.asarray(values, dtype=np.int64), (rows, 1))
+    out = np.empty((rows, k), dtype=np.int8)
+    at = np.arange(rows)
+    for j in range(k):
+        cum = left.cumsum(axis=1)
+        pick = rng.integers(0, cum[:, -1])  # a card of the shoe left, each alike
+        value = (cum <= pick[:, None]).sum(axis=1)
+        out[:, j] = value + 1
+        left[at, value] -= 1
+    return out
 
 
 def _round(cards: list[int], rules: Rules, decide: object, stand_only: bool) -> str:

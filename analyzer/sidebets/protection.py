@@ -99,6 +99,9 @@ def card_effects(bet: SideBet, outcomes: Outcomes, table: PayTable
     base = par_sheet(bet, outcomes, table, "").ev
     if not outcomes.removed:
         raise SimulationError("effects of removal need the counts with one card removed")
+    if not outcomes.removed_deals:  # the shoe holds one deal: less a card, it deals nothing
+        raise ImpossibleShoeError("effects of removal need a shoe that still deals the bet "
+                                  "with any one card removed; this shoe holds one deal")
     return base, {card: par_sheet(bet, outcomes.without(card), table, "").ev - base
                   for card in outcomes.removed}
 
@@ -313,12 +316,27 @@ def _settle(bet: SideBet, r: _Rounds) -> Ints:
     raise SimulationError(f"no simulator for {bet.name}")
 
 
+MAX_DEALT = 50_000_000  # cards of all the shoes dealt at once (about 40 bytes each)
+
+
+def check_deal_size(cards: int, shoes: int) -> None:
+    """Refuse a counter's simulation too large to deal, before any work: every shoe is
+    dealt at once, so memory grows with shoes x cards (1,000 decks at the default shoes
+    reached 17 GB)."""
+    if isinstance(shoes, bool) or not isinstance(shoes, int) or not 1 <= shoes <= 10_000_000:
+        raise SimulationError(f"--shoes {shoes!r} must be 1 to 10,000,000")
+    if shoes * cards > MAX_DEALT:
+        raise SimulationError(
+            f"--protection's counter would deal {shoes:,} shoes of {cards:,} cards "
+            f"({shoes * cards:,} cards at once; at most {MAX_DEALT:,}): use --shoes "
+            f"{max(1, MAX_DEALT // cards):,} or fewer, or a smaller shoe")
+
+
 def simulate_counter(bet: SideBet, shoe: SuitShoe, table: PayTable, options: BetOptions,
                      count: Count, *, shoes: int = DEFAULT_SHOES, seed: int = SEED
                      ) -> Simulated:
     """Deal ``shoes`` shoes; the counter bets only at or above ``count``'s trigger."""
-    if not 1 <= shoes <= 10_000_000:
-        raise SimulationError(f"--shoes {shoes} must be 1 to 10,000,000")
+    check_deal_size(shoe.total, shoes)
     if shoe.total < 7:
         raise ImpossibleShoeError(f"a shoe of {shoe.total} cards cannot deal a round")
     rounds, cards, n = _deal(shoe, shoes, seed, options.hits_soft_17)
