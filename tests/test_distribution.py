@@ -273,3 +273,20 @@ def test_a_resplit_the_shoe_cannot_deal_is_no_round(spec: str) -> None:
     dist = round_distribution(rules, shoe, exact=True)
     assert dist.error_bound == 0 and dist.total == 1
     assert dist.mean == Analysis(rules, shoe, exact=True).ev()
+
+
+@pytest.mark.parametrize("spec", ["1D S17 DOA DAS SPL3 NS", "1D S17 DOA DAS SPL3 ES",
+                                  "1D H17 DOA NDAS SPL1 NS"])
+def test_a_hand_the_peek_surely_ends_is_never_played(spec: str) -> None:
+    """Three aces and twelve tens, an ace up: against A-A the hole card is surely a ten, so
+    the peek ends the round before the hand is played.  The round has an EV (the oracle's,
+    as a fraction), but the engine asked for the hand's EV given no blackjack and refused
+    the whole shoe ("the dealer has blackjack with certainty in this shoe"; found by an
+    adversarial test); the distribution refused it too."""
+    import tests.oracle as oracle
+
+    rules, counts = parse_spec(spec), (3, 0, 0, 0, 0, 0, 0, 0, 0, 12)
+    ev = Analysis(rules, Shoe(counts), exact=True).ev()
+    assert ev == oracle.round_ev(rules, counts)
+    dist = round_distribution(rules, Shoe(counts), exact=True)
+    assert dist.error_bound == 0 and dist.total == 1 and dist.mean == ev

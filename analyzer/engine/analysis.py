@@ -591,6 +591,13 @@ class Analysis:
         pays = as_number(suited_blackjack_pays(rules), self.exact)
         if player_bj:  # pushed by a dealer blackjack, or paid against it too (BJW)
             return pays if rules.blackjack_wins else (1 - p_bj) * pays
+        if p_bj == 1 and self.conditioned(ua.upcard):
+            # The hole card is surely the blackjack (the cards left are all of its value):
+            # the peek ends the round before the hand is played, so it has no play and no
+            # value given no blackjack; it loses its bet, or half to an early surrender.
+            early = rules.surrender is Surrender.EARLY and (ua.upcard != 1
+                                                             or rules.surrender_vs_ace)
+            return -unit(self.exact) / 2 if early else -unit(self.exact)
         actions = self._play_actions(ua.upcard, (a, b), composition((a, b)))
         if not may_split:
             actions.pop(SPLIT, None)

@@ -469,5 +469,7 @@ def _settle_blackjack(total: Num, base: tuple[int, ...], upcard: int, plan: Spli
     paid_hands = one if plan.free else _paid_hands(after_pair, p, bj, hands, one)
     total += (paid_hands - 1) * p_bj
     if plan.conditioned and p_bj == 1:  # as dealer.py: no hand is played, nothing to condition
-        raise ImpossibleShoeError("the dealer has blackjack with certainty in this shoe")
+        raise ImpossibleShoeError("the dealer surely has blackjack against this hand (the "
+                                  "cards left make the hole card his blackjack): it is "
+                                  "never played")
     return (total + p_bj) / (1 - p_bj) if plan.conditioned else total
