@@ -267,7 +267,10 @@ def test_cli_json_and_text(monkeypatch: pytest.MonkeyPatch,
     out = json.loads(capsys.readouterr().out)
     assert out["rounds"] == 2000 and out["seed"] == 9 and out["cut_card"] == 52
     assert out["difference"] == pytest.approx(out["mean"] - out["exact_ev"])
-    assert {"se", "sd", "rtp", "difference_se", "rounds_per_second"} <= set(out)
+    assert {"se", "sd", "rtp", "difference_se"} <= set(out)
+    assert "rounds_per_second" not in out  # never twice the same: with --timing only
+    assert _main([*argv, "--json", "--timing"], monkeypatch) == 0
+    assert "rounds_per_second" in json.loads(capsys.readouterr().out)
     assert _main(argv, monkeypatch) == 0
     text = capsys.readouterr().out
     assert "four-jacks" in text and "2,000" in text and "exact EV" not in text
@@ -283,3 +286,18 @@ def test_seed_games_at_a_hundred_million_rounds(name: str) -> None:
     exact = float(Analysis(rules).ev())
     result = simulate(rules, 100_000_000, seed=20240, jobs=2)
     assert abs(result.z(exact)) < 4, (result, exact)
+
+
+def test_a_seeded_simulation_prints_the_same_bytes_twice(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          ) -> None:
+    """Same inputs, byte-identical outputs: the speed line and the timing fields changed on
+    every run (found by an adversarial test); they are printed with --timing only."""
+    for form in ([], ["--json"]):
+        argv = ["simulate", "--rules", "1D", "--rounds", "2e4", "--seed", "5", "--jobs", "1",
+                *form]
+        outputs = []
+        for _ in range(2):
+            assert _main(argv, monkeypatch) == 0
+            outputs.append(capsys.readouterr().out)
+        assert outputs[0] == outputs[1]

@@ -633,9 +633,11 @@ def _sim_text(game: str, out: dict[str, Any]) -> str:
         f"= {out['mean'] * pct:+.3f}% ± {out['se'] * pct:.3f}%",
         f"RTP           {out['rtp'] * pct:.3f}%",
         f"SD per round  {out['sd']:.4f}",
-        f"speed         {out['rounds_per_second']:,.0f} rounds/s ({out['seconds']:.1f} s wall; "
-        f"{out['rounds_per_cpu_second']:,.0f} rounds per CPU second)",
     ]
+    if "rounds_per_second" in out:
+        lines.append(f"speed         {out['rounds_per_second']:,.0f} rounds/s "
+                     f"({out['seconds']:.1f} s wall; {out['rounds_per_cpu_second']:,.0f} "
+                     "rounds per CPU second)")
     if "exact_ev" in out:
         lines += [
             f"exact EV      {out['exact_ev']:+.5f}  = {out['exact_ev'] * pct:+.3f}% "
@@ -713,6 +715,11 @@ class SimulationResult(Result):
         return f"Simulation {self.title}: EV {d['mean']:+.4%} ± {d['se']:.4%}"
 
 
+# A simulation's wall-clock figures (``timing=True`` only): never twice the same.
+SIMULATION_TIMING = frozenset({"seconds", "cpu_seconds", "table_seconds", "compile_seconds",
+                               "rounds_per_second", "rounds_per_cpu_second"})
+
+
 def _whole(value: int | str | None, what: str, minimum: int, maximum: int) -> int | None:
     from analyzer.core.numbers import parse_whole
 
@@ -742,12 +749,15 @@ def _exact_play(rules: Rules, strategy: str) -> tuple[float, Any]:
 def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
              jobs: int | str | None = None, strategy: str = "optimal", cut_card: bool = True,
              compare: bool = False, counter: str | None = None, spread: str = "1-8",
+             timing: bool = False,
              progress: ProgressCallback | None = None) -> SimulationResult:
     """A Monte Carlo estimate of a game's EV through the simulator's own code (``bja simulate``).
 
     ``rounds`` as a number or text (``"1e7"``); ``cut_card=False`` ignores the game's
     cut card; ``compare`` puts the exact EV beside the estimate; ``counter="hilo"``
-    plays a Hi-Lo counter with a bet ``spread`` instead.
+    plays a Hi-Lo counter with a bet ``spread`` instead.  ``timing`` keeps the speed
+    (seconds, rounds per second): never twice the same, so a seeded simulation's
+    output is byte for byte the same without it.
 
     Examples
     --------
@@ -767,7 +777,8 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
         raise SimulationError("the number of rounds is missing")
     count = _whole(rounds, "number of rounds", 2, MAX_ROUNDS)
     assert count is not None
-    cut_card, compare = flag(cut_card, "cut_card"), flag(compare, "compare")
+    cut_card, compare, timing = (flag(cut_card, "cut_card"), flag(compare, "compare"),
+                                 flag(timing, "timing"))
     counter, spread = optional_text(counter, "counter"), text(spread, "spread")
     strategy = text(strategy, "strategy")
     workers = _whole(jobs, "number of jobs", 1, MAX_JOBS)
@@ -798,6 +809,8 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
     result = run_simulation(rules, count, seed=chosen_seed, jobs=workers, strategy=play,
                             progress=progress)
     out = {"game": game_name, **result.to_dict()}
+    if not timing:
+        out = {k: v for k, v in out.items() if k not in SIMULATION_TIMING}
     out["strategy"] = strategy
     if exact is not None:
         out |= {"exact_ev": exact, "difference": result.mean - exact,

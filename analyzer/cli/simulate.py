@@ -25,7 +25,8 @@ def _cmd_simulate(args: argparse.Namespace) -> dict[str, Any] | str:
         result = simulate(cli_game(args.game, args.rules), args.rounds, seed=args.seed,
                           jobs=args.jobs, strategy=args.strategy,
                           cut_card=not args.no_cut_card, compare=args.compare,
-                          counter=args.counter, spread=args.spread, progress=bar)
+                          counter=args.counter, spread=args.spread, timing=args.timing,
+                          progress=bar)
     return result.to_dict() if args.json else result.to_text()
 
 
@@ -52,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--counter", default=None, metavar="SYSTEM",
                    help="play a card counter (hilo) with a bet spread instead")
     p.add_argument("--spread", default="1-8", help="the counter's bet spread (default 1-8)")
+    p.add_argument("--timing", action="store_true",
+                   help="also print the speed (rounds per second, seconds): never twice the "
+                        "same, so left out of the output unless asked for")
     add_progress(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_cmd_simulate)
