@@ -175,3 +175,32 @@ def test_protection_json_and_spanish_shoe(capsys: pytest.CaptureFixture[str]) ->
     assert pro["simulated"]["shoes"] == 300
     with pytest.raises(AnalyzerError, match="--protection"):
         _run(capsys, "hot3", "--shoes", "10")
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["any-pair", "--shoe", "AS:2,AS:5,KH:1"], "gives AS a count twice"),
+    (["21+3", "--decks", "1", "--pays", "straight=10,straight=11"], "names 'straight' twice"),
+    (["any-pair", "--straights", "wrap"], "--straights does not apply to any-pair"),
+    (["hot3", "--h17"], "--h17 does not apply to hot3"),
+    (["21+3", "--pair-by", "value"], "--pair-by does not apply to 21+3"),
+    (["21+3", "--reading", "ignored"], "--reading does not apply to 21+3"),
+])
+def test_conflicting_or_idle_options_are_refused(argv: list[str], needle: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A card given two counts, a pay given twice and an option the bet does not read were
+    taken silently (the last count won; found by an adversarial test)."""
+    from analyzer.cli.main import main
+
+    assert main(["sidebet", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bja: error: ") and err.count("\n") == 1 and needle in err
+
+
+def test_the_options_a_bet_reads_still_work() -> None:
+    import analyzer
+
+    h17 = analyzer.sidebet("bust-it", decks=1, h17=True).to_dict()
+    s17 = analyzer.sidebet("bust-it", decks=1).to_dict()
+    assert h17 != s17
+    assert analyzer.sidebet("any-pair", decks=1, pair_by="value").to_dict() != \
+        analyzer.sidebet("any-pair", decks=1).to_dict()

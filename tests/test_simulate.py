@@ -301,3 +301,11 @@ def test_a_seeded_simulation_prints_the_same_bytes_twice(monkeypatch: pytest.Mon
             assert _main(argv, monkeypatch) == 0
             outputs.append(capsys.readouterr().out)
         assert outputs[0] == outputs[1]
+
+
+def test_a_spread_without_a_counter_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """--spread was ignored without --counter (found by an adversarial test)."""
+    assert _main(["simulate", "--rules", "1D", "--rounds", "1000", "--spread", "1-4"],
+                 monkeypatch) == 2
+    assert "goes with --counter" in capsys.readouterr().err

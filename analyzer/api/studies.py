@@ -341,6 +341,12 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
         table = override(table, pays)
     options = BetOptions(straights=straights, pair_by=pair_by,  # type: ignore[arg-type]
                          hits_soft_17=h17, reading=reading)
+    for option, shown in (("straights", "--straights"), ("pair_by", "--pair-by"),
+                          ("hits_soft_17", "--h17"), ("reading", "--reading")):
+        if option not in found.reads and getattr(options, option) != getattr(BetOptions(),
+                                                                             option):
+            raise UsageError(f"{shown} does not apply to {found.name} (its count does not "
+                             "read it)")
     if (solve is None) != (target_rtp is None):
         raise PayTableError("--solve EVENT and --target-rtp RTP go together")
     outcomes = found.outcomes(suits, options, removals=protection and solve is None)
@@ -780,6 +786,8 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
     cut_card, compare, timing = (flag(cut_card, "cut_card"), flag(compare, "compare"),
                                  flag(timing, "timing"))
     counter, spread = optional_text(counter, "counter"), text(spread, "spread")
+    if counter is None and spread != "1-8":
+        raise SimulationError("--spread is the counter's bet spread: it goes with --counter")
     strategy = text(strategy, "strategy")
     workers = _whole(jobs, "number of jobs", 1, MAX_JOBS)
     workers = default_jobs() if workers is None else workers

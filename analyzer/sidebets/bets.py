@@ -45,6 +45,7 @@ class SideBet:
     default_table: str = "seed"  # the shipped pay table used when none is named
     spanish: bool = False  # offered with Spanish 21 (48-card decks)
     dealer: bool = False  # settled by the dealer's draw (H17 and the reading matter)
+    reads: frozenset[str] = frozenset()  # the BetOptions fields its count reads
 
     @property
     def paying(self) -> tuple[str, ...]:
@@ -65,14 +66,17 @@ def _plain(counter: Callable[[SuitShoe, bool], Outcomes]) -> Count:
 _LOSE = {"lose": Fraction(-1)}
 _BETS = [
     SideBet("21+3", "21+3", twentyone3.EVENTS, _LOSE,
-            lambda shoe, o, r: twentyone3.outcomes(shoe, straights=o.straights, removals=r)),
+            lambda shoe, o, r: twentyone3.outcomes(shoe, straights=o.straights, removals=r),
+            reads=frozenset({"straights"})),
     SideBet("hot3", "Hot 3", hot3.EVENTS, _LOSE,
             lambda shoe, o, r: hot3.outcomes(shoe, removals=r)),
     SideBet("any-pair", "Any Pair", anypair.EVENTS, _LOSE,
-            lambda shoe, o, r: anypair.outcomes(shoe, pair_by=o.pair_by, removals=r)),
+            lambda shoe, o, r: anypair.outcomes(shoe, pair_by=o.pair_by, removals=r),
+            reads=frozenset({"pair_by"})),
     SideBet("bust-it", "Bust It", bustit.EVENTS, {"push": Fraction(0), **_LOSE},
             lambda shoe, o, r: bustit.outcomes(shoe, hits_soft_17=o.hits_soft_17,
-                                               reading=o.reading, removals=r), dealer=True),
+                                               reading=o.reading, removals=r), dealer=True,
+            reads=frozenset({"hits_soft_17", "reading"})),
     SideBet("perfect-pairs", "Perfect Pairs", twocard.PERFECT_PAIRS, _LOSE,
             _plain(twocard.perfect_pairs_outcomes), default_table="A"),
     SideBet("lucky-ladies", "Lucky Ladies", firstcards.LUCKY_LADIES, _LOSE,
@@ -86,7 +90,7 @@ _BETS = [
     SideBet("buster-blackjack", "Buster Blackjack", bustit.BUSTER_EVENTS, _LOSE,
             lambda shoe, o, r: bustit.buster_outcomes(shoe, hits_soft_17=o.hits_soft_17,
                                                       reading=o.reading, removals=r),
-            default_table="v1", dealer=True),
+            default_table="v1", dealer=True, reads=frozenset({"hits_soft_17", "reading"})),
     SideBet("21+3-xtreme", "21+3 XTreme", threecard.XTREME, _LOSE,
             _plain(threecard.xtreme_outcomes), default_table="aquarius"),
     SideBet("21+3-classic", "21+3 Classic", threecard.CLASSIC, _LOSE,

@@ -163,6 +163,8 @@ def override(table: PayTable, text: str) -> PayTable:
         if not sep:
             raise PayTableError(f"--pays item {item!r} is not EVENT=N")
         event = _known(bet, event.strip(), "--pays")
+        if any(c.startswith(f"{event}=") for c in changed):
+            raise PayTableError(f"--pays names {event!r} twice")
         pays[event] = parse_pay(raw, f"--pays {event}")
         changed.append(f"{event}={format_pay(pays[event])}")
     if not changed:

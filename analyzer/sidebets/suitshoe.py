@@ -141,6 +141,7 @@ def _count(text: str, item: str, maximum: int = MAX_COUNT) -> int:
 def parse_suit_shoe(text: str) -> SuitShoe:
     """Parse a shoe spec (see the module docstring); counts may not go below zero."""
     counts = [0] * 52
+    given: set[Card] = set()  # cards given a count (CARD:K): a second one would silently win
     pos = 0
     stripped = text.rstrip(" ,")
     while pos < len(stripped):
@@ -157,7 +158,11 @@ def parse_suit_shoe(text: str) -> SuitShoe:
             counts = [n + (0 if card[0] == 10 else step * k)
                       for card, n in zip(CARDS, counts, strict=True)]
         elif not sign and (setter := _CARD_SET.fullmatch(item)):
-            counts[_index(parse_card(setter.group(1)))] = _count(setter.group(2), item)
+            card = parse_card(setter.group(1))
+            if card in given:
+                raise ShoeError(f"shoe spec {text!r} gives {format_card(card)} a count twice")
+            given.add(card)
+            counts[_index(card)] = _count(setter.group(2), item)
         elif (times := _CARD_TIMES.fullmatch(item)) and not sign:
             raise ShoeError(f"shoe spec item {item!r} needs a sign or a count (+{item}, "
                             f"-{item}, {item}:N; full decks are Ndecks)")
