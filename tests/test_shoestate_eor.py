@@ -196,3 +196,18 @@ def test_wizard_of_odds_six_deck_table() -> None:
     table = effects_of_removal(parse_spec(WIZARD_6D_S17.rules), jobs=2)
     for v, published in WIZARD_6D_S17.eor_percent.items():
         assert abs(table.game.eor[v] * 100 - published) <= 0.0025, v
+
+
+@pytest.mark.parametrize(("shoe", "needle"), [
+    ("9:12", "the 12-card shoe less one holds 11"),
+    ("2:49", "analyse the 49-card shoe and that shoe less each card"),
+])
+def test_a_refusal_names_the_shoe_given(shoe: str, needle: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "a shoe of 11 cards" of a 12-card shoe: the shoe less one, unsaid (found by
+    an adversarial test)."""
+    from analyzer.cli.main import main
+
+    assert main(["eor", "--rules", "1D", "--shoe", shoe, "--no-cache", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bja: error: ") and err.count("\n") == 1 and needle in err

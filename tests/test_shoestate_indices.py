@@ -202,3 +202,17 @@ def test_only_hi_lo_is_compared_with_the_published_hi_lo_indices() -> None:
         compared = data["indices"][0]["comparison"] is not None
         assert compared == (name == "hi-lo")
         assert ("'agrees'" in indices_text(results, "g", "1D", name)) == (name == "hi-lo")
+
+
+def test_the_fewest_unseen_cards_allowed_give_indices() -> None:
+    """13 unseen cards is in the stated range, but a shoe at a count with fewer than a
+    round's cards refused the whole run ("a shoe of 11 cards"; found by an adversarial
+    test): such a count now ends its decision's search like an unreachable one."""
+    from analyzer.shoestate.indices import MIN_UNSEEN
+
+    rules = parse_spec("1D")
+    decisions = [d for p in ILLUSTRIOUS_18_FAB_4
+                 if not_allowed(d := parse_decision(p.decision), rules) is None]
+    results = playing_indices(rules, SYSTEMS["hi-lo"], decisions, unseen=MIN_UNSEEN,
+                              use_cache=False)
+    assert len(results) == len(decisions) and any(r.index is not None for r in results)

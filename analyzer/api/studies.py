@@ -32,6 +32,7 @@ from analyzer.api.result import CARD_ORDER, Result, Row, plain
 from analyzer.core.cards import format_value
 from analyzer.core.errors import (
     GridError,
+    ImpossibleShoeError,
     PayTableError,
     RuleConflictError,
     SimulationError,
@@ -349,7 +350,14 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
                              "read it)")
     if (solve is None) != (target_rtp is None):
         raise PayTableError("--solve EVENT and --target-rtp RTP go together")
-    outcomes = found.outcomes(suits, options, removals=protection and solve is None)
+    try:
+        outcomes = found.outcomes(suits, options, removals=protection and solve is None)
+    except ImpossibleShoeError as err:
+        if not (protection and solve is None):
+            raise
+        found.outcomes(suits, options)  # the shoe itself: its own refusal if it deals nothing
+        raise ImpossibleShoeError(f"effects of removal need the {suits.total}-card shoe less "
+                                  f"any one card to deal the bet: less one, {err}") from None
     if solve is not None:
         sheet = par_sheet(found, outcomes, table, suits.describe())  # the assumptions
         solution = solve_pay(found, outcomes, table, solve, parse_target(str(target_rtp)),

@@ -67,6 +67,9 @@ from analyzer.engine.suits import (
 from analyzer.util.pool import available
 from analyzer.util.progress import ProgressCallback, report
 
+MIN_ROUND_CARDS = 12  # fewer cards cannot deal a round to its end: refused
+
+
 
 def checked_jobs(jobs: object) -> int:
     """A process count: a positive int (not a bool, not a float), else a :class:`UsageError`."""
@@ -192,9 +195,9 @@ class Analysis:
             reason = suit_shoe_refusal(rules, self.shoe.counts)
             if reason:
                 raise ImpossibleShoeError(reason)
-        if self.shoe.total < 12:
+        if self.shoe.total < MIN_ROUND_CARDS:
             raise ImpossibleShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a "
-                                      "round (at least 12 needed)")
+                                      f"round (at least {MIN_ROUND_CARDS} needed)")
         self._upcards: dict[int, UpcardAnalysis] = {}
         self._lone: dict[tuple[int, tuple[int, ...]], HandValues] = {}  # see _lone_hand
         self._actions: dict[tuple[int, tuple[int, ...]], dict[int, Number]] = {}  # by hand

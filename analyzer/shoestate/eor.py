@@ -35,8 +35,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analyzer.core.arith import Number
+from analyzer.core.errors import ImpossibleShoeError
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
+from analyzer.engine.analysis import MIN_ROUND_CARDS
 from analyzer.shoestate.decisions import Decision, DecisionError
 from analyzer.shoestate.summary import ShoeSummary, summaries
 from analyzer.util.progress import ProgressCallback
@@ -96,10 +98,19 @@ def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *,
     (``progress``: each shoe analysed)."""
     full = shoe if shoe is not None else rules.full_shoe()
     spec = format_spec(rules)
+    if full.total - 1 < MIN_ROUND_CARDS:
+        raise ImpossibleShoeError(f"effects of removal analyse the shoe less each card: the "
+                                  f"{full.total}-card shoe less one holds {full.total - 1}, "
+                                  f"too few to deal a round (at least {MIN_ROUND_CARDS})")
     shoes = [full.counts] + [full.remove([v]).counts for v in VALUES if full[v] > 0]
-    results = summaries(spec, shoes, strategy=strategy, reference=full.counts, exact=exact,
-                        with_hands=bool(decisions), jobs=jobs, use_cache=use_cache,
-                        progress=progress, stage="shoes less one card")
+    try:
+        results = summaries(spec, shoes, strategy=strategy, reference=full.counts,
+                            exact=exact, with_hands=bool(decisions), jobs=jobs,
+                            use_cache=use_cache, progress=progress,
+                            stage="shoes less one card")
+    except ImpossibleShoeError as err:  # said of the shoe with a card out, not the user's
+        raise ImpossibleShoeError(f"effects of removal analyse the {full.total}-card shoe and "
+                                  f"that shoe less each card: {err}") from None
     base, rest = results[0], iter(results[1:])
     by_value: dict[int, ShoeSummary | None] = {
         v: next(rest) if full[v] > 0 else None for v in VALUES}

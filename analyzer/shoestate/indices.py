@@ -86,11 +86,10 @@ class IndexResult:
 def hand_actions(spec: str, counts: tuple[int, ...], upcard: int,
                  hand: tuple[int, int]) -> dict[int, float]:
     """EV of every action of one hand on one whole shoe (memoized, shared by decisions)."""
-    analysis = Analysis(parse_spec(spec), Shoe(counts))
     try:
-        actions = analysis.actions(upcard, hand)
-    except ImpossibleShoeError:  # a shoe this far from the full one that can run out
-        return {}
+        actions = Analysis(parse_spec(spec), Shoe(counts)).actions(upcard, hand)
+    except ImpossibleShoeError:  # a shoe this far from the full one that can run out, or
+        return {}  # (a vertex of a small remainder) too few cards to deal a round at all
     return {int(a): float(v) for a, v in actions.items()}
 
 
