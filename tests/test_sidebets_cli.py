@@ -204,3 +204,14 @@ def test_the_options_a_bet_reads_still_work() -> None:
     assert h17 != s17
     assert analyzer.sidebet("any-pair", decks=1, pair_by="value").to_dict() != \
         analyzer.sidebet("any-pair", decks=1).to_dict()
+
+
+def test_list_paytables_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json was ignored by --list-paytables: text where the web's answer says JSON."""
+    import json
+
+    tables = json.loads(_run(capsys, "21+3", "--list-paytables", "--json"))
+    text = _run(capsys, "21+3", "--list-paytables")
+    assert [t["name"] for t in tables] == [line.split(" — ")[0] for line in text.splitlines()
+                                          if not line.startswith(" ")]
+    assert all(t["source"] and t["pays"] for t in tables)

@@ -369,14 +369,16 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
                                 played_rounds=played or 0))
 
 
-def paytable_list(bet: str) -> str:
+def paytable_list(bet: str, *, as_data: bool = False) -> Any:
     """The bet's shipped pay tables with their sources (``bja sidebet NAME
-    --list-paytables``), the default first."""
+    --list-paytables``), the default first; ``as_data``: a list of dicts (``--json``)."""
     from analyzer.sidebets.bets import get_bet
     from analyzer.sidebets.paytable import presets
-    from analyzer.sidebets.render import render_paytables
+    from analyzer.sidebets.render import paytables_data, render_paytables
 
-    found = get_bet(bet)
+    found = get_bet(text(bet, "bet"))
+    if as_data:
+        return paytables_data(presets(found), found.paying)
     return render_paytables(presets(found), found.paying)
 
 

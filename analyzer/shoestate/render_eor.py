@@ -123,8 +123,12 @@ def eor_json(table: EorTable, game: str) -> EorJson:
 def identity_statement(table: EorTable) -> str:
     gain = float(table.reoptimisation_gain) * 100
     if table.strategy == "fixed":
+        here = (f"here sum_v n_v EOR_v / N = {table.reoptimisation_gain}, as fractions"
+                if table.exact else
+                f"here sum_v n_v EOR_v / N = {gain:.3g}% (float rounding only)")
         return ("fixed strategy: sum_v n_v EOR_v = 0 exactly (removing a random card changes "
-                f"no expectation); here sum_v n_v EOR_v / N = {gain:.3g}% (rounding only)")
+                f"no expectation); {here}")
+    gain = round(gain, 9) + 0.0  # G >= 0: a float's -1e-17 is not printed as -0.000000000
     return ("re-optimised play: sum_v n_v EOR_v / N = G, the average gain from re-optimising "
             f"after one card is seen, G = {gain:.9f}% (second order; exactly 0 for a fixed "
             "strategy)")

@@ -14,7 +14,7 @@ import io
 import json
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from analyzer.sidebets.paytable import PayTable, format_pay
 from analyzer.sidebets.protection import Protection, rank_name
@@ -385,6 +385,12 @@ def protection_data(pro: Protection) -> ProtectionJson:
             "edge_when_bet": sim.edge_when_bet, "top_mean": sim.top_mean,
             "top_se": sim.top_se},
     }
+
+
+def paytables_data(tables: Sequence[PayTable], paying: Sequence[str]) -> list[dict[str, Any]]:
+    """``--list-paytables --json``: each shipped table as data, pays as ``format_pay`` text."""
+    return [{"name": f"{t.bet}:{t.name}", "title": t.title, "source": t.source,
+             "pays": {e: format_pay(t.pays[e]) for e in paying}} for t in tables]
 
 
 def render_paytables(tables: Sequence[PayTable], paying: Sequence[str]) -> str:
