@@ -171,15 +171,23 @@ def test_a_shoe_of_pair_cards_only_splits_without_dividing_by_zero() -> None:
         assert Analysis(parse_spec("1D"), parse_shoe("8:13"), exact=exact).ev() == 4
 
 
-def test_a_certain_dealer_blackjack_is_one_error_not_a_nan() -> None:
+def test_a_certain_dealer_blackjack_is_no_nan_and_no_refusal() -> None:
+    from fractions import Fraction
+
+    import tests.oracle as oracle
     from analyzer.core.shoe import parse_shoe
     from analyzer.engine.analysis import Analysis
 
-    # One ace and twelve tens: under the ace, a split of tens leaves only tens (was a NaN
-    # split EV in floats and a ZeroDivisionError in fractions).
-    for exact in (False, True):
-        with pytest.raises(errors.ImpossibleShoeError, match="certainty"):
-            Analysis(parse_spec("1D"), parse_shoe("A:1,T:12"), exact=exact).ev()
+    # One ace and twelve tens: under the ace, T-T leaves only tens, so the peek surely ends
+    # the round before the hand is played (was a NaN split EV in floats and a
+    # ZeroDivisionError in fractions, then a refusal of the whole shoe).  The round's EV is
+    # the oracle's; the hand itself has no EV given no blackjack, and says so.
+    rules, shoe = parse_spec("1D"), parse_shoe("A:1,T:12")
+    assert oracle.round_ev(rules, shoe.counts) == Fraction(7, 13)
+    assert Analysis(rules, shoe, exact=True).ev() == Fraction(7, 13)
+    assert Analysis(rules, shoe).ev() == pytest.approx(7 / 13, abs=1e-15)
+    with pytest.raises(errors.ImpossibleShoeError, match="surely has blackjack"):
+        Analysis(rules, shoe).actions(1, (10, 10))
 
 
 # -- every path of issue 8's "What was found" -----------------------------------------

@@ -87,14 +87,9 @@ def shoe_of(rules: Rules, shoe: Shoe | str | None) -> Shoe:
 
 def jobs_of(jobs: int | None) -> int:
     """Processes to use: ``jobs``, else every core (the same default everywhere)."""
-    from analyzer.core.limits import MAX_JOBS
+    from analyzer.engine.analysis import checked_jobs
 
-    if jobs is None:
-        return os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
-        raise UsageError(f"jobs must be a whole number of processes, 1 to {MAX_JOBS}, not "
-                         f"{_shown(jobs)}")
-    return jobs
+    return (os.cpu_count() or 1) if jobs is None else checked_jobs(jobs)
 
 
 # The library's arguments checked as the CLI's parser checks its options: a value of the

@@ -35,6 +35,7 @@ from analyzer.core.cards import (
 )
 from analyzer.core.errors import HandError, ImpossibleShoeError, RuleConflictError, UsageError
 from analyzer.core.levels import SPLIT_MODES, SplitLevel
+from analyzer.core.limits import MAX_JOBS
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.ruleset import NO_SUIT_BONUS, suit_bonuses
 from analyzer.core.shoe import Shoe
@@ -72,9 +73,12 @@ MIN_ROUND_CARDS = 12  # fewer cards cannot deal a round to its end: refused
 
 
 def checked_jobs(jobs: object) -> int:
-    """A process count: a positive int (not a bool, not a float), else a :class:`UsageError`."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise UsageError(f"jobs must be at least 1, not {jobs!r} (a whole number of processes)")
+    """A process count: an int from 1 to :data:`~analyzer.core.limits.MAX_JOBS` (not a bool,
+    not a float), else a :class:`UsageError`."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        shown = repr(jobs) if len(repr(jobs)) <= 40 else repr(jobs)[:37] + "..."
+        raise UsageError(f"jobs must be at least 1, not {shown} (a whole number of processes, "
+                         f"at most {MAX_JOBS})")
     return jobs
 
 
