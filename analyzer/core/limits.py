@@ -25,6 +25,7 @@ count-only samples (``bja edge``)      :data:`MAX_COUNT_SAMPLES`
 side-bet and rule pays; target RTPs    :data:`MAX_PAY`, :data:`MAX_TARGET_RTP`
 a distribution's result units          ``engine.dist_blocks.check_units`` (64 bits)
 ``--split exact`` shoes                ``oracle.exact_dealer.MAX_CARDS``, ``MAX_SUB_SHOES``
+a side bet's counter (shoes x cards)    ``sidebets.protection.MAX_DEALT``
 simulator histogram width              :data:`MAX_RESULT_BINS`
 simulator arrays and sums              ``sim.config.MAX_JOB_BYTES``, 64-bit counters
                                        (``sim.config.check_size``)
