@@ -76,9 +76,11 @@ def _check_dealer_finishes(values: Sequence[int], reading: BustItReading) -> Non
     """Refuse a shoe the dealer could run out of: every card but the player's must reach 17."""
     cards = sorted(v for v in range(1, 11) for _ in range(values[v - 1]))
     player = cards[-2:] if reading == "removed" else []
-    if len(cards) < 4 or sum(cards) - sum(player) < 17:
-        raise ImpossibleShoeError(f"a shoe of {len(cards)} cards can run out before the dealer "
-                                  "finishes")
+    if len(cards) < 4 or sum(cards) - sum(player) < 17:  # a bound: it never lets one by
+        raise ImpossibleShoeError(
+            f"a shoe of {len(cards)} cards is too small to be sure the dealer finishes: the "
+            f"cards left beside the player's two highest total {sum(cards) - sum(player)} "
+            "(aces as 1), under 17")
 
 
 def _split(shoe: SuitShoe, hits_soft_17: bool, reading: BustItReading, bonus: bool
