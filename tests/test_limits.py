@@ -288,6 +288,28 @@ def test_replacing_folder_swaps_the_set_or_leaves_the_old_one(tmp_path: Path) ->
     assert stat.S_IMODE(os.stat(tmp_path / "fresh" / "cert").st_mode) == 0o755
 
 
+@pytest.mark.parametrize("kind", ["folder", "link"])
+def test_replacing_folder_refuses_a_set_name_that_is_not_a_file(tmp_path: Path,
+                                                                 kind: str) -> None:
+    """A folder named like one of the set's files (with the user's files in it) was
+    replaced with the set, its contents lost, exit 0 (found by an adversarial test)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    if kind == "folder":
+        (out / "a.md").mkdir()
+        (out / "a.md" / "notes.txt").write_text("mine")
+    else:
+        (tmp_path / "target.md").write_text("mine")
+        (out / "a.md").symlink_to(tmp_path / "target.md")
+    with pytest.raises(UsageError, match="not a regular file"), \
+            replacing_folder(out, NAMES) as _new:
+        pass
+    if kind == "folder":
+        assert (out / "a.md" / "notes.txt").read_text() == "mine"
+    else:
+        assert (out / "a.md").is_symlink()
+
+
 def test_replacing_folder_refuses_a_folder_with_other_files(tmp_path: Path) -> None:
     out = tmp_path / "out"
     _folder(out, "old")

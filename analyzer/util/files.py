@@ -216,13 +216,22 @@ def check_folder(folder: Path, names: Collection[str]) -> None:
         what = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a folder"
         raise UsageError(f"cannot write into {str(folder)!r}: it is {what}")
     try:
-        other = sorted(p.name for p in folder.iterdir() if p.name not in names)
+        entries = sorted(folder.iterdir())
+        other = [p.name for p in entries if p.name not in names]
+        # a file's name is not enough: a folder or a link of that name would be lost with
+        # the old folder as surely as any other entry
+        odd = [p.name for p in entries if p.name in names
+               and not stat.S_ISREG(p.lstat().st_mode)]
     except OSError as err:
         raise UsageError(f"cannot write into {str(folder)!r}: {_why(err)}") from None
     if other:
         raise UsageError(f"{str(folder)!r} holds {other[0]!r} besides the "
                          f"{', '.join(sorted(names))} it is replaced with; choose a new or "
                          "empty folder")
+    if odd:
+        raise UsageError(f"{str(folder)!r} holds {odd[0]!r} that is not a regular file (a "
+                         "folder or a link), which writing the set would lose; choose a new "
+                         "or empty folder")
 
 
 def _exchange(a: Path, b: Path) -> bool:
