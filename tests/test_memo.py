@@ -233,6 +233,31 @@ def test_a_damaged_entry_is_absent_and_rewritten(cache: Path, how: str) -> None:
         assert m.get("b") is None
 
 
+@pytest.mark.parametrize("how", ["huge", "link to a device", "link to the entry"])
+def test_an_entry_too_large_or_a_link_is_never_read(cache: Path, how: str) -> None:
+    """A 100 GB (sparse) file in place of an entry was read whole: a MemoryError traceback,
+    and a link to a device that blocks hung the command (found by an adversarial test)."""
+    m = Memo("t", pickled(tuple))
+    m.put("a", (Fraction(1, 3), 0.25))
+    path = m.path("a")
+    good = path.read_bytes()
+    path.unlink()
+    if how == "huge":
+        with path.open("wb") as f:
+            f.truncate(100 * 2**30)  # sparse: no disk, and larger than any memory here
+    elif how == "link to a device":
+        path.symlink_to("/dev/zero")  # reads forever
+    else:  # even a link to a valid entry: entries are files, written whole
+        (path.parent / "elsewhere").write_bytes(good)
+        path.symlink_to(path.parent / "elsewhere")
+    assert m.get("a") is None
+    assert m.get_or_compute("a", lambda: (Fraction(1, 3), 0.25)) == (Fraction(1, 3), 0.25)
+    if how == "huge":  # a regular file is replaced whole; a link is left alone (not
+        assert m.get("a") == (Fraction(1, 3), 0.25)  # written through, as every output)
+    else:
+        assert path.is_symlink() and m.get("a") is None
+
+
 def test_a_pickle_of_another_type_is_absent(cache: Path) -> None:
     Memo("t", pickled(list)).put("k", [1, 2])
     assert Memo("t", pickled(tuple)).get("k") is None  # another codec: another key line

@@ -20,8 +20,9 @@ of its inputs and of the code, so all four use this module:
   of the inputs (:func:`canonical`) and the full fingerprint, and a SHA-256 over
   those and the payload.  On a read the stored key must equal the requested one
   byte for byte and the digest must match; otherwise (swapped, truncated,
-  garbage, empty, another key's or another version's entry, a folder in place
-  of a file) the entry is absent: recomputed quietly and rewritten;
+  garbage, empty, another key's or another version's entry, a folder or a link in
+  place of a file, a file past :data:`MAX_ENTRY_BYTES`, never read into memory) the
+  entry is absent: recomputed quietly and rewritten (a link is left as it is);
 * **written whole**: through :func:`analyzer.util.files.write_bytes_atomic` (a
   temporary file renamed into place), so processes running at once see no entry
   or a complete one, and two that compute the same entry write the same figures;
@@ -63,6 +64,7 @@ from analyzer.util.text import fraction_text
 T = TypeVar("T")
 
 MAGIC = b"bja-memo 1"  # the first line of every entry: the format of what follows
+MAX_ENTRY_BYTES = 256 * 1024 * 1024  # entries are kilobytes; past this a file is no entry
 # The files whose bytes make the fingerprint: the sources, the C kernel, data files read.
 SOURCE_SUFFIXES = frozenset({".py", ".c", ".h", ".toml"})
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # the installed ``analyzer`` package
@@ -203,10 +205,17 @@ class Memo(Generic[T]):
             return None
         try:
             path = self.path(key)
-            if not stat.S_ISREG(path.stat().st_mode):  # a folder, a pipe: never opened
+            # Entries are written as regular files: a folder, a pipe or a link (which could
+            # lead to a device that blocks) is never opened, and a file past any entry's
+            # size is not read into memory to be found wrong.
+            info = path.lstat()
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
                 return None
-            data = path.read_bytes()
+            with path.open("rb") as f:
+                data = f.read(MAX_ENTRY_BYTES + 1)
         except (OSError, ValueError):  # no folder, not a folder, no permission, too long
+            return None
+        if len(data) > MAX_ENTRY_BYTES:  # grew while it was read
             return None
         magic, _, rest = data.partition(b"\n")
         header, _, rest = rest.partition(b"\n")
@@ -228,7 +237,9 @@ class Memo(Generic[T]):
             header = self._header(key)  # (the fingerprint reads the package: OSError)
             payload = self.codec.encode(value)
             digest = hashlib.sha256(header + b"\n" + payload).hexdigest().encode()
-            write_bytes_atomic(self.path(key), b"\n".join([MAGIC, header, digest, payload]))
+            entry = b"\n".join([MAGIC, header, digest, payload])
+            if len(entry) <= MAX_ENTRY_BYTES:  # a larger one would never be read back
+                write_bytes_atomic(self.path(key), entry)
 
     def get_or_compute(self, key: object, compute: Callable[[], T]) -> T:
         """The kept value of ``key``, else ``compute()`` (then kept)."""
