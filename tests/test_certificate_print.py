@@ -91,11 +91,32 @@ def test_meta_fills_the_cover_and_the_sign_off(cert: Certificate, tmp_path: Path
     assert json.loads(render_json(filed))["meta"]["lab"] == "Example Test Lab"
 
 
+def test_what_a_user_wrote_is_never_markup_in_the_certificate() -> None:
+    """``--meta`` text reached certificate.md raw: ``<script>``, an unclosed ``<!--`` that
+    hid the rest of the certificate in a Markdown viewer, live links and remote images
+    (found by an adversarial test).  The HTML escaped them, and still does, without
+    reading backticks as code."""
+    from analyzer.certificates.doc import Literal
+    from analyzer.certificates.render import _inline, _md_cell
+
+    for text in ("<script>alert(1)</script>", "<!-- x", "[click](javascript:alert(1))",
+                 "![i](http://evil.example/t.png)", "a|b", "`x` *y* _z_ ~~w~~ & co"):
+        md, html = _md_cell(Literal(text)), _inline(Literal(text))
+        assert "<" not in md and "](" not in md.replace("\\](", "") and "|" not in \
+            md.replace("\\|", "")
+        assert "<" not in html and "<code>" not in html
+    assert _md_cell(Literal("ACME Labs, Inc.")) == "ACME Labs, Inc."  # plain text stays
+    assert _md_cell("`1D S17`") == "`1D S17`"  # the body's own code spans stay
+
+
 @pytest.mark.parametrize(("text", "needle"), [
     ('lab = "x"\ncolour = "red"\n', "unknown key 'colour'"),
     ("lab = 3\n", "lab must be text or a date"),
     (f'lab = "{"x" * 201}"\n', "at most 200"),
     ('lab = "a\\tb"\n', "control character"),
+    ('lab = "a\\u0085b"\n', "control character (U+0085)"),  # NEL, a C1 control
+    ('lab = "a\\u2028b"\n', "control character (U+2028)"),  # a line separator
+    ('lab = "a\\u202eb"\n', "control character (U+202E)"),  # right-to-left override
     ('lab = "  "\n', "blank"),
     ("lab = \n", "not valid TOML"),
 ])

@@ -28,6 +28,13 @@ from analyzer.sidebets.stats import CONFIDENCES, ParSheet, rtp_interval
 from analyzer.util.text import fixed, fraction_text
 
 
+class Literal(str):
+    """Text the user wrote (``--meta``): shown as written, never read as markup (the body's
+    own text marks code with backticks; a lab's name may hold ``<!--`` or ``[x](y)``)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class Table:
     header: tuple[str, ...]
@@ -398,7 +405,8 @@ def _provenance(c: Certificate) -> list[Part]:
 
 def _cover(c: Certificate) -> Part:
     m = c.meta
-    rows = tuple((LABELS[name], m.text(name)) for name in LABELS)
+    rows: tuple[tuple[str, str], ...] = tuple((LABELS[name], Literal(m.text(name)))
+                                              for name in LABELS)
     rows += (("game analysed", c.title), ("rules analysed", f"`{c.spec}`"),
              ("engine", c.provenance.engine),
              ("source hash (SHA-256, first 16 hex digits)", f"`{c.provenance.source_sha256[:16]}`"))
@@ -407,7 +415,7 @@ def _cover(c: Certificate) -> Part:
 
 def _signoff(c: Certificate) -> Part:
     m = c.meta
-    rows = tuple((role, m.text(name), "", "") for role, name in (
+    rows = tuple((role, Literal(m.text(name)), "", "") for role, name in (
         ("prepared by (mathematician)", "mathematician"), ("reviewed by", "reviewer")))
     return Part("Sign-off", (
         f"The figures of this certificate were computed by {c.provenance.engine} from the rules "

@@ -19,6 +19,7 @@ stays a pure function of its inputs.  Example::
 from __future__ import annotations
 
 import datetime
+import unicodedata
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,15 @@ LABELS: dict[str, str] = {
 }
 
 
+# Characters a signed document must not hold: controls (C0 and C1: NEL too), line and
+# paragraph separators, and the marks that reverse the direction of the text after them.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _hidden(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI
+
+
 def _field(name: str, value: Any, where: str) -> str:
     """One field as text: a string, or a TOML date (printed ISO)."""
     if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
@@ -69,8 +79,9 @@ def _field(name: str, value: Any, where: str) -> str:
         raise UsageError(f"{where}: {name} must be text or a date, not {type(value).__name__}")
     if len(value) > MAX_FIELD:
         raise UsageError(f"{where}: {name} is {len(value)} characters; at most {MAX_FIELD}")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise UsageError(f"{where}: {name} holds a control character")
+    odd = next((ch for ch in value if _hidden(ch)), None)
+    if odd is not None:
+        raise UsageError(f"{where}: {name} holds a control character (U+{ord(odd):04X})")
     if not value.strip():
         raise UsageError(f"{where}: {name} is blank (leave it out instead)")
     return value.strip()

@@ -10,10 +10,11 @@ JSON carries every figure, exact fractions as ``"p/q"`` strings.
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from typing import TypedDict
 
-from analyzer.certificates.doc import Block, ChartBlock, Part, PlotBlock, Table, document
+from analyzer.certificates.doc import Block, ChartBlock, Literal, Part, PlotBlock, Table, document
 from analyzer.certificates.model import Certificate
 from analyzer.certificates.plot import render_svg
 from analyzer.certificates.sim import POOLING_RULE
@@ -47,7 +48,15 @@ def _exact(x: Number | None) -> Exact:
 # --- Markdown -------------------------------------------------------------------------------
 
 
+# What Markdown reads as markup inside a table cell, escaped in what the user wrote: a
+# backslash before each (links and images need their brackets), and the HTML Markdown
+# passes through as entities.
+_MD_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
+
+
 def _md_cell(text: str) -> str:
+    if isinstance(text, Literal):
+        return _MD_PUNCTUATION.sub(r"\\\1", escape(text, quote=False))
     return text.replace("|", "\\|").replace(FREE_MARK, "\\" + FREE_MARK)
 
 
@@ -150,7 +159,10 @@ def _page_css(c: Certificate) -> str:
 
 
 def _inline(text: str) -> str:
-    """Escape ``text``; Markdown-style `code` spans become <code>."""
+    """Escape ``text``; Markdown-style `code` spans become <code> (not in what the user
+    wrote: :class:`~analyzer.certificates.doc.Literal`)."""
+    if isinstance(text, Literal):
+        return escape(text)
     out = escape(text).split("`")
     return "".join(f"<code>{s}</code>" if i % 2 else s for i, s in enumerate(out))
 
