@@ -112,11 +112,33 @@ def test_labels_and_codes_are_case_insensitive() -> None:
     (("H17 S", "H12 S"), "line 14: row H12 appears twice"),
     (("H19,S,S,S,S,S,S,S,S,S,S\n", ""), "missing row H19"),
     (("H20", ",\nH20"), "line 17: a row of separators with no label"),  # found by the fuzzer
+    # lines end at "\n" only: \u2028, \x0c and NEL numbered the following lines one off
+    # (found by an adversarial test)
+    (("# a 6-deck", "# a\u20286-deck"), "line 9: unknown code 'X' in row H12"),
+    (("# a 6-deck", "# a\x0c6-deck"), "line 9: unknown code 'X' in row H12"),
+    (("# a 6-deck", "# a\x856-deck"), "line 9: unknown code 'X' in row H12"),
 ])
 def test_a_malformed_file_names_the_bad_line(change: tuple[str, str], message: str) -> None:
+    text = CHART.replace(*change, 1)
+    if change[0] == "# a 6-deck":  # a line break of splitlines() in the comment, then a
+        text = text.replace("H12 H H S", "H12 H X S", 1)  # bad code on the row of line 9
     with pytest.raises(ChartError, match=message.replace("(", r"\(")) as err:
-        parse_sections(CHART.replace(*change, 1), "c.csv")
+        parse_sections(text, "c.csv")
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ("H4/3", "no hand of 3 cards is a hard 4"),
+    ("H16/21", "no hand of 21 cards is a hard 16"),
+    ("S12/3", "no hand of 3 cards is a soft 12"),
+])
+def test_a_row_no_hand_can_reach_is_refused(row: str, message: str) -> None:
+    """``H4/3`` and ``H16/21`` were accepted and never consulted, although the format
+    refuses what the rules never consult (found by an adversarial test)."""
+    codes = " ".join(["H"] * 10)
+    with pytest.raises(ChartError, match=message):
+        parse_sections(CHART + f"{row} {codes}\n", "c.csv", rules=parse_spec("6D S17 DAS LS"))
+    parse_sections(CHART + f"H16/3 {codes}\n", "c.csv", rules=parse_spec("6D S17 DAS LS"))
 
 
 def test_sections() -> None:

@@ -85,6 +85,10 @@ def _unused(rules: Rules, section: str, key: RowKey, codes: tuple[str, ...]) -> 
             return f"row {key.label}: these rules never split (NSPL)"
         if key.total == 1 and not rules.split_aces:
             return f"row {key.label}: these rules never split aces (NSA)"
+    if key.cards is not None and key.kind in "HS" and not _holds(key.kind, key.total,
+                                                                 key.cards):
+        soft = "soft" if key.kind == "S" else "hard"
+        return f"row {key.label}: no hand of {key.cards} cards is a {soft} {key.total}"
     if key.cards is not None and rules.charlie and key.cards >= rules.charlie:
         return (f"row {key.label}: a hand of {key.cards} cards is a Charlie (CH{rules.charlie}) "
                 "and takes no decision")
@@ -94,6 +98,16 @@ def _unused(rules: Rules, section: str, key: RowKey, codes: tuple[str, ...]) -> 
             return (f"row {key.label}: code {bad[0]} in [free-bet-hand] (the free-bet hand only "
                     "hits or stands: H or S)")
     return None
+
+
+def _holds(kind: str, total: int, cards: int) -> bool:
+    """Whether some hand of ``cards`` cards (values 1-10, aces counted 1 in ``hard``) has
+    this total: hard without an ace (2 to 10 a card), or hard with one where an ace as 11
+    would pass 21; soft (an ace as 11) on a hard total of ``total - 10``, an ace in it."""
+    if kind == "S":
+        hard = total - 10
+        return total <= 21 and cards <= hard <= 1 + 10 * (cards - 1)
+    return 2 * cards <= total <= 10 * cards or (total >= 12 and cards <= total <= 10 * cards - 9)
 
 
 def _doubled(rules: Rules) -> bool:
@@ -109,7 +123,9 @@ def parse_sections(text: str, source: str = "chart", *, require_all: bool = True
     too (see the module doc).
     """
     sections: list[tuple[str, dict[RowKey, tuple[str, ...]]]] = [("main", {})]
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" (or "\r\n") only: str.splitlines() also breaks at \v, \f, NEL and
+    # U+2028, which numbered the lines after them one off and put two rows on one line.
+    for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
