@@ -154,6 +154,18 @@ def test_resplit_error_bound_holds() -> None:
         gap = abs(exact.probabilities.get(x, 0) - rough.probabilities.get(x, 0))
         assert gap <= rough.error_bound, x
     assert abs(exact.mean - rough.mean) <= 16 * rough.error_bound
+    # its printed mean is no exact EV: said so, and no fraction is printed for it (it looked
+    # exact beside the engine's EV; found by an adversarial test)
+    from analyzer.report.distribution_model import DistributionReport
+    from analyzer.report.distribution_render import render_text
+
+    ev = Analysis(rules, Shoe(RESPLIT), exact=True).ev()
+    text = render_text(DistributionReport(dist=rough, title="t", ev=ev))
+    line = next(x for x in text.splitlines() if x.startswith("expected value"))
+    assert "the EV is the engine's" in line and "/" not in line
+    line = next(x for x in render_text(DistributionReport(dist=exact, title="t", ev=ev))
+                .splitlines() if x.startswith("expected value"))
+    assert "/" in line  # an exact distribution's mean: the fraction
 
 
 @pytest.mark.slow

@@ -60,7 +60,11 @@ def _header(r: DistributionReport) -> list[str]:
 
 def _figures(r: DistributionReport) -> list[list[str]]:
     win, loss = r.largest_win, r.largest_loss
-    ev = f"{_dec(r.mean, 10)}" + (f" ({fraction_text(r.mean)})" if r.exact else "")
+    if r.dist.error_bound:  # the mean of probabilities known within a bound is no exact EV
+        ev = (f"{_dec(r.mean, 10)} (the mean of these probabilities, each within "
+              f"{float(r.dist.error_bound):.2g}: the EV is the engine's, below)")
+    else:
+        ev = f"{_dec(r.mean, 10)}" + (f" ({fraction_text(r.mean)})" if r.exact else "")
     rows = [
         ["expected value per initial bet", ev],
         ["RTP", _pct(r.rtp)],
