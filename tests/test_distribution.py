@@ -302,3 +302,13 @@ def test_a_hand_the_peek_surely_ends_is_never_played(spec: str) -> None:
     assert ev == oracle.round_ev(rules, counts)
     dist = round_distribution(rules, Shoe(counts), exact=True)
     assert dist.error_bound == 0 and dist.total == 1 and dist.mean == ev
+    # the chart's machinery asks every hand too: it refused the shoe as well (found by a
+    # review); the chart's distribution and its level agree
+    from analyzer.charts.evaluate import make_chart
+    from analyzer.charts.strategy import ChartStrategy
+
+    chart = make_chart(rules, "basic strategy", shoe=Shoe(counts)).chart
+    play = ChartStrategy(chart, rules)
+    dist = round_distribution(rules, Shoe(counts), exact=True, strategy=play)
+    assert dist.total == 1
+    assert dist.mean == Analysis(rules, Shoe(counts), exact=True, strategy=play).ev()

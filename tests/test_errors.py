@@ -187,7 +187,9 @@ def test_a_certain_dealer_blackjack_is_no_nan_and_no_refusal() -> None:
     assert Analysis(rules, shoe, exact=True).ev() == Fraction(7, 13)
     assert Analysis(rules, shoe).ev() == pytest.approx(7 / 13, abs=1e-15)
     with pytest.raises(errors.ImpossibleShoeError, match="surely has blackjack"):
-        Analysis(rules, shoe).actions(1, (10, 10))
+        Analysis(rules, shoe).hand_actions(1, (10, 10))  # bja hand: no EV given none
+    assert set(Analysis(rules, shoe).hand_actions(1, (10, 10), unconditioned=True).values()) \
+        == {-1}  # with the blackjack: every play loses the bet
 
 
 # -- every path of issue 8's "What was found" -----------------------------------------

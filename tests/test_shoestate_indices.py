@@ -87,14 +87,14 @@ def test_a_scaled_count_has_scaled_indices() -> None:
             assert f.rule != b.rule and f.limit is None
 
 
-@pytest.mark.parametrize(("root", "limited"), [(30.0, True), (-25.0, True), (4.2, False)])
-def test_a_search_stopped_at_its_limit_says_so(root: float, limited: bool) -> None:
+@pytest.mark.parametrize(("root", "said"), [(30.0, "+12"), (-25.0, "-12"), (4.2, None)])
+def test_a_search_stopped_at_its_limit_says_so(root: float, said: str | None) -> None:
     """A flip past +-12 count units is not reported as out of the shoe's reach: the
-    search says where it stopped."""
+    search says where it stopped, on the side it went."""
     from analyzer.shoestate.indices import MAX_TC, IndexResult, _Search
 
     decision = parse_decision("16vT:stand-hit")
-    search = _Search(decision)
+    search = _Search(decision, reach=MAX_TC)
     for _ in range(30):
         counts = search.next_counts()
         if not counts:
@@ -102,10 +102,31 @@ def test_a_search_stopped_at_its_limit_says_so(root: float, limited: bool) -> No
         for tc in counts:
             search.values[tc] = 0.01 * (tc - root)
         search.bracket()
-    assert (search.index is None) == limited and search.at_limit == limited
+    assert (search.index is None) == (said is not None)
     result = IndexResult(decision, search.index, True, tuple(sorted(search.values.items())),
-                         26, limit=Fraction(MAX_TC) if search.at_limit else None)
-    assert ("searched to TC +12" in result.rule) == limited
+                         26, limit=Fraction(search.limit) if search.limit else None)
+    assert ("searched to TC" in result.rule) == (said is not None)
+    if said is not None:
+        assert f"searched to TC {said})" in result.rule
+
+
+@pytest.mark.parametrize("factor", [Fraction(3), Fraction(4), Fraction(16, 5)])
+def test_the_search_step_does_not_jump_with_the_tags(factor: Fraction) -> None:
+    """The step was the power of ten nearest the largest tag: at tags x3.17 it jumped from
+    1 to 10, and Hi-Lo x4 printed +12.14 for +12.25 (found by a review).  It is a power of
+    ten at most the largest tag, reaching 12 largest tags either way."""
+    from analyzer.shoestate.counts import CountSystem
+    from analyzer.shoestate.indices import count_unit
+
+    hilo = SYSTEMS["hi-lo"]
+    scaled = CountSystem("scaled", tuple(t * factor for t in hilo.tags))
+    assert count_unit(scaled) == (Fraction(1), int(-(-12 * factor // 1)))
+    rules = parse_spec("1D H17 DOA NDAS NSPL NS ENHC")
+    decision = [parse_decision("T,6vT:stand-hit")]
+    (base,) = playing_indices(rules, hilo, decision, use_cache=False)
+    (found,) = playing_indices(rules, scaled, decision, use_cache=False)
+    assert base.index is not None and found.index is not None
+    assert abs(found.index - base.index * float(factor)) < 0.05 * float(factor)
 
 
 def test_unreachable_count() -> None:

@@ -309,3 +309,12 @@ def test_a_spread_without_a_counter_is_refused(monkeypatch: pytest.MonkeyPatch,
     assert _main(["simulate", "--rules", "1D", "--rounds", "1000", "--spread", "1-4"],
                  monkeypatch) == 2
     assert "goes with --counter" in capsys.readouterr().err
+
+
+def test_the_counter_is_refused_on_spanish_decks(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Its true count is Hi-Lo's uncentred: on Spanish decks (+4 a deck) it bet on the
+    depth of the shoe (mean bet 3.5 units; found by a review)."""
+    assert _main(["simulate", "--rules", "6D SP CUT234", "--rounds", "1000", "--counter",
+                  "hilo"], monkeypatch) == 2
+    assert "Spanish decks" in capsys.readouterr().err

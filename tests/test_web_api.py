@@ -150,6 +150,7 @@ HOSTILE: list[tuple[str, str, int, str]] = [
     ("GET", "/api/compare?games=8D&games=1D&split=optimal", 422, "optimal splitting"),
     ("GET", "/api/compare?base=1D+SPL1&vary=1D%7C8D&split=optimal", 422, "optimal splitting"),
     ("GET", "/api/ev?rules=1D+SPL3&split=optimal", 422, "resplits"),
+    ("GET", "/api/compare?base=2D+SPL1&effects=1&split=optimal", 422, "optimal"),
     ("GET", "/api/nope", 404, "unknown command 'nope'"),
     ("GET", "/nope/at/all", 404, "nothing here"),
     ("GET", "/static/..%2F..%2Fpyproject.toml", 404, "nothing here"),

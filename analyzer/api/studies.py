@@ -315,9 +315,13 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
                           optional_text(preset, "preset"))
     solve = optional_text(solve, "solve")
     h17, protection = flag(h17, "h17"), flag(protection, "protection")
-    for value, what in ((straights, "straights"), (pair_by, "pair_by"), (reading, "reading"),
-                        (step, "step")):
-        text(value, what)
+    for number, what in ((decks, "decks"), (shoes, "shoes"), (seed, "seed"),
+                         (played, "played")):
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+            raise UsageError(f"{what} must be a whole number, not {number!r}"[:200])
+    for word, what in ((straights, "straights"), (pair_by, "pair_by"), (reading, "reading"),
+                       (step, "step")):
+        text(word, what)
     if paytable is not None and not isinstance(paytable, (str, Path)):
         raise PayTableError(f"paytable must be 'BET:NAME' or a file's path, not {paytable!r}")
     if decks is not None and shoe is not None:
@@ -516,7 +520,8 @@ def counts(game: Game, *, systems: Sequence[str] = (), jobs: int | None = None,
     rules, name = resolve(game)
     systems = texts(systems, "systems")
     chosen = [get_system(n) for n in systems] if systems else list(SYSTEMS.values())
-    model = effects_model(rules, jobs=jobs_of(jobs), use_cache=cache, progress=progress)
+    model = effects_model(rules, jobs=jobs_of(jobs), use_cache=flag(cache, "cache"),
+                          progress=progress)
     return CountsResult(model, tuple(efficiency(model, s) for s in chosen), name)
 
 
@@ -575,7 +580,7 @@ def indices(game: Game, *, count: str = "hi-lo", decisions: Sequence[str] = (),
         chosen = [d for p in ILLUSTRIOUS_18_FAB_4
                   if not_allowed(d := parse_decision(p.decision), rules) is None]
     results = playing_indices(rules, system, chosen, unseen=unseen, jobs=jobs_of(jobs),
-                              use_cache=cache, progress=progress)
+                              use_cache=flag(cache, "cache"), progress=progress)
     return IndicesResult(tuple(results), name, format_spec(rules), system.name)
 
 
@@ -629,7 +634,8 @@ def edge(game: Game, *, count: str = "hi-lo", states: int = 200, samples: int = 
         raise UsageError(f"seed must be a whole number 0 to 2**128 - 1, not {seed!r}")
     model = edge_by_count(rules, get_system(text(count, "count")), states=states,
                           count_samples=samples,
-                          seed=seed, cut=cut, jobs=jobs_of(jobs), use_cache=cache,
+                          seed=seed, cut=cut, jobs=jobs_of(jobs),
+                          use_cache=flag(cache, "cache"),
                           progress=progress)
     return EdgeResult(model, name)
 
@@ -814,6 +820,10 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
     if counter is not None:
         if counter.lower() != "hilo":
             raise SimulationError(f"unknown count system {counter!r} (use hilo)")
+        if rules.spanish_decks:  # bja edge and bja indices centre it; this counter does not
+            raise SimulationError("the simulated Hi-Lo counter's true count is not centred: "
+                                  "on Spanish decks (SP) Hi-Lo gains 4 a deck, so it would "
+                                  "bet on the depth, not the cards; not simulated")
         bets = parse_spread(spread)
         check_size(rules, count, workers, rules.cut_card, bets)
         res = counter_win_rate(rules, count, spread=bets, strategy=strategy,
@@ -911,12 +921,18 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
     import dataclasses
 
     from analyzer.certificates.files import CERTIFICATE_FILES, write_certificate
-    from analyzer.certificates.meta import load_meta
+    from analyzer.certificates.meta import Meta, load_meta
     from analyzer.certificates.model import Settings
     from analyzer.certificates.model import certify as certify_model
     from analyzer.core.presets import PRESETS, game_base
     from analyzer.util.files import check_folder
 
+    pdf, exact = flag(pdf, "pdf"), flag(exact, "exact")
+    if meta is not None and not isinstance(meta, (str, Path, Meta)):
+        raise UsageError(f"meta must be a TOML file's path or a Meta, not {meta!r}"[:200])
+    for value, what in ((rounds, "rounds"), (seed, "seed")):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise UsageError(f"{what} must be a whole number, not {value!r}"[:200])
     particulars = load_meta(Path(meta)) if isinstance(meta, (str, Path)) else meta
     rules, name = resolve(game)
     if is_game_name(name) and rules != game_base(name):

@@ -45,6 +45,13 @@ class Meta:
     mathematician: str | None = None
     reviewer: str | None = None
 
+    def __post_init__(self) -> None:
+        """The file's checks for a Meta built in Python too (a newline broke the table)."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None and _field(f.name, value, "meta") != value:
+                raise UsageError(f"meta: {f.name} has spaces around it")
+
     def text(self, name: str) -> str:
         value: str | None = getattr(self, name)
         return NOT_SUPPLIED if value is None else value
@@ -68,7 +75,9 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 
 
 def _hidden(ch: str) -> bool:
-    return unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI
+    """Controls, separators and format characters (the direction marks among them, and
+    zero-width ones that make two names look alike)."""
+    return unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or ch in _BIDI
 
 
 def _field(name: str, value: Any, where: str) -> str:

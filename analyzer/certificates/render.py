@@ -55,8 +55,9 @@ _MD_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
 
 
 def _md_cell(text: str) -> str:
-    if isinstance(text, Literal):
-        return _MD_PUNCTUATION.sub(r"\\\1", escape(text, quote=False))
+    if isinstance(text, Literal):  # and no bare address made a link (GFM autolinks)
+        escaped = _MD_PUNCTUATION.sub(r"\\\1", escape(text, quote=False))
+        return escaped.replace("://", "&#58;//").replace("www.", "www&#46;")
     return text.replace("|", "\\|").replace(FREE_MARK, "\\" + FREE_MARK)
 
 

@@ -520,11 +520,23 @@ class Analysis:
 
     def hand_actions(self, upcard: int, cards: tuple[int, ...], *,
                      unconditioned: bool = False) -> dict[int, Number]:
-        """:meth:`actions`, or with the dealer blackjack put back in (``unconditioned``)."""
+        """:meth:`actions`, or with the dealer blackjack put back in (``unconditioned``).
+
+        A hand the peek surely ends has no EV given no blackjack: refused, unless
+        ``unconditioned`` (then every play loses the bet, as it does).
+        """
         actions = self.actions(upcard, cards)
-        if not (unconditioned and self.conditioned(upcard)):
+        if not self.conditioned(upcard):
             return actions
         p_bj = self.p_blackjack(upcard, cards)
+        if not unconditioned:
+            if p_bj == 1 and actions:
+                raise ImpossibleShoeError(
+                    "the dealer surely has blackjack against this hand (every card left makes "
+                    "the hole card his blackjack): the peek ends the round before it is "
+                    "played, so it has no EV given no blackjack (--unconditioned gives its "
+                    "EVs with the blackjack)")
+            return actions
         return {a: unpeeked(v, p_bj) for a, v in actions.items()}
 
     def natural_value(self, upcard: int, *, unconditioned: bool = False) -> Number:
@@ -598,10 +610,12 @@ class Analysis:
         pays = as_number(suited_blackjack_pays(rules), self.exact)
         if player_bj:  # pushed by a dealer blackjack, or paid against it too (BJW)
             return pays if rules.blackjack_wins else (1 - p_bj) * pays
-        if p_bj == 1 and self.conditioned(ua.upcard):
+        if p_bj == 1 and self.conditioned(ua.upcard) and self.strategy is None:
             # The hole card is surely the blackjack (the cards left are all of its value):
-            # the peek ends the round before the hand is played, so it has no play and no
-            # value given no blackjack; it loses its bet, or half to an early surrender.
+            # the peek ends the round before the hand is played; it loses its bet, or half
+            # to an early surrender, which the best play makes.  (A fixed strategy goes on
+            # below: its surrender, or the bet lost, as every play of it is valued 0 given
+            # no blackjack.)
             early = rules.surrender is Surrender.EARLY and (ua.upcard != 1
                                                              or rules.surrender_vs_ace)
             return -unit(self.exact) / 2 if early else -unit(self.exact)

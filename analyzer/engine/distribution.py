@@ -165,13 +165,15 @@ class _Upcard:
                     _add(self.dist, pays, w * (1 - p_bj))
                     _add(self.dist, Fraction(0), w * p_bj)
             return
+        options = frozenset(self.a.actions(self.u, (a, b)))
         if self.peeked and p_bj == 1:  # the peek ends the round before the hand is played
             rules = self.rules
             early = rules.surrender is Surrender.EARLY and (self.u != 1
                                                              or rules.surrender_vs_ace)
+            if early and self.policy_strategy is not None:  # a chart surrenders where it says
+                early = self.decider.decide(self.u, comp, options) == SURRENDER
             _add(self.dist, -Fraction(1, 2) if early else Fraction(-1), weight)
             return
-        options = frozenset(self.a.actions(self.u, (a, b)))
         if self.suits and self.policy_strategy is None:  # the optimum reads the suits
             plays = self.a.suit_plays(self.u, (a, b))
             if plays:  # a hand one card from a 6-7-8 or 7-7-7: played by the suits seen

@@ -41,7 +41,7 @@ import numpy.typing as npt
 from analyzer.core.actions import DOUBLE, HIT, STAND
 from analyzer.core.arith import Num, Number, quotient
 from analyzer.core.cards import blackjack_value, composition, is_natural
-from analyzer.core.errors import ImpossibleHandError, ImpossibleShoeError, RuleConflictError
+from analyzer.core.errors import ImpossibleHandError, RuleConflictError
 from analyzer.core.rules import Double, Rules
 from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
@@ -468,8 +468,9 @@ def _settle_blackjack(total: Num, base: tuple[int, ...], upcard: int, plan: Spli
     p_bj = after_pair[bj - 1] * one / sum(after_pair)
     paid_hands = one if plan.free else _paid_hands(after_pair, p, bj, hands, one)
     total += (paid_hands - 1) * p_bj
-    if plan.conditioned and p_bj == 1:  # as dealer.py: no hand is played, nothing to condition
-        raise ImpossibleShoeError("the dealer surely has blackjack against this hand (the "
-                                  "cards left make the hole card his blackjack): it is "
-                                  "never played")
+    if plan.conditioned and p_bj == 1:
+        # The peek surely ends the round before this hand is played: it has no value given
+        # no blackjack.  0, as every other play of such a hand is valued (the dealer's rows
+        # given no blackjack are empty); every caller weighs it by 1 - p_bj = 0.
+        return 0 * one
     return (total + p_bj) / (1 - p_bj) if plan.conditioned else total

@@ -31,15 +31,20 @@ from analyzer.shoestate.truecount import CountShoe, TrueCountError, count_shoe
 from analyzer.util.pool import run_all
 from analyzer.util.progress import ProgressCallback
 
-MAX_TC = 12  # how far from 0 the search steps (in count units) before giving up
+MAX_TC = 12  # how far from 0 the search goes, in the count's largest tags
 
 
-def count_unit(system: CountSystem) -> Fraction:
-    """The step of the index search: the power of ten nearest the largest tag, so a count's
-    indices scale with its tags (Hi-Lo with every tag x10 has every index x10: the same
-    shoes) and the search reaches them.  1 for every published count (tags up to 3)."""
+def count_unit(system: CountSystem) -> tuple[Fraction, int]:
+    """The step of the index search and how many steps it goes either way: a power of ten
+    at most the largest tag, and 12 largest tags' worth of it, so a count's indices scale
+    with its tags (Hi-Lo with every tag x10 has every index x10: the same shoes) and the
+    search reaches them.  Step 1 and 12 steps for Hi-Lo (24 for a count whose largest tag
+    is 2)."""
     top = max(abs(t) for t in system.tags)
-    return Fraction(10) ** round(math.log10(top))
+    unit = Fraction(10) ** math.floor(math.log10(top))
+    if unit > top:  # log10 rounded up across a power of ten
+        unit /= 10
+    return unit, math.ceil(MAX_TC * top / unit)
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,8 @@ class _Search:
     values: dict[int, float] = field(default_factory=dict)  # by true count in count units
     done: bool = False
     index: float | None = None
-    at_limit: bool = False  # stopped at MAX_TC units, not by a count the shoe cannot reach
+    reach: int = MAX_TC  # the steps the search may go either way (:func:`count_unit`)
+    limit: int = 0  # the signed step it stopped at, not by a count the shoe cannot reach
 
     def next_counts(self) -> list[int]:
         """Whole true counts still needed (empty once bracketed or out of reach).
@@ -132,12 +138,13 @@ class _Search:
         if slope != 0 and (slope > 0) == rising:  # still heading for the crossing
             root = b - vb / slope
             guess = max(math.floor(root), beyond) if right else min(math.ceil(root), beyond)
-        guess = max(-MAX_TC, min(MAX_TC, guess))
+        guess = max(-self.reach, min(self.reach, guess))
         wanted = [guess, guess + (1 if right else -1)]
-        fresh = [t for t in wanted if abs(t) <= MAX_TC and t not in self.values]
+        fresh = [t for t in wanted if abs(t) <= self.reach and t not in self.values]
         if not fresh:
             self.done = True
-            self.at_limit = any(abs(t) >= MAX_TC for t in wanted)
+            if any(abs(t) >= self.reach for t in wanted):
+                self.limit = self.reach if right else -self.reach
         return fresh
 
     def _sign_change(self) -> tuple[int, int] | None:
@@ -175,8 +182,8 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
         raise UsageError(f"unseen cards must be a whole number {MIN_UNSEEN} to {most} (the "
                          f"{full.total}-card shoe less the upcard and the hand), not {left!r}")
     spec = format_spec(rules)
-    unit = count_unit(system)
-    searches = [_Search(d) for d in decisions]
+    unit, reach = count_unit(system)
+    searches = [_Search(d, reach=reach) for d in decisions]
     search = 0
     while True:
         search += 1
@@ -213,7 +220,7 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
                         index=None if s.index is None else float(s.index * unit),
                         rising=0 in s.values and 1 in s.values and s.values[1] > s.values[0],
                         values=tuple((scaled(k), v) for k, v in sorted(s.values.items())),
-                        unseen=left, limit=MAX_TC * unit if s.at_limit else None,
+                        unseen=left, limit=s.limit * unit if s.limit else None,
                         unit=unit)
             for s in searches]
 

@@ -216,6 +216,10 @@ def _named_rules(command: str, args: argparse.Namespace) -> list[Rules]:
         if found and args.vary:
             axes = [parse_axis(axis, found[0]) for axis in args.vary]
             found += [v.rules for v in product_variants(found[0], axes) if v.rules is not None]
+        if found and args.effects:  # every single-rule change is a rule set analysed too
+            from analyzer.comparisons.effects import effect_variants
+
+            found += [v.rules for v in effect_variants(found[0]) if v.rules is not None]
         found += [resolve(name)[0] for name in args.games]
     return found
 
