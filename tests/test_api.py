@@ -51,41 +51,54 @@ def test_architecture_md_matches_the_tree() -> None:
 
 
 # Found by an adversarial test: each raised a bare AttributeError, TypeError or
-# AssertionError, or (a string for a switch, "no" being truthy) gave a wrong figure.
+# AssertionError, or (a string for a switch, "no" being truthy) gave a wrong figure.  Each
+# refusal names the argument it is about.
 WRONG_TYPES = {
-    "sidebet(None)": lambda a: a.sidebet(None),
-    "sidebet(shoe=5)": lambda a: a.sidebet("21+3", shoe=5),
-    "sidebet(h17='no')": lambda a: a.sidebet("bust-it", decks=1, h17="no"),
-    "sidebet(protection='no')": lambda a: a.sidebet("21+3", decks=1, protection="no"),
-    "compare(vary=[None])": lambda a: a.compare("1D", vary=[None]),
-    "compare(vary=5)": lambda a: a.compare("1D", vary=5),
-    "compare(vary='S17|H17')": lambda a: a.compare("1D", vary="S17|H17"),
-    "compare(jobs='1')": lambda a: a.compare("1D", vary=["S17|H17"], jobs="1"),
-    "compare(grid=5)": lambda a: a.compare(grid=5),
-    "compare(progress=5)": lambda a: a.compare("1D", vary=["S17|H17"], progress=5),
-    "compare(exact='no')": lambda a: a.compare("1D", vary=["S17|H17"], exact="no"),
-    "compare(charts='no')": lambda a: a.compare("1D", vary=["S17|H17"], charts="no"),
-    "eor(shoe=5)": lambda a: a.eor("1D", shoe=5),
-    "eor(shoe=[])": lambda a: a.eor("1D", shoe=[]),
-    "eor(decisions=[None])": lambda a: a.eor("1D", decisions=[None]),
-    "counts(systems=[None])": lambda a: a.counts("1D", systems=[None]),
-    "indices(count=None)": lambda a: a.indices("1D", count=None),
-    "edge(count=5)": lambda a: a.edge("1D", count=5),
-    "edge(seed=2**200)": lambda a: a.edge("1D", seed=2**200),
-    "simulate(rounds=None)": lambda a: a.simulate("1D", None),
-    "simulate(counter=5)": lambda a: a.simulate("1D", 1000, counter=5),
-    "simulate(spread=None)": lambda a: a.simulate("1D", 1000, counter="hilo", spread=None),
-    "simulate(cut_card='no')": lambda a: a.simulate("1D", 1000, cut_card="no"),
-    "simulate(compare='no')": lambda a: a.simulate("1D", 1000, compare="no"),
-    "analyze(jobs=10**6)": lambda a: a.analyze("1D", jobs=10**6),
-    "parse_shoe(None)": lambda a: a.parse_shoe(None),
-    "game_rules(None, None)": lambda a: a.game_rules(None, None),
-    "format_spec(5)": lambda a: a.format_spec(5),
-    "describe_rules(5)": lambda a: a.describe_rules(5),
-    "format_shoe(5)": lambda a: a.format_shoe(5),
-    "hand_total(['A'])": lambda a: a.hand_total(["A"]),
-    "hand_total([0])": lambda a: a.hand_total([0]),
-    "hand_total([11])": lambda a: a.hand_total([11]),
+    "sidebet(None)": (lambda a: a.sidebet(None), "bet"),
+    "sidebet(shoe=5)": (lambda a: a.sidebet("21+3", shoe=5), "shoe"),
+    "sidebet(h17='no')": (lambda a: a.sidebet("bust-it", decks=1, h17="no"), "h17"),
+    "sidebet(protection='no')": (lambda a: a.sidebet("21+3", decks=1, protection="no"),
+                                 "protection"),
+    "sidebet(played='5')": (lambda a: a.sidebet("bust-it", decks=1, played="5"), "played"),
+    "sidebet(seed='x')": (lambda a: a.sidebet("21+3", decks=1, protection=True, seed="x"),
+                          "seed"),
+    "compare(vary=[None])": (lambda a: a.compare("1D", vary=[None]), "vary"),
+    "compare(vary=5)": (lambda a: a.compare("1D", vary=5), "vary"),
+    "compare(vary='S17|H17')": (lambda a: a.compare("1D", vary="S17|H17"), "vary"),
+    "compare(jobs='1')": (lambda a: a.compare("1D", vary=["S17|H17"], jobs="1"), "jobs"),
+    "compare(grid=5)": (lambda a: a.compare(grid=5), "grid"),
+    "compare(progress=5)": (lambda a: a.compare("1D", vary=["S17|H17"], progress=5),
+                            "progress"),
+    "compare(exact='no')": (lambda a: a.compare("1D", vary=["S17|H17"], exact="no"), "exact"),
+    "compare(charts='no')": (lambda a: a.compare("1D", vary=["S17|H17"], charts="no"),
+                             "charts"),
+    "eor(shoe=5)": (lambda a: a.eor("1D", shoe=5), "shoe"),
+    "eor(shoe=[])": (lambda a: a.eor("1D", shoe=[]), "shoe"),
+    "eor(decisions=[None])": (lambda a: a.eor("1D", decisions=[None]), "decisions"),
+    "counts(systems=[None])": (lambda a: a.counts("1D", systems=[None]), "systems"),
+    "counts(cache='no')": (lambda a: a.counts("1D", cache="no"), "cache"),
+    "indices(count=None)": (lambda a: a.indices("1D", count=None), "count"),
+    "edge(count=5)": (lambda a: a.edge("1D CUT20", count=5), "count"),
+    "edge(seed=2**200)": (lambda a: a.edge("1D CUT20", seed=2**200, states=2, samples=100),
+                          "seed"),
+    "simulate(rounds=None)": (lambda a: a.simulate("1D", None), "rounds"),
+    "simulate(counter=5)": (lambda a: a.simulate("1D", 1000, counter=5), "counter"),
+    "simulate(spread=None)": (lambda a: a.simulate("1D", 1000, counter="hilo", spread=None),
+                              "spread"),
+    "simulate(cut_card='no')": (lambda a: a.simulate("1D", 1000, cut_card="no"), "cut_card"),
+    "simulate(compare='no')": (lambda a: a.simulate("1D", 1000, compare="no"), "compare"),
+    "certify(pdf='no')": (lambda a: a.certify("1D", pdf="no"), "pdf"),
+    "certify(exact='no')": (lambda a: a.certify("1D", exact="no"), "exact"),
+    "certify(meta={})": (lambda a: a.certify("1D", meta={"lab": "x"}), "meta"),
+    "analyze(jobs=10**6)": (lambda a: a.analyze("1D", jobs=10**6), "jobs"),
+    "parse_shoe(None)": (lambda a: a.parse_shoe(None), "shoe"),
+    "game_rules(None, None)": (lambda a: a.game_rules(None, None), "spec"),
+    "format_spec(5)": (lambda a: a.format_spec(5), "Rules"),
+    "describe_rules(5)": (lambda a: a.describe_rules(5), "Rules"),
+    "format_shoe(5)": (lambda a: a.format_shoe(5), "Shoe"),
+    "hand_total(['A'])": (lambda a: a.hand_total(["A"]), "cards"),
+    "hand_total([0])": (lambda a: a.hand_total([0]), "cards"),
+    "hand_total([11])": (lambda a: a.hand_total([11]), "cards"),
 }
 
 
@@ -93,5 +106,6 @@ WRONG_TYPES = {
 def test_a_wrong_type_is_one_analyzer_error(call: str) -> None:
     import analyzer
 
-    with pytest.raises(analyzer.AnalyzerError):
-        WRONG_TYPES[call](analyzer)
+    run, needle = WRONG_TYPES[call]
+    with pytest.raises(analyzer.AnalyzerError, match=needle):
+        run(analyzer)

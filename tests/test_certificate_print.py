@@ -89,6 +89,15 @@ def test_meta_fills_the_cover_and_the_sign_off(cert: Certificate, tmp_path: Path
     html = render_html(filed)
     assert "Example Test Lab" in html and 'class="signoff"' in html
     assert json.loads(render_json(filed))["meta"]["lab"] == "Example Test Lab"
+    # what the user wrote is never markup, on the way through the whole document
+    hostile = dataclasses.replace(cert, meta=Meta(
+        lab="<!-- x", manufacturer="[click](javascript:alert(1)) https://evil.example",
+        reviewer="<script>alert(1)</script>"))
+    md, html = render_markdown(hostile), render_html(hostile)
+    assert "| test laboratory | &lt;!-- x |" in md and "<script>" not in md
+    assert "[click](" not in md and "\\[click\\](" in md and "https://evil" not in md
+    assert "<script>" not in html and "<!-- x" not in html and "&lt;!-- x" in html
+    assert json.loads(render_json(hostile))["meta"]["lab"] == "<!-- x"  # data as written
 
 
 def test_what_a_user_wrote_is_never_markup_in_the_certificate() -> None:

@@ -135,11 +135,11 @@ def test_forked_upcards_give_the_same_bits(exact: bool) -> None:
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     from analyzer.cli.main import main
 
-    with pytest.raises(UsageError, match="jobs must be at least 1, not 0"):
+    with pytest.raises(UsageError, match=r"jobs must be a whole number 1 to 256 \(proc"):
         round_distribution(parse_spec("1D S17"), jobs=0)
     assert main(["distribution", "--rules", "1D S17", "--jobs", "0"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "jobs must be at least 1, not 0" in err
+    assert err.count("\n") == 1 and "jobs must be a whole number 1 to 256 (processes), not 0" in err
 
 
 @pytest.mark.slow

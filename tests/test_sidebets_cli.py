@@ -215,3 +215,16 @@ def test_list_paytables_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [t["name"] for t in tables] == [line.split(" — ")[0] for line in text.splitlines()
                                           if not line.startswith(" ")]
     assert all(t["source"] and t["pays"] for t in tables)
+
+
+def test_a_pay_table_files_text_is_never_markup(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A pay table's title and source went into --markdown raw: HTML, links, a heading of
+    their own (found by a review)."""
+    path = tmp_path / "t.toml"
+    path.write_text('bet = "21+3"\ntitle = "<img src=x onerror=alert(1)> [l](javascript:x)"\n'
+                    'source = "see https://evil.example"\n[pays]\nsuited-trips = 100\n'
+                    "straight-flush = 40\nthree-of-a-kind = 30\nstraight = 10\nflush = 5\n")
+    md = _run(capsys, "21+3", "--paytable", str(path), "--markdown", "--decks", "1")
+    assert "<img" not in md and "[l](" not in md and "https://" not in md
+    assert "&lt;img src=x" in md and "\\[l\\]" in md

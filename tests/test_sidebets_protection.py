@@ -178,7 +178,7 @@ def test_played_reading_refuses_bad_sizes() -> None:
 @pytest.mark.parametrize(("argv", "needle"), [
     (["any-pair", "--protection", "--shoe", "AS:2"], "holds one deal"),
     (["21+3", "--protection", "--shoe", "AS:3"], "holds one deal"),
-    (["21+3", "--decks", "1000", "--protection"], "use --shoes 961 or fewer"),
+    (["21+3", "--decks", "1000", "--protection"], "give 961 shoes or fewer"),
     (["21+3", "--decks", "8", "--protection", "--shoes", "200000"], "at most 50,000,000"),
 ])
 def test_protection_refuses_what_it_cannot_do_in_one_line(

@@ -172,5 +172,5 @@ def test_classic_six_deck_games_in_the_published_band(name: str) -> None:
 
 @pytest.mark.parametrize("jobs", [0, "2", True, 1.5])
 def test_spot_covariance_refuses_a_process_count_that_is_not_one(jobs: object) -> None:
-    with pytest.raises(UsageError, match="^jobs must be at least 1"):
+    with pytest.raises(UsageError, match="^jobs must be a whole number 1 to 256"):
         spot_covariance(parse_spec("1D S17 DOA DAS SPL1 NS"), jobs=jobs)  # type: ignore[arg-type]

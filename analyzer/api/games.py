@@ -87,9 +87,10 @@ def shoe_of(rules: Rules, shoe: Shoe | str | None) -> Shoe:
 
 def jobs_of(jobs: int | None) -> int:
     """Processes to use: ``jobs``, else every core (the same default everywhere)."""
+    from analyzer.core.limits import MAX_JOBS
     from analyzer.engine.analysis import checked_jobs
 
-    return (os.cpu_count() or 1) if jobs is None else checked_jobs(jobs)
+    return min(os.cpu_count() or 1, MAX_JOBS) if jobs is None else checked_jobs(jobs)
 
 
 # The library's arguments checked as the CLI's parser checks its options: a value of the

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from analyzer.api.games import (
     Game,
@@ -373,7 +373,15 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
                                 played_rounds=played or 0))
 
 
-def paytable_list(bet: str, *, as_data: bool = False) -> Any:
+@overload
+def paytable_list(bet: str, *, as_data: Literal[False] = False) -> str: ...
+
+
+@overload
+def paytable_list(bet: str, *, as_data: Literal[True]) -> list[dict[str, Any]]: ...
+
+
+def paytable_list(bet: str, *, as_data: bool = False) -> str | list[dict[str, Any]]:
     """The bet's shipped pay tables with their sources (``bja sidebet NAME
     --list-paytables``), the default first; ``as_data``: a list of dicts (``--json``)."""
     from analyzer.sidebets.bets import get_bet
@@ -770,14 +778,15 @@ def _exact_play(rules: Rules, strategy: str) -> tuple[float, Any]:
 
 def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
              jobs: int | str | None = None, strategy: str = "optimal", cut_card: bool = True,
-             compare: bool = False, counter: str | None = None, spread: str = "1-8",
+             compare: bool = False, counter: str | None = None, spread: str | None = None,
              timing: bool = False,
              progress: ProgressCallback | None = None) -> SimulationResult:
     """A Monte Carlo estimate of a game's EV through the simulator's own code (``bja simulate``).
 
     ``rounds`` as a number or text (``"1e7"``); ``cut_card=False`` ignores the game's
     cut card; ``compare`` puts the exact EV beside the estimate; ``counter="hilo"``
-    plays a Hi-Lo counter with a bet ``spread`` instead.  ``timing`` keeps the speed
+    plays a Hi-Lo counter with a bet ``spread`` (default ``"1-8"``) instead.  ``timing``
+    (not with a counter) keeps the speed
     (seconds, rounds per second): never twice the same, so a seeded simulation's
     output is byte for byte the same without it.
 
@@ -801,9 +810,11 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
     assert count is not None
     cut_card, compare, timing = (flag(cut_card, "cut_card"), flag(compare, "compare"),
                                  flag(timing, "timing"))
-    counter, spread = optional_text(counter, "counter"), text(spread, "spread")
-    if counter is None and spread != "1-8":
+    counter, spread = optional_text(counter, "counter"), optional_text(spread, "spread")
+    if counter is None and spread is not None:
         raise SimulationError("--spread is the counter's bet spread: it goes with --counter")
+    if counter is not None and timing:
+        raise SimulationError("--timing times a simulation of the EV, not a counter's")
     strategy = text(strategy, "strategy")
     workers = _whole(jobs, "number of jobs", 1, MAX_JOBS)
     workers = default_jobs() if workers is None else workers
@@ -824,7 +835,7 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
             raise SimulationError("the simulated Hi-Lo counter's true count is not centred: "
                                   "on Spanish decks (SP) Hi-Lo gains 4 a deck, so it would "
                                   "bet on the depth, not the cards; not simulated")
-        bets = parse_spread(spread)
+        bets = parse_spread("1-8" if spread is None else spread)
         check_size(rules, count, workers, rules.cut_card, bets)
         res = counter_win_rate(rules, count, spread=bets, strategy=strategy,
                                seed=chosen_seed, jobs=workers, progress=progress)

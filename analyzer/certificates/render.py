@@ -10,7 +10,6 @@ JSON carries every figure, exact fractions as ``"p/q"`` strings.
 from __future__ import annotations
 
 import json
-import re
 from html import escape
 from typing import TypedDict
 
@@ -33,7 +32,7 @@ from analyzer.report.distribution_render import (
 )
 from analyzer.sidebets.render import sheet_data
 from analyzer.sim.estimate import RunJson
-from analyzer.util.text import fraction_text, md_table
+from analyzer.util.text import fraction_text, md_literal, md_table
 
 Exact = str | float | None  # "p/q" in exact mode, else the float
 
@@ -48,16 +47,9 @@ def _exact(x: Number | None) -> Exact:
 # --- Markdown -------------------------------------------------------------------------------
 
 
-# What Markdown reads as markup inside a table cell, escaped in what the user wrote: a
-# backslash before each (links and images need their brackets), and the HTML Markdown
-# passes through as entities.
-_MD_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
-
-
 def _md_cell(text: str) -> str:
-    if isinstance(text, Literal):  # and no bare address made a link (GFM autolinks)
-        escaped = _MD_PUNCTUATION.sub(r"\\\1", escape(text, quote=False))
-        return escaped.replace("://", "&#58;//").replace("www.", "www&#46;")
+    if isinstance(text, Literal):
+        return md_literal(text)
     return text.replace("|", "\\|").replace(FREE_MARK, "\\" + FREE_MARK)
 
 

@@ -92,8 +92,7 @@ def run(args: argparse.Namespace) -> str:
             import json
 
             return json.dumps(paytable_list(args.name, as_data=True), indent=2) + "\n"
-        listed: str = paytable_list(args.name)
-        return listed
+        return paytable_list(args.name)
     result = sidebet(args.name, decks=args.decks, shoe=args.shoe, paytable=args.paytable,
                      preset=args.preset, pays=args.pays, straights=args.straights,
                      pair_by=args.pair_by, h17=args.h17, reading=args.reading,

@@ -77,8 +77,7 @@ def checked_jobs(jobs: object) -> int:
     not a float), else a :class:`UsageError`."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
         shown = repr(jobs) if len(repr(jobs)) <= 40 else repr(jobs)[:37] + "..."
-        raise UsageError(f"jobs must be at least 1, not {shown} (a whole number of processes, "
-                         f"at most {MAX_JOBS})")
+        raise UsageError(f"jobs must be a whole number 1 to {MAX_JOBS} (processes), not {shown}")
     return jobs
 
 

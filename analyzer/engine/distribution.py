@@ -30,12 +30,12 @@ import numpy as np
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.arith import Number, as_number, public, quotient, unit
 from analyzer.core.cards import blackjack_value, composition, hand_total, is_natural
-from analyzer.core.errors import StrategyError, UsageError
+from analyzer.core.errors import StrategyError
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.ruleset import suit_bonuses
 from analyzer.core.shoe import Shoe
 from analyzer.engine import forked
-from analyzer.engine.analysis import Analysis, UpcardAnalysis
+from analyzer.engine.analysis import Analysis, UpcardAnalysis, checked_jobs
 from analyzer.engine.dist_blocks import (
     Blocks,
     BonusTags,
@@ -342,8 +342,7 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
     hands are played (:func:`~analyzer.engine.dist_splits.kept_split_distribution`): the
     same figures, and a second strategy splitting alike reads them.
     """
-    if jobs < 1:
-        raise UsageError(f"jobs must be at least 1, not {jobs}")
+    jobs = checked_jobs(jobs)
     check_units(rules)
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy)
     decider: Strategy = strategy if strategy is not None else FrozenStrategy(analysis)

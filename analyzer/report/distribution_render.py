@@ -248,8 +248,8 @@ def report_data(r: DistributionReport) -> ReportJson:
         spots = spots_data(r.spots, float(r.variance), r.n_spots)
         data["covariance"] = spots["covariance"]
         data["sd_by_spots"] = spots["sd_by_spots"]
-    if r.exact:
-        data["distribution_exact"] = {format_result(x): fraction_text(p)
+    if r.exact and not r.dist.error_bound:  # fractions of probabilities known within a
+        data["distribution_exact"] = {format_result(x): fraction_text(p)  # bound: not exact
                                       for x, p in r.probabilities.items()}
         data["ev_exact"] = fraction_text(r.mean)
         data["variance_exact"] = fraction_text(r.variance)

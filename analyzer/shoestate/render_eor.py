@@ -20,7 +20,7 @@ from analyzer.shoestate.published import (
     WIZARD_6D_S17,
     PublishedEor,
 )
-from analyzer.util.text import fraction_text, md_table, text_table
+from analyzer.util.text import fraction_text, md_literal, md_table, text_table
 
 ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 STRATEGY_WORDS = {
@@ -211,7 +211,8 @@ def efficiency_text(model: EffectsModel, effs: list[Efficiency], game: str,
         shown = "" if pub is None else (f"{pub['betting_correlation']:.2f} / "
                                          f"{pub['playing_efficiency']:.2f} / "
                                          f"{pub['insurance_correlation']:.2f}")
-        rows.append([r["system"], f"{r['betting_correlation']:.3f}",
+        rows.append([md_literal(r["system"]) if markdown else r["system"],
+                     f"{r['betting_correlation']:.3f}",
                      f"{r['playing_efficiency']:.3f}", f"{r['insurance_correlation']:.3f}",
                      shown, r["tags"]])
     about = [f"rules: {model.spec}; PE over depths to {model.penetration} cards dealt; "

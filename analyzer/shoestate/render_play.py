@@ -8,7 +8,7 @@ from analyzer.core.version import ENGINE
 from analyzer.shoestate.edge import EdgeByCount
 from analyzer.shoestate.indices import IndexResult
 from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4, SCHLESINGER_SOURCE
-from analyzer.util.text import md_table, text_table
+from analyzer.util.text import md_literal, md_table, text_table
 
 PUBLISHED = {p.decision: p for p in ILLUSTRIOUS_18_FAB_4}
 SHOWN_SHARE = 0.001  # edge table: bins rarer than this with no analysed state are not shown
@@ -116,7 +116,7 @@ def indices_text(results: list[IndexResult], game: str, spec: str, system: str,
              f"published: none for {system} (the published indices are Hi-Lo's: "
              f"{SCHLESINGER_SOURCE})"]
     if markdown:
-        return "\n".join([f"# Playing indices: {game} ({system})", "",
+        return "\n".join([f"# Playing indices: {game} ({md_literal(system)})", "",
                           f"- Engine: {ENGINE}", *[f"- {a}" for a in about], "",
                           *md_table(head, rows, "l" * len(head), compact=True)]) + "\n"
     return "\n".join([f"Playing indices: {game} ({system})", *about, "",
@@ -161,7 +161,7 @@ def edge_text(model: EdgeByCount, game: str, markdown: bool = False) -> str:
     about = [*edge_about(model), f"bins holding under {SHOWN_SHARE:.1%} of rounds and no "
              "analysed state are left out of this table (not of the JSON)"]
     if markdown:
-        return "\n".join([f"# Edge by true count: {game} ({model.system})", "",
+        return "\n".join([f"# Edge by true count: {game} ({md_literal(model.system)})", "",
                           f"- Engine: {ENGINE}", *[f"- {a}" for a in about], "",
                           "![edge by true count](edge.png)", "",
                           *md_table(head, rows, "l" * len(head), compact=True)]) + "\n"

@@ -76,10 +76,14 @@ def _check_dealer_finishes(values: Sequence[int], reading: BustItReading) -> Non
     """Refuse a shoe the dealer could run out of: every card but the player's must reach 17."""
     cards = sorted(v for v in range(1, 11) for _ in range(values[v - 1]))
     player = cards[-2:] if reading == "removed" else []
-    if len(cards) < 4 or sum(cards) - sum(player) < 17:  # a bound: it never lets one by
+    if len(cards) < 4:
+        raise ImpossibleShoeError(f"a shoe of {len(cards)} cards cannot deal the player's two "
+                                  "cards and the dealer's two")
+    if sum(cards) - sum(player) < 17:  # a bound: it never lets a shoe that can run out by
+        beside = "beside the player's two highest " if player else ""
         raise ImpossibleShoeError(
-            f"a shoe of {len(cards)} cards is too small to be sure the dealer finishes: the "
-            f"cards left beside the player's two highest total {sum(cards) - sum(player)} "
+            f"a shoe of {len(cards)} cards is too small to be sure the dealer finishes "
+            f"({reading} reading): the cards {beside}total {sum(cards) - sum(player)} "
             "(aces as 1), under 17")
 
 

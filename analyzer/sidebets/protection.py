@@ -324,12 +324,12 @@ def check_deal_size(cards: int, shoes: int) -> None:
     dealt at once, so memory grows with shoes x cards (1,000 decks at the default shoes
     reached 17 GB)."""
     if isinstance(shoes, bool) or not isinstance(shoes, int) or not 1 <= shoes <= 10_000_000:
-        raise SimulationError(f"--shoes {shoes!r} must be 1 to 10,000,000")
+        raise SimulationError(f"shoes {shoes!r} must be 1 to 10,000,000")
     if shoes * cards > MAX_DEALT:
         raise SimulationError(
-            f"--protection's counter would deal {shoes:,} shoes of {cards:,} cards "
-            f"({shoes * cards:,} cards at once; at most {MAX_DEALT:,}): use --shoes "
-            f"{max(1, MAX_DEALT // cards):,} or fewer, or a smaller shoe")
+            f"the protection counter would deal {shoes:,} shoes of {cards:,} cards "
+            f"({shoes * cards:,} cards at once; at most {MAX_DEALT:,}): give "
+            f"{max(1, MAX_DEALT // cards):,} shoes or fewer, or a smaller shoe")
 
 
 def simulate_counter(bet: SideBet, shoe: SuitShoe, table: PayTable, options: BetOptions,

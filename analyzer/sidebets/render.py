@@ -28,7 +28,7 @@ from analyzer.sidebets.stats import (
     volatility_index,
 )
 from analyzer.sidebets.suitshoe import RANK_SYMBOLS
-from analyzer.util.text import fixed, fraction_text, md_table, percent, text_table
+from analyzer.util.text import fixed, fraction_text, md_literal, md_table, percent, text_table
 
 PLACES = 12  # decimals of probabilities and returns
 
@@ -82,15 +82,16 @@ def _interval_rows(sheet: ParSheet) -> list[list[str]]:
 _INTERVAL_HEADER = ["rounds", *(f"{round(100 * c)}%" for c in CONFIDENCES)]
 
 
-def _heading(sheet: ParSheet) -> str:
-    return f"{sheet.title} — {sheet.shoe}, pay table {sheet.paytable}"
+def _heading(sheet: ParSheet, shown: Callable[[str], str] = str) -> str:
+    """``shown``: how text from a pay-table file is written (Markdown: as written)."""
+    return f"{sheet.title} — {sheet.shoe}, pay table {shown(sheet.paytable)}"
 
 
-def _about(sheet: ParSheet) -> str:
+def _about(sheet: ParSheet, shown: Callable[[str], str] = str) -> str:
     about = f"Combinations: {sheet.unit}; {sheet.deals:,} in all. Pays are \"to 1\"."
     if sheet.table_title:
-        about += f" Pay table {sheet.paytable}: {sheet.table_title}"
-        about += f"; source: {sheet.source}." if sheet.source else "."
+        about += f" Pay table {shown(sheet.paytable)}: {shown(sheet.table_title)}"
+        about += f"; source: {shown(sheet.source)}." if sheet.source else "."
     return about
 
 
@@ -108,7 +109,7 @@ def render_text(sheet: ParSheet) -> str:
 
 def render_markdown(sheet: ParSheet) -> str:
     """The par sheet as a Markdown page (``tables/sidebets/*.md``)."""
-    lines = [f"# {_heading(sheet)}", "", _about(sheet), ""]
+    lines = [f"# {_heading(sheet, md_literal)}", "", _about(sheet, md_literal), ""]
     lines += md_table(_event_header(True), _event_rows(sheet, exact=True)) + [""]
     lines += md_table(["figure", "value"], _figure_rows(sheet)) + [""]
     lines += ["## Confidence interval of the RTP", ""]

@@ -208,10 +208,15 @@ class Memo(Generic[T]):
             # Entries are written as regular files: a folder, a pipe or a link (which could
             # lead to a device that blocks) is never opened, and a file past any entry's
             # size is not read into memory to be found wrong.
-            info = path.lstat()
+            # (opened without following a link and without waiting, then checked on what
+            # was opened: a link or a pipe swapped in after a check cannot slip through)
+            flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+            fd = os.open(path, flags)
+            info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+                os.close(fd)
                 return None
-            with path.open("rb") as f:
+            with os.fdopen(fd, "rb") as f:
                 data = f.read(MAX_ENTRY_BYTES + 1)
         except (OSError, ValueError):  # no folder, not a folder, no permission, too long
             return None

@@ -18,6 +18,8 @@ pair      6
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -54,6 +56,20 @@ def fixed(x: Number | int, places: int) -> str:
 def percent(x: Number | int, places: int = 4) -> str:
     """``x`` as a percentage with ``places`` decimals (see :func:`fixed`)."""
     return fixed(x * 100, places) + "%"
+
+
+# What Markdown reads as markup in a line or a table cell: a backslash before each (links
+# and images need their brackets), the HTML Markdown passes through as entities, and no
+# bare address made a link (GFM autolinks); line breaks become spaces.
+_MD_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
+
+
+def md_literal(text: str) -> str:
+    """``text`` as written, in Markdown: a name or a title a user wrote (a pay table's, a
+    count's, a certificate's particulars) is never markup."""
+    flat = " ".join(text.splitlines())
+    escaped = _MD_PUNCTUATION.sub(r"\\\1", html.escape(flat, quote=False))
+    return escaped.replace("://", "&#58;//").replace("www.", "www&#46;")
 
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]],
