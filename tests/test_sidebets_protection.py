@@ -138,7 +138,7 @@ def test_simulator_refuses_bad_sizes() -> None:
     shoe = SuitShoe.decks(1)
     pro = protection(bet, shoe, bet.outcomes(shoe, removals=True), preset(bet), BetOptions(),
                      simulate=False)
-    with pytest.raises(SimulationError, match="--shoes 0"):
+    with pytest.raises(SimulationError, match="shoes 0 must be"):
         simulate_counter(bet, shoe, preset(bet), BetOptions(), pro.best, shoes=0)
     with pytest.raises(SimulationError, match="removed"):
         card_effects(bet, bet.outcomes(shoe), preset(bet))
