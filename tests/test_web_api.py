@@ -253,6 +253,7 @@ def test_a_job_reports_progress_and_its_json_is_the_cli_json(
     assert client.get(f"/api/jobs/{state['id']}/files/certificate.json").status_code == 404
 
 
+@pytest.mark.slow  # a server process and a long job: about 7 s
 def test_ctrl_c_stops_the_server_with_a_job_running(tmp_path: Any) -> None:
     """Ctrl-C with a long job running and a request waiting on it: the server stops within
     seconds, says one line and exits 130 (it used to wait for the job, or print a
