@@ -170,7 +170,8 @@ def test_merge_pairs_is_a_dict_of_sums(m: int, top: int) -> None:
     assert total.tolist() == list(expect.values())
 
 
-@pytest.mark.parametrize(("n_head", "n_tail", "top"), [(3000, 1500, 10**6), (2000, 2000, 300)])
+@pytest.mark.parametrize(("n_head", "n_tail", "top"), [
+    pytest.param(3000, 1500, 10**6, marks=pytest.mark.slow), (2000, 2000, 300)])
 def test_distinct_sums_in_ranges_are_every_sum_once(n_head: int, n_tail: int, top: int) -> None:
     """More than a million pairs: the sums found range by range, each in a table of its
     own, are each distinct sum once (against numpy's sort of every pair's sum)."""

@@ -8,6 +8,7 @@ S17 (Fab 4 with late surrender), printed as whole true counts: agreement means w
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -212,17 +213,41 @@ def test_search_finds_a_linear_crossing(root: float, slope: float) -> None:
 
 
 def test_only_hi_lo_is_compared_with_the_published_hi_lo_indices() -> None:
-    """Schlesinger's indices are Hi-Lo's: a count tagging only the 5s "agreed" with them."""
+    """Schlesinger's indices are Hi-Lo's: a count tagging only the 5s "agreed" with them.
+
+    Hi-Lo is known by its tags, not its name: a count file named "hi-lo" with KO's tags
+    is not compared, one named "mine" with Hi-Lo's tags is."""
+    from dataclasses import replace
+
+    from analyzer.shoestate.render_eor import efficiency_rows
     from analyzer.shoestate.render_play import indices_json, indices_text
 
     rules = parse_spec("1D H17 DOA NDAS NSPL NS ENHC")
-    for name in ("hi-lo", "ko"):
-        results = playing_indices(rules, SYSTEMS[name], [parse_decision("insurance")],
+    systems = {"hi-lo": (SYSTEMS["hi-lo"], True), "ko": (SYSTEMS["ko"], False),
+               "hi-lo named": (replace(SYSTEMS["ko"], name="hi-lo"), False),
+               "mine": (replace(SYSTEMS["hi-lo"], name="mine"), True)}
+    for system, hi_lo in systems.values():
+        results = playing_indices(rules, system, [parse_decision("insurance")],
                                   use_cache=False)
-        data = indices_json(results, "g", "1D", name)
-        compared = data["indices"][0]["comparison"] is not None
-        assert compared == (name == "hi-lo")
-        assert ("'agrees'" in indices_text(results, "g", "1D", name)) == (name == "hi-lo")
+        data = indices_json(results, "g", "1D", system)
+        assert data["system"] == system.name
+        assert (data["indices"][0]["comparison"] is not None) == hi_lo
+        assert (data["published_source"] is not None) == hi_lo
+        assert ("'agrees'" in indices_text(results, "g", "1D", system)) == hi_lo
+
+    class Eff:  # what efficiency_rows reads of an Efficiency
+        def __init__(self, system: object) -> None:
+            self.system, self.balanced = system, True
+            self.betting = self.playing = self.insurance = 0.5
+
+    fives = tuple(Fraction(int(v == 5)) for v in range(1, 11))
+    effs: list[Any] = [Eff(SYSTEMS["zen"]), Eff(replace(SYSTEMS["zen"], tags=fives)),
+                       Eff(replace(SYSTEMS["ko"], name="zen"))]
+    rows = efficiency_rows(effs)
+    assert rows[0]["published"] is not None
+    assert rows[1]["published"] is None
+    ko = efficiency_rows([cast(Any, Eff(SYSTEMS["ko"]))])[0]["published"]
+    assert ko is not None and rows[2]["published"] == ko and rows[2]["system"] == "zen"
 
 
 def test_the_fewest_unseen_cards_allowed_give_indices() -> None:

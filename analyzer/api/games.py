@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from analyzer.core.errors import RuleConflictError, RuleError, UsageError
+from analyzer.core.numbers import shown
 from analyzer.core.presets import CLASSIC_GAMES, PRESETS, VARIANT_GAMES, game_base, game_rules
 from analyzer.core.rules import Rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe, parse_shoe
@@ -96,20 +97,15 @@ def jobs_of(jobs: int | None) -> int:
 # The library's arguments checked as the CLI's parser checks its options: a value of the
 # wrong type is one UsageError naming it, never a TypeError from deep inside, nor a
 # string read as True ("no" is truthy).
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def flag(value: object, name: str) -> bool:
     if not isinstance(value, bool):
-        raise UsageError(f"{name} must be True or False, not {_shown(value)}")
+        raise UsageError(f"{name} must be True or False, not {shown(value)}")
     return value
 
 
 def text(value: object, name: str) -> str:
     if not isinstance(value, str):
-        raise UsageError(f"{name} must be a string, not {_shown(value)}")
+        raise UsageError(f"{name} must be a string, not {shown(value)}")
     return value
 
 
@@ -120,13 +116,13 @@ def optional_text(value: object, name: str) -> str | None:
 def texts(values: object, name: str) -> tuple[str, ...]:
     """A sequence of strings (a lone string is refused: it would be read letter by letter)."""
     if isinstance(values, str) or not isinstance(values, Sequence):
-        raise UsageError(f"{name} must be a list of strings, not {_shown(values)}")
+        raise UsageError(f"{name} must be a list of strings, not {shown(values)}")
     return tuple(text(v, f"each of {name}") for v in values)
 
 
 def callback(value: object, name: str = "progress") -> Any:
     if value is not None and not callable(value):
-        raise UsageError(f"{name} must be a function or None, not {_shown(value)}")
+        raise UsageError(f"{name} must be a function or None, not {shown(value)}")
     return value
 
 

@@ -39,6 +39,7 @@ from analyzer.core.errors import (
     UsageError,
 )
 from analyzer.core.levels import SplitLevel
+from analyzer.core.numbers import shown
 from analyzer.core.rules import Rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.util.progress import ProgressCallback
@@ -46,6 +47,7 @@ from analyzer.util.progress import ProgressCallback
 if TYPE_CHECKING:
     from analyzer.certificates.meta import Meta
     from analyzer.comparisons.model import Comparison
+    from analyzer.shoestate.counts import CountSystem
     from analyzer.shoestate.edge import EdgeByCount
     from analyzer.shoestate.efficiency import EffectsModel, Efficiency
     from analyzer.shoestate.eor import EorTable
@@ -318,7 +320,7 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
     for number, what in ((decks, "decks"), (shoes, "shoes"), (seed, "seed"),
                          (played, "played")):
         if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-            raise UsageError(f"{what} must be a whole number, not {number!r}"[:200])
+            raise UsageError(f"{what} must be a whole number, not {shown(number)}")
     for word, what in ((straights, "straights"), (pair_by, "pair_by"), (reading, "reading"),
                        (step, "step")):
         text(word, what)
@@ -346,11 +348,11 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
         table = override(table, pays)
     options = BetOptions(straights=straights, pair_by=pair_by,  # type: ignore[arg-type]
                          hits_soft_17=h17, reading=reading)
-    for option, shown in (("straights", "--straights"), ("pair_by", "--pair-by"),
-                          ("hits_soft_17", "--h17"), ("reading", "--reading")):
+    for option, flag_name in (("straights", "--straights"), ("pair_by", "--pair-by"),
+                              ("hits_soft_17", "--h17"), ("reading", "--reading")):
         if option not in found.reads and getattr(options, option) != getattr(BetOptions(),
                                                                              option):
-            raise UsageError(f"{shown} does not apply to {found.name} (its count does not "
+            raise UsageError(f"{flag_name} does not apply to {found.name} (its count does not "
                              "read it)")
     if (solve is None) != (target_rtp is None):
         raise PayTableError("--solve EVENT and --target-rtp RTP go together")
@@ -544,19 +546,24 @@ class IndicesResult(Result):
     results: tuple[IndexResult, ...]
     name: str
     spec: str
-    system: str
+    count: CountSystem
     columns = ("decision", "label", "index", "rising", "rule", "published", "comparison")
 
     def to_dict(self) -> dict[str, Any]:
         from analyzer.shoestate.render_play import indices_json
 
         return plain(indices_json(list(self.results), self.name,  # type: ignore[no-any-return]
-                                  self.spec, self.system))
+                                  self.spec, self.count))
+
+    @property
+    def system(self) -> str:
+        """The count's name."""
+        return self.count.name
 
     def to_text(self) -> str:
         from analyzer.shoestate.render_play import indices_text
 
-        return indices_text(list(self.results), self.name, self.spec, self.system)
+        return indices_text(list(self.results), self.name, self.spec, self.count)
 
     def rows(self) -> list[Row]:
         return [{k: v for k, v in r.items() if k != "values"}
@@ -589,7 +596,7 @@ def indices(game: Game, *, count: str = "hi-lo", decisions: Sequence[str] = (),
                   if not_allowed(d := parse_decision(p.decision), rules) is None]
     results = playing_indices(rules, system, chosen, unseen=unseen, jobs=jobs_of(jobs),
                               use_cache=flag(cache, "cache"), progress=progress)
-    return IndicesResult(tuple(results), name, format_spec(rules), system.name)
+    return IndicesResult(tuple(results), name, format_spec(rules), system)
 
 
 @dataclass(frozen=True, repr=False)
@@ -940,10 +947,10 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
 
     pdf, exact = flag(pdf, "pdf"), flag(exact, "exact")
     if meta is not None and not isinstance(meta, (str, Path, Meta)):
-        raise UsageError(f"meta must be a TOML file's path or a Meta, not {meta!r}"[:200])
+        raise UsageError(f"meta must be a TOML file's path or a Meta, not {shown(meta)}")
     for value, what in ((rounds, "rounds"), (seed, "seed")):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise UsageError(f"{what} must be a whole number, not {value!r}"[:200])
+            raise UsageError(f"{what} must be a whole number, not {shown(value)}")
     particulars = load_meta(Path(meta)) if isinstance(meta, (str, Path)) else meta
     rules, name = resolve(game)
     if is_game_name(name) and rules != game_base(name):

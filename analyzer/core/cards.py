@@ -26,6 +26,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING, Any, overload
 
 from analyzer.core.errors import CardNotationError
+from analyzer.core.numbers import shown
 
 if TYPE_CHECKING:  # numpy only for the types: the card vocabulary imports nothing heavy
     import numpy as np
@@ -141,7 +142,7 @@ def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
     """
     if isinstance(cards, str) or any(isinstance(c, bool) or not isinstance(c, int)
                                      or not 1 <= c <= 10 for c in cards):
-        raise CardNotationError(f"a hand's cards are values 1 (ace) to 10, not {cards!r}"[:200])
+        raise CardNotationError(f"a hand's cards are values 1 (ace) to 10, not {shown(cards)}")
     return soft_total(sum(cards), sum(1 for c in cards if c == 1))
 
 

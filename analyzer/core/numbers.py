@@ -45,15 +45,24 @@ _DECIMAL = re.compile(r"([+-]?)([0-9](?:_?[0-9])*)?(?:\.([0-9]*))?(?:[eE]([+-]?[
 _RATIO = re.compile(r"([+-]?[0-9]+)\s*/\s*([0-9]+)")
 
 
-def shown(text: str, limit: int = SHOWN) -> str:
-    """``repr(text)``, cut short when long (with its length), so an error stays readable.
+def shown(value: object, limit: int = SHOWN) -> str:
+    """``repr(value)``, cut short when long (with its length), so an error stays readable.
+
+    The one truncation of a value a message echoes, whatever its type.
 
     >>> shown("A:4"), shown("9" * 100)
     ("'A:4'", "'999999999999999999999999…' (100 characters)")
+    >>> shown(10**40)
+    '100000000000000000000000… (41 characters)'
     """
+    if isinstance(value, str):
+        if len(value) <= limit + 2:
+            return repr(value)
+        return f"{value[:limit] + '…'!r} ({len(value)} characters)"
+    text = str(value) if isinstance(value, (int, Fraction)) else repr(value)
     if len(text) <= limit + 2:
-        return repr(text)
-    return f"{text[:limit] + '…'!r} ({len(text)} characters)"
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"
 
 
 def check_digits(text: str, what: str, error: type[AnalyzerError],

@@ -32,6 +32,7 @@ from typing import get_type_hints
 from analyzer.core import ruleset
 from analyzer.core.cards import blackjack_value
 from analyzer.core.errors import InternalError, RuleError, UsageError
+from analyzer.core.numbers import shown
 from analyzer.core.ruleset import Double, HoleCard, Surrender
 from analyzer.core.shoe import Shoe
 
@@ -179,7 +180,7 @@ def parse_spec(spec: str, base: Rules = DEFAULT_RULES) -> Rules:
 
 def _checked(rules: object) -> Rules:
     if not isinstance(rules, Rules):
-        raise RuleError(f"expected a Rules, not {rules!r}"[:200])
+        raise RuleError(f"expected a Rules, not {shown(rules)}")
     return rules
 
 

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Union, get_args, get_origin
 
 from analyzer.core.errors import RuleConflictError, RuleError
 from analyzer.core.limits import MAX_PAY
-from analyzer.core.numbers import MAX_DIGITS, parse_whole
+from analyzer.core.numbers import MAX_DIGITS, parse_whole, shown
 from analyzer.core.shoe import MAX_DECKS
 
 if TYPE_CHECKING:  # the registry describes Rules; rules.py imports it to build and check them
@@ -838,7 +838,7 @@ def read_spec(spec: str) -> Changes:
     Two tokens setting the same field contradict each other and are refused.
     """
     if not isinstance(spec, str):
-        raise RuleError(f"a rule spec is a string of tokens, not {spec!r}"[:200])
+        raise RuleError(f"a rule spec is a string of tokens, not {shown(spec)}")
     changes: Changes = {}
     setter_of: dict[str, str] = {}
     for raw in spec.split():
@@ -863,13 +863,8 @@ def _check_pays(rules: Rules) -> None:
         for pays in value if isinstance(value, tuple) else (value,):
             if isinstance(pays, Fraction) and (pays > MAX_PAY
                                                or pays.denominator > 10**MAX_DIGITS):
-                raise RuleError(f"{name} = {_short(pays)}: a payout of at most {MAX_PAY:,}:1, "
+                raise RuleError(f"{name} = {shown(pays)}: a payout of at most {MAX_PAY:,}:1, "
                                 f"in numbers of at most {MAX_DIGITS} digits")
-
-
-def _short(x: Fraction) -> str:
-    text = str(x)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check(rules: Rules) -> None:

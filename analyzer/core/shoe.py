@@ -138,7 +138,7 @@ class Shoe(CardCounts):
 def parse_shoe(text: str) -> Shoe:
     """Parse ``"A:24,2:24,...,T:96"``; values not named have count 0."""
     if not isinstance(text, str):
-        raise ShoeError(f"a shoe is text such as 'A:4,2:4,...,T:16', not {text!r}"[:200])
+        raise ShoeError(f"a shoe is text such as 'A:4,2:4,...,T:16', not {shown(text)}")
     counts = [0] * 10
     seen: set[int] = set()
     for item in (p.strip() for p in text.split(",")):
@@ -163,5 +163,5 @@ def parse_shoe(text: str) -> Shoe:
 def format_shoe(shoe: Shoe) -> str:
     """The ``VALUE:COUNT`` list that :func:`parse_shoe` reads back."""
     if not isinstance(shoe, Shoe):
-        raise ShoeError(f"expected a Shoe, not {shoe!r}"[:200])
+        raise ShoeError(f"expected a Shoe, not {shown(shoe)}")
     return ",".join(f"{format_value(v)}:{shoe[v]}" for v in Value)

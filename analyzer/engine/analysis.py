@@ -36,6 +36,7 @@ from analyzer.core.cards import (
 from analyzer.core.errors import HandError, ImpossibleShoeError, RuleConflictError, UsageError
 from analyzer.core.levels import SPLIT_MODES, SplitLevel
 from analyzer.core.limits import MAX_JOBS
+from analyzer.core.numbers import shown
 from analyzer.core.rules import Rules, Surrender
 from analyzer.core.ruleset import NO_SUIT_BONUS, suit_bonuses
 from analyzer.core.shoe import Shoe
@@ -76,8 +77,8 @@ def checked_jobs(jobs: object) -> int:
     """A process count: an int from 1 to :data:`~analyzer.core.limits.MAX_JOBS` (not a bool,
     not a float), else a :class:`UsageError`."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
-        shown = repr(jobs) if len(repr(jobs)) <= 40 else repr(jobs)[:37] + "..."
-        raise UsageError(f"jobs must be a whole number 1 to {MAX_JOBS} (processes), not {shown}")
+        raise UsageError(f"jobs must be a whole number 1 to {MAX_JOBS} (processes), "
+                         f"not {shown(jobs)}")
     return jobs
 
 

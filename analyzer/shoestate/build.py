@@ -85,8 +85,8 @@ def _counted_reports(name: str, rules: Rules, cut: int, folder: Path,
     say(f"shoe state: edge by true count, {name} (cut card {cut})")
     edge = edge_by_count(rules, hi_lo, states=EDGE_STATES, count_samples=EDGE_SAMPLES,
                          seed=SEED, cut=cut, jobs=jobs, use_cache=use_cache)
-    return {folder / "indices.md": indices_text(results, name, spec, hi_lo.name, True),
-            folder / "indices.json": _json(indices_json(results, name, spec, hi_lo.name)),
+    return {folder / "indices.md": indices_text(results, name, spec, hi_lo, True),
+            folder / "indices.json": _json(indices_json(results, name, spec, hi_lo)),
             folder / "edge.md": edge_text(edge, name, markdown=True),
             folder / "edge.json": _json(edge_json(edge, name)),
             folder / "edge.png": edge_png(edge, f"{name}: edge by Hi-Lo true count")}

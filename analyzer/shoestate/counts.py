@@ -141,6 +141,15 @@ _SYSTEMS = (
 SYSTEMS: dict[str, CountSystem] = {s.name: s for s in _SYSTEMS}
 
 
+def builtin_of(system: CountSystem) -> str | None:
+    """The built-in system with exactly these tags, whatever ``system`` is called, or None.
+
+    Published figures (indices, efficiencies) belong to the tags, not to a name: a count
+    file called "zen" with other tags is not Zen, one with Hi-Lo's tags is Hi-Lo.
+    """
+    return next((s.name for s in _SYSTEMS if s.tags == system.tags), None)
+
+
 def get_system(name_or_path: str) -> CountSystem:
     """A built-in system by name, or one read from a ``.toml`` file."""
     key = name_or_path.strip().lower()

@@ -12,6 +12,7 @@ from analyzer.core.arith import Number
 from analyzer.core.cards import format_value
 from analyzer.core.shoe import Shoe, format_shoe
 from analyzer.core.version import ENGINE
+from analyzer.shoestate.counts import builtin_of
 from analyzer.shoestate.efficiency import EffectsModel, Efficiency
 from analyzer.shoestate.eor import Effects, EorTable
 from analyzer.shoestate.published import (
@@ -186,7 +187,7 @@ def _cell(x: Number | None, digits: int) -> str:
 def efficiency_rows(effs: list[Efficiency]) -> list[SystemJson]:
     rows: list[SystemJson] = []
     for e in effs:
-        pub = PUBLISHED_EFFICIENCY.get(e.system.name)
+        pub = PUBLISHED_EFFICIENCY.get(builtin_of(e.system) or "")
         rows.append({"system": e.system.name, "tags": e.system.tag_text(),
                      "balanced": e.balanced, "betting_correlation": e.betting,
                      "playing_efficiency": e.playing, "insurance_correlation": e.insurance,

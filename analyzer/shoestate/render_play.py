@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from analyzer.core.version import ENGINE
+from analyzer.shoestate.counts import CountSystem, builtin_of
 from analyzer.shoestate.edge import EdgeByCount
 from analyzer.shoestate.indices import IndexResult
 from analyzer.shoestate.published import ILLUSTRIOUS_18_FAB_4, SCHLESINGER_SOURCE
@@ -80,8 +81,13 @@ class EdgeJson(TypedDict):
 PUBLISHED_SYSTEM = "hi-lo"  # the published indices are Hi-Lo's: no other count is compared
 
 
-def _published(r: IndexResult, system: str) -> tuple[str, str]:
-    pub = PUBLISHED.get(r.decision.key) if system == PUBLISHED_SYSTEM else None
+def _compared(system: CountSystem) -> bool:
+    """Whether the published indices apply: the count has Hi-Lo's tags (any name)."""
+    return builtin_of(system) == PUBLISHED_SYSTEM
+
+
+def _published(r: IndexResult, system: CountSystem) -> tuple[str, str]:
+    pub = PUBLISHED.get(r.decision.key) if _compared(system) else None
     if pub is None:
         return "", ""
     if r.index is None:
@@ -91,10 +97,10 @@ def _published(r: IndexResult, system: str) -> tuple[str, str]:
 
 
 def indices_json(results: list[IndexResult], game: str, spec: str,
-                 system: str) -> IndicesJson:
-    return {"game": game, "rules": spec, "system": system, "engine": ENGINE,
+                 system: CountSystem) -> IndicesJson:
+    return {"game": game, "rules": spec, "system": system.name, "engine": ENGINE,
             "method": INDEX_METHOD, "unseen_cards": results[0].unseen if results else None,
-            "published_source": SCHLESINGER_SOURCE if system == PUBLISHED_SYSTEM else None,
+            "published_source": SCHLESINGER_SOURCE if _compared(system) else None,
             "indices": [{"decision": r.decision.key, "label": r.decision.label,
                          "index": r.index, "rising": r.rising, "rule": r.rule,
                          "values": {str(tc): v for tc, v in r.values},
@@ -102,24 +108,24 @@ def indices_json(results: list[IndexResult], game: str, spec: str,
                          "comparison": _published(r, system)[1] or None} for r in results]}
 
 
-def indices_text(results: list[IndexResult], game: str, spec: str, system: str,
+def indices_text(results: list[IndexResult], game: str, spec: str, system: CountSystem,
                  markdown: bool = False) -> str:
     head = ["decision", "index", "play", "published", "comparison"]
     rows = [[r.decision.label, r.index_text, r.rule,
              *_published(r, system)] for r in results]
     unseen = results[0].unseen if results else 0
-    about = [f"rules: {spec}; count: {system}; {unseen} cards unseen (true count = centred "
+    about = [f"rules: {spec}; count: {system.name}; {unseen} cards unseen (true count = centred "
              "running count of every card seen, the upcard and hand included, per 52 unseen)",
              f"method: {INDEX_METHOD}",
              f"published: {SCHLESINGER_SOURCE}; 'agrees' = within 0.5 of the printed integer"
-             if system == PUBLISHED_SYSTEM else
-             f"published: none for {system} (the published indices are Hi-Lo's: "
+             if _compared(system) else
+             f"published: none for {system.name} (the published indices are Hi-Lo's: "
              f"{SCHLESINGER_SOURCE})"]
     if markdown:
-        return "\n".join([f"# Playing indices: {game} ({md_literal(system)})", "",
+        return "\n".join([f"# Playing indices: {game} ({md_literal(system.name)})", "",
                           f"- Engine: {ENGINE}", *[f"- {a}" for a in about], "",
                           *md_table(head, rows, "l" * len(head), compact=True)]) + "\n"
-    return "\n".join([f"Playing indices: {game} ({system})", *about, "",
+    return "\n".join([f"Playing indices: {game} ({system.name})", *about, "",
                       *text_table(head, rows, align="l" * len(head), strip=False)])
 
 
