@@ -3,7 +3,7 @@ import analyzer
 
 game = "1D H17 DOA NDAS SPL1 NS"  # or a named game: "charlie7", "free-bet", ...
 ev = analyzer.analyze(game)  # bja ev --rules "1D H17 DOA NDAS SPL1 NS"
-print(ev.to_text(), f"RTP by upcard: {ev.by_upcard}", sep="\n")
+print(ev.to_text(), f"EV by upcard (per unit bet): {ev.by_upcard}", sep="\n")
 print(analyzer.chart(game).to_text())  # bja chart --rules "..."
 grid = analyzer.compare(game, vary=["S17|H17", "-|BJ6:5"], charts=False)
 print(grid.to_text())  # bja compare --base "..." --vary "S17|H17" --vary "-|BJ6:5" --no-chart

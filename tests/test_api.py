@@ -99,6 +99,16 @@ WRONG_TYPES = {
     "hand_total(['A'])": (lambda a: a.hand_total(["A"]), "cards"),
     "hand_total([0])": (lambda a: a.hand_total([0]), "cards"),
     "hand_total([11])": (lambda a: a.hand_total([11]), "cards"),
+    # a progress that is not a function: refused before any work, even when the memo
+    # holds the answer (analyze() once accepted it then, and raised TypeError otherwise)
+    "analyze(progress=5)": (lambda a: a.analyze("1D", progress=5), "progress"),
+    "distribution(progress=5)": (lambda a: a.distribution("1D", progress=5), "progress"),
+    "eor(progress=5)": (lambda a: a.eor("1D", progress=5), "progress"),
+    "counts(progress=5)": (lambda a: a.counts("1D", progress=5), "progress"),
+    "indices(progress=5)": (lambda a: a.indices("1D", progress=5), "progress"),
+    "edge(progress=5)": (lambda a: a.edge("1D CUT20", progress=5), "progress"),
+    "simulate(progress=5)": (lambda a: a.simulate("1D", 1000, progress=5), "progress"),
+    "certify(progress=5)": (lambda a: a.certify("1D", progress=5), "progress"),
 }
 
 

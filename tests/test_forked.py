@@ -62,7 +62,7 @@ def test_children_take_sigint_by_default() -> None:
         time.sleep(0.02)  # long enough for the child to take some items
         return signal.getsignal(signal.SIGINT)
 
-    got = forked.in_forks(work, list(range(8)), jobs=2)
+    got = forked.in_forks(work, list(range(32)), jobs=2)  # the children start within 0.6 s
     assert got and set(got.values()) == {signal.SIG_DFL}
 
 

@@ -23,6 +23,7 @@ The convention, for README.md and docs/*.md:
 from __future__ import annotations
 
 import doctest
+import json
 import os
 import re
 import shlex
@@ -30,6 +31,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -395,3 +397,49 @@ def test_docs_games_md_states_every_named_game_as_the_presets_do() -> None:
     assert all(format_spec(parse_spec(s)) == s for s in variants.values())
     assert classic == CLASSIC_GAMES
     assert all(format_spec(parse_spec(s)) == s for s in classic.values())
+
+
+def _certificate(game: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        (ROOT / "reports" / game / "certificate.json").read_text(encoding="utf-8"))
+    return data
+
+
+def test_the_seed_games_figures_of_docs_games_md_are_the_certificates() -> None:
+    """The seed table of docs/games.md, to the digits it prints, is what the committed
+    certificates hold; a star marks exactly the games whose distribution has an error
+    bound, and the footnote states that bound (the table once kept a bound and an SD of
+    an older distribution after the certificates had moved on)."""
+    from analyzer.core.presets import PRESETS
+
+    text = (ROOT / "docs" / "games.md").read_text(encoding="utf-8")
+    starred = []
+    for name in PRESETS:
+        row = re.search(rf"^\| `{re.escape(name)}` \|.*\|$", text, re.M)
+        assert row is not None, name
+        cells = [c.strip() for c in row.group(0).strip("|").split("|")]
+        cdz, chart, sd, hit = cells[2:6]
+        cert = _certificate(name)
+        assert cdz.split("%")[0] == f"{cert['rtp_decimal']['cdz'] * 100:.6f}", name
+        assert chart.split("%")[0] == f"{cert['rtp_decimal']['chart'] * 100:.6f}", name
+        assert sd.removesuffix(" *") == f"{cert['sd']:.4f}", name
+        assert hit.removesuffix(" *") == f"{cert['hit_frequency'] * 100:.3f}%", name
+        assert sd.endswith(" *") == hit.endswith(" *") == (cert["error_bound"] > 0), name
+        if cert["error_bound"] > 0:
+            starred.append(f"{cert['error_bound']:.1e}".replace("e-05", "e-5"))
+    footnote = text.split("\n\\* ")[1].split("\n\n")[0]
+    assert re.findall(r"\d\.\de-\d+", footnote) == starred
+
+
+def test_the_cross_checks_of_docs_certification_md_are_the_certificates() -> None:
+    """docs/certification.md quotes each seed certificate's simulated cross-check."""
+    from analyzer.core.presets import PRESETS
+
+    text = " ".join((ROOT / "docs" / "certification.md").read_text(encoding="utf-8").split())
+    for name in PRESETS:
+        c = _certificate(name)["crosscheck"]
+        quoted = re.search(rf"{re.escape(name)} z ([+-]\d\.\d\d), (?:chi-square )?"
+                           rf"(\d+\.\d\d) \((\d+)(?: dof)?\) p (\d\.\d\d\d)", text)
+        assert quoted is not None, name
+        assert quoted.groups() == (f"{c['z']:+.2f}", f"{c['chi2']:.2f}", str(c["dof"]),
+                                   f"{c['p_value']:.3f}"), name

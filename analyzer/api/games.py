@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
 from analyzer.core.errors import RuleConflictError, RuleError, UsageError
 from analyzer.core.numbers import shown
 from analyzer.core.presets import CLASSIC_GAMES, PRESETS, VARIANT_GAMES, game_base, game_rules
 from analyzer.core.rules import Rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe, parse_shoe
+from analyzer.util.progress import ProgressCallback
 
 Game = Rules | str  # a Rules, a spec, a game name, or a game name and tokens
 
@@ -120,10 +121,10 @@ def texts(values: object, name: str) -> tuple[str, ...]:
     return tuple(text(v, f"each of {name}") for v in values)
 
 
-def callback(value: object, name: str = "progress") -> Any:
+def callback(value: object, name: str = "progress") -> ProgressCallback | None:
     if value is not None and not callable(value):
         raise UsageError(f"{name} must be a function or None, not {shown(value)}")
-    return value
+    return cast("ProgressCallback | None", value)
 
 
 __all__ = ["Game", "callback", "cli_game", "describe", "flag", "is_game_name", "jobs_of",

@@ -29,7 +29,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--port", action=whole(1, 65535), default=8000, help="port (default 8000)")
     p.add_argument("--open", action="store_true", help="open the Game page in a browser")
     p.add_argument("--workers", action=whole(1, MAX_WORKERS), default=2, metavar="N",
-                   help="jobs computed at once (default 2); 8 per worker may wait")
+                   help="job threads (default 2); the engine computes one job at a time, "
+                        "and 8 jobs per thread may wait")
     p.set_defaults(func=cmd_serve)
 
 

@@ -59,7 +59,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "8 decks reshuffled every round (full-shoe EV)",
             "the dealer peeks only with an ace up; with a ten up a dealer blackjack shows at "
             "the end and takes all the money the player paid (original bet, paid double, paid "
-            "split) - assumed; OBO ('original bet only') is the switch; free bets cost nothing",
+            "split) - assumed; the other reading, the original bet only (OBO), is refused "
+            "here: when a split Charlie beats the blackjack it is unsettled which hand pays "
+            "the original bet; free bets cost nothing",
             "free double on two-card hard 9, 10, 11 of the unsplit hand; paid double otherwise",
             "free split of pairs A-9 (one split only); ten-valued pairs split for a paid bet",
             "the free split hand is played for its own payoff (win 1, else 0)",
