@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from analyzer.api.games import Game, flag, jobs_of, resolve, shoe_of
+from analyzer.api.games import Game, callback, flag, jobs_of, resolve, shoe_of
 from analyzer.api.result import (
     UPCARD_ORDER,
     UPCARDS,
@@ -113,23 +113,33 @@ def analyze(game: Game, *, shoe: Shoe | str | None = None, split: str = "cdz",
     game : Rules or str
         A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
     shoe : Shoe or str, optional
-        The shoe (``"A:4,2:4,...,T:16"``); the rules' full decks by default.
-    split : str
-        Play of split hands: ``cdz`` (CDZ-), ``cdp1``, ``cdp``, ``optimal``, ``exact``.
-    exact : bool
+        The shoe (``"A:4,2:4,...,T:16"``); the rules' full decks by default.  Refused
+        with an infinite deck (``INF``) and when the rules' cut card is not inside it.
+    split : str, default "cdz"
+        Play of split hands: ``cdz`` (CDZ-), ``cdp1``, ``cdp``, ``optimal``, ``exact``
+        (CDZ- with splits enumerated whole, a cross-check for small shoes only).
+    exact : bool, default False
         Exact rational arithmetic: the figures are Fractions.
-    levels : bool
-        Also the RTP of every level of play (several analyses more).
+    levels : bool, default False
+        Also the RTP of every level of play: the basic chart, CDZ-, CDP1, CDP (and optimal
+        splitting with ``split="optimal"``); several analyses more.  Refused under ``INF``.
     jobs : int, optional
-        Processes sharing the upcards (default: every core); the same figures.
-    cache : bool
-        Serve and keep the result in the on-disk memo.
+        Processes sharing the upcards, 1 to 256 (default: every core); the same figures.
+    cache : bool, default True
+        Serve and keep the result in the on-disk memo (``$BJA_CACHE_DIR``).
     progress : callable, optional
         Called with a :class:`~analyzer.util.progress.Progress` as upcards finish.
 
     Returns
     -------
     EvResult
+        The EV and RTP of a round, the EV by upcard, insurance and (``levels``) the levels.
+
+    Raises
+    ------
+    AnalyzerError
+        A bad game or shoe; a UsageError for an unknown split, a bad switch or ``jobs``,
+        or ``INF`` with a shoe or ``levels``.
 
     Examples
     --------
@@ -139,6 +149,7 @@ def analyze(game: Game, *, shoe: Shoe | str | None = None, split: str = "cdz",
     >>> r.to_dict()["ev_exact"] == str(r.ev)
     True
     """
+    progress = callback(progress)
     from analyzer.report.cache import cached_ev_report
 
     rules, name = resolve(game)
@@ -209,15 +220,47 @@ def hand(game: Game, upcard: str | int, cards: str | Sequence[int | str], *,
          unconditioned: bool = False) -> HandResult:
     """The EV of every action of one hand against one upcard (``bja hand``).
 
-    ``upcard`` is ``"A"``, ``"2"``..``"9"``, ``"T"`` (or its value 1..10); ``cards`` a
-    text like ``"T,6"`` or a sequence of cards.  EVs are conditioned on no dealer
-    blackjack unless ``unconditioned``.
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    upcard : str or int
+        The dealer's upcard: ``"A"``, ``"2"``..``"9"``, ``"T"`` (``"10"``, ``"J"``,
+        ``"Q"``, ``"K"`` too) or its value 1 (ace) to 10.
+    cards : str or sequence of int or str
+        The player's cards, two or more: a text like ``"T,6"`` (commas or spaces) or a
+        sequence of symbols or values (``["T", 6]``).
+    shoe : Shoe or str, optional
+        The shoe the upcard and cards are dealt from; the rules' full decks by default.
+    split : str, default "cdz"
+        Play of split hands (a pair's split EV): ``cdz``, ``cdp1``, ``cdp``, ``optimal``,
+        ``exact``, as for :func:`analyze`.
+    exact : bool, default False
+        Exact rational arithmetic: the EVs are Fractions.
+    unconditioned : bool, default False
+        Put the dealer's blackjack back in: by default the EVs are conditioned on no dealer
+        blackjack wherever the dealer peeks at that upcard.
+
+    Returns
+    -------
+    HandResult
+        Each allowed action's EV and the best one (``""`` for a natural: no decision).
+
+    Raises
+    ------
+    AnalyzerError
+        A HandError for a bad card or a hand the shoe cannot deal; a UsageError for INF
+        with a shoe.
 
     Examples
     --------
     >>> r = hand("1D H17 DOA NDAS SPL1 NS", "T", "T,6")
     >>> r.best, round(r.actions["stand"], 6)
     ('hit', -0.542952)
+    >>> hand("1D H17 DOA NDAS SPL1 NS", 10, [10, 6], unconditioned=True).best
+    'hit'
+    >>> hand("1D H17 DOA NDAS SPL1 NS", "T", "A,T").best  # a natural
+    ''
     """
     from analyzer.core.cards import parse_cards, parse_value
     from analyzer.report.model import hand_report, infinite_hand_report
@@ -272,6 +315,27 @@ class DealerResult(Result):
 
 def dealer(game: Game, *, shoe: Shoe | str | None = None, exact: bool = False) -> DealerResult:
     """The dealer's outcome table per upcard, unconditioned (``bja dealer``).
+
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+        An infinite deck (``INF``) is refused: it has no shoe to deal from.
+    shoe : Shoe or str, optional
+        The shoe the dealer draws from, each upcard removed in turn; the rules' full decks
+        by default.
+    exact : bool, default False
+        Exact rational arithmetic (the JSON then adds each outcome as a fraction).
+
+    Returns
+    -------
+    DealerResult
+        Per upcard, the chance of a final 17..21, of a blackjack and of a bust.
+
+    Raises
+    ------
+    AnalyzerError
+        A bad game or shoe, or a UsageError for ``INF``.
 
     Examples
     --------
@@ -406,8 +470,25 @@ def chart(game: Game, *, by_cards: bool | None = None,
           shoe: Shoe | str | None = None) -> ChartResult:
     """The total-dependent basic-strategy chart of a game, evaluated exactly (``bja chart``).
 
-    ``by_cards`` adds rows qualified by the number of cards where that changes the
-    play (always on in Charlie games).
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    by_cards : bool, optional
+        Add rows qualified by the number of cards (``H16/3``) where that changes the play.
+        None: on under a Charlie, DAN or SAH rule; True or False forces it on or off.
+    shoe : Shoe or str, optional
+        Derive and evaluate the chart off this shoe; the rules' full decks by default.
+
+    Returns
+    -------
+    ChartResult
+        The chart (``to_csv()`` is the chart file), its exact EV beside the CDZ- optimum.
+
+    Raises
+    ------
+    AnalyzerError
+        A bad game or shoe, an infinite deck (``INF``), or a ``by_cards`` not a bool or None.
 
     Examples
     --------
@@ -483,6 +564,25 @@ def load_chart_input(chart: Path | str | Chart, rules: Rules) -> tuple[Chart, st
 
 def evaluate_chart(game: Game, chart: Path | str | Chart) -> EvaluationResult:
     """Play a chart exactly as written and compare it with the CDZ- optimum (``bja evaluate``).
+
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens;
+        the chart is played under these rules, off their full decks.
+    chart : Path, str or Chart
+        A chart file's path, chart text (a string holding a newline: the CSV of
+        :meth:`ChartResult.to_csv`) or a :class:`~analyzer.charts.model.Chart`.
+
+    Returns
+    -------
+    EvaluationResult
+        The chart's exact EV as written, by upcard, beside the CDZ- optimum and the gap.
+
+    Raises
+    ------
+    AnalyzerError
+        A ChartError for a file that cannot be read, a bad row or code, or another type.
 
     Examples
     --------
@@ -561,10 +661,35 @@ def distribution(game: Game, *, shoe: Shoe | str | None = None,
                  progress: ProgressCallback | None = None) -> DistributionResult:
     """The exact distribution of a round's net result, its SD and more (``bja distribution``).
 
-    ``strategy``: ``"optimal"`` (CDZ- play), ``"chart"`` (the game's derived chart),
-    or a chart to play (a file path, chart text or a :class:`Chart`).  ``spots=N``
-    adds the covariance of two spots against one dealer hand (CDZ- play off a full
-    shoe: exact with one split, else simulated) and the SD of a round on 1..N spots.
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    shoe : Shoe or str, optional
+        The shoe (``"A:4,2:4,...,T:16"``); the rules' full decks by default.
+    strategy : str, Path or Chart, default "optimal"
+        ``"optimal"`` (CDZ- play), ``"chart"`` (the game's derived chart), or a chart
+        played as written: a file's path, chart text or a :class:`Chart`.
+    exact : bool, default False
+        Exact rational arithmetic: the probabilities and the EV are Fractions.
+    spots : int, optional
+        1 to 7: also the covariance of two spots against one dealer hand (exact without
+        resplits, else simulated) and the SD of a round on 1..N spots; optimal play, no shoe.
+    jobs : int, optional
+        Processes sharing the upcards, 1 to 256 (default: every core); the same figures.
+    progress : callable, optional
+        Called with a :class:`~analyzer.util.progress.Progress` as upcards finish.
+
+    Returns
+    -------
+    DistributionResult
+        P(net result) for every net result, with the EV, SD, skewness, hit frequency...
+
+    Raises
+    ------
+    AnalyzerError
+        A ChartError for a chart not found or bad; a UsageError for ``spots`` out of range
+        or with a shoe or a chart.
 
     Examples
     --------
@@ -572,6 +697,7 @@ def distribution(game: Game, *, shoe: Shoe | str | None = None,
     >>> round(r.sd, 4), round(sum(r.probabilities.values()), 12)
     (1.1431, 1.0)
     """
+    progress = callback(progress)
     from analyzer.charts.strategy import ChartStrategy
     from analyzer.engine.analysis import Analysis
     from analyzer.engine.distribution import round_distribution

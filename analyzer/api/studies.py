@@ -158,10 +158,59 @@ def compare(base: Game | None = None, *, vary: Sequence[str] = (),
             cache: bool = True, progress: ProgressCallback | None = None) -> ComparisonResult:
     """Compare rule sets: a grid, every single-rule change, or games explained (``bja compare``).
 
-    One mode: ``base`` with ``vary`` axes (``"S17|H17"``; ``-`` keeps the base), a
-    ``grid`` file, ``base`` with ``effects=True``, or two or more ``games``
-    (names, specs or :class:`Rules`) whose differences are attributed rule by
-    rule.  ``charts=False`` skips the basic-strategy chart column.
+    One mode: ``base`` with ``vary`` axes, a ``grid`` file, ``base`` with
+    ``effects=True``, or two or more ``games``.  A rule set that cannot be analysed is
+    a row saying why, not an error (unless it is the base).
+
+    Parameters
+    ----------
+    base : Rules or str, optional
+        The base game (a Rules, a spec, a game name, or a name and tokens) of ``vary``
+        and ``effects``; None with ``grid`` and ``games``.
+    vary : sequence of str, default ()
+        Axes on top of the base, each ``"A|B|..."`` (``"S17|H17"``); an alternative may
+        hold several tokens (``"DAS RSA"``), ``-`` keeps the base.  Every cell is a row.
+    grid : Path or str, optional
+        A grid file (TOML, schema in :mod:`analyzer.comparisons.variants`) naming its own
+        base and rows.
+    effects : bool, default False
+        Every single-rule change of ``base``, most favourable to the player first.
+    games : sequence of Rules or str, default ()
+        Explain mode: 2 to 32 game names, specs or Rules side by side, each difference
+        from the previous game attributed rule by rule (Shapley).
+    exact : bool, default False
+        Exact rational arithmetic: EVs and differences as Fractions.
+    split : str, default "cdz"
+        Split play of the EV column: ``cdz``, ``cdp1``, ``cdp`` or ``optimal`` (minutes
+        per rule set); ``exact`` is refused.
+    levels : bool, default False
+        Also a column for each other level of CDZ-, CDP1 and CDP.
+    charts : bool, default True
+        The basic-strategy chart's EV column (about half the work); False skips it.
+    max_players : int, default 8
+        Explain mode: at most this many rules (1 to 12) attributed one by one; more are
+        merged into groups.  Not read in the other modes.
+    jobs : int, optional
+        Worker processes, 1 to 256 (default: every core).
+    backend : str, default "loky"
+        ``"loky"`` (processes here) or ``"dask"`` (a Dask cluster, needs ``scheduler``).
+    scheduler : str, optional
+        The Dask scheduler's address, ``[tcp://]HOST:PORT``; read with ``backend="dask"``.
+    cache : bool, default True
+        Serve and keep each rule set's figures in the on-disk memo.
+    progress : callable, optional
+        Called with a :class:`~analyzer.util.progress.Progress` as rule sets finish.
+
+    Returns
+    -------
+    ComparisonResult
+        One row per rule set: its spec, EV, difference from the base (chart EV, levels).
+
+    Raises
+    ------
+    AnalyzerError
+        A GridError for no mode or two, a bad axis, grid file or game; a UsageError for a
+        bad option; a RuleConflictError when the base cannot be analysed.
 
     Examples
     --------
@@ -169,6 +218,7 @@ def compare(base: Game | None = None, *, vary: Sequence[str] = (),
     >>> r.to_frame()[["row", "axis1"]].values.tolist()
     [['S17', 'S17'], ['H17', 'H17']]
     """
+    progress = callback(progress)
     from analyzer.comparisons import RunOptions, compare_effects, compare_explain, compare_grid
     from analyzer.comparisons.variants import load_grid, parse_axis, product_variants
 
@@ -183,7 +233,7 @@ def compare(base: Game | None = None, *, vary: Sequence[str] = (),
                          jobs=None if jobs is None else jobs_of(jobs),
                          backend=text(backend, "backend"),
                          scheduler=optional_text(scheduler, "scheduler"), use_cache=cache,
-                         progress=callback(progress),
+                         progress=progress,
                          split=SplitLevel(split) if split in [str(s) for s in SplitLevel]
                          else split,  # type: ignore[arg-type]  # RunOptions names a bad one
                          levels=levels)
@@ -288,20 +338,73 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
             played: int | None = None) -> SidebetResult:
     """The exact par sheet of a side bet (``bja sidebet``).
 
-    ``decks`` full decks (default 8) or a ``shoe`` (``"6decks-AS-KH*2"``,
-    ``"6spanish"``); a shipped pay table by ``preset`` name (default: the bet's
-    usual one) or ``paytable`` (``"BET:NAME"`` for a shipped one, else a TOML
-    file), ``pays`` overriding single pays (``"flush=6"``).  With
-    ``solve=EVENT`` and ``target_rtp``: the pay of that event for the target RTP
-    instead.  ``protection`` adds the effects of removal, the best counts and a
-    counter simulated over ``shoes`` shoes at ``seed``; ``played`` states Bust
-    It's played reading, simulated over that many rounds.
+    Parameters
+    ----------
+    bet : str
+        The bet: 21+3, hot3, any-pair, bust-it, perfect-pairs, lucky-ladies, royal-match,
+        match-the-dealer, lucky-lucky, buster-blackjack, 21+3-xtreme, 21+3-classic,
+        super-sevens, over-under-13, kings-bounty or bet-the-set.
+    decks : int, optional
+        Full 52-card decks, 1 to 1,000,000 (default 8); not with ``shoe``.
+    shoe : str, optional
+        Any shoe, card by card: ``"6decks-AS-KH*2"``, ``"6spanish"`` (48-card decks),
+        ``"AS:2,7C:1"``; not with ``decks``.
+    paytable : Path or str, optional
+        ``"BET:NAME"`` for a shipped pay table (``"perfect-pairs:A"``), anything else a
+        TOML file's path; not with ``preset``.
+    preset : str, optional
+        A shipped pay table of this bet by name (default: its usual one; see
+        :func:`paytable_list`).
+    pays : str, optional
+        Single pays overridden, ``"EVENT=N,..."`` (``"flush=6"``), N to 1 as ``"8"``,
+        ``"7.5"`` or ``"15/2"``.
+    straights : str, default "standard"
+        21+3 only: ``standard`` (A-2-3 and Q-K-A, not K-A-2), ``wrap``, ``ace-low``,
+        ``ace-high``.
+    pair_by : {"rank", "value"}, default "rank"
+        Any Pair only: a pair is the same rank, or the same blackjack value (K-Q).
+    h17 : bool, default False
+        Bust It and Buster Blackjack only: the dealer hits soft 17.
+    reading : {"removed", "ignored"}, default "removed"
+        Bust It and Buster Blackjack only: the player's first two cards are removed from
+        the shoe, or ignored.
+    solve : str, optional
+        A paying event whose pay to find for ``target_rtp`` (the two go together); the
+        result is that pay instead of the par sheet.
+    target_rtp : str, float or Fraction, optional
+        The RTP to solve for: ``"0.96"``, ``"24/25"`` or ``"96%"``; above 0, at most 1000.
+    step : str, default "1"
+        Solving: practical pays are multiples of this (positive); the multiples either
+        side of the exact pay are given with their RTPs.
+    protection : bool, default False
+        Add game protection: the effects of removal, the best counts and a simulated
+        counter.  Not read when solving.
+    shoes : int, optional
+        With ``protection``: shoes the counter is dealt, 1 to 10,000,000 (default 20,000).
+    seed : int, optional
+        With ``protection`` or ``played``: the simulations' seed (default 2024).
+    played : int, optional
+        Bust It only: also its played reading (the player's hits dealt before the dealer
+        draws), simulated over this many rounds, 1 to 100,000,000.
+
+    Returns
+    -------
+    SidebetResult
+        Every event's pays, combinations, probability and return, the RTP (or the pay).
+
+    Raises
+    ------
+    AnalyzerError
+        A PayTableError for a bad pay table, pays or target, or two sources given; a
+        UsageError for an option the bet does not read or out of place; a ShoeError.
 
     Examples
     --------
     >>> r = sidebet("21+3", decks=1, solve="flush", target_rtp="0.95")
     >>> r.to_dict()["pay_exact"]
     '8399/1096'
+    >>> sidebet("21+3", decks=1, pays="flush=6")
+    <Side bet 21+3 (seed with flush=6), 1 deck (52 cards): RTP 86.751131%>
     """
     from analyzer.sidebets.bets import BetOptions, get_bet
     from analyzer.sidebets.build import report
@@ -384,8 +487,33 @@ def paytable_list(bet: str, *, as_data: Literal[True]) -> list[dict[str, Any]]: 
 
 
 def paytable_list(bet: str, *, as_data: bool = False) -> str | list[dict[str, Any]]:
-    """The bet's shipped pay tables with their sources (``bja sidebet NAME
-    --list-paytables``), the default first; ``as_data``: a list of dicts (``--json``)."""
+    """The bet's shipped pay tables with their sources (``bja sidebet NAME --list-paytables``).
+
+    Parameters
+    ----------
+    bet : str
+        A side bet's name, as for :func:`sidebet`.
+    as_data : bool, default False
+        A list of dicts (``name``, ``title``, ``source``, ``pays``), as ``--json`` prints,
+        instead of the text.
+
+    Returns
+    -------
+    str or list of dict
+        Every shipped table of the bet, the default first, with its source and pays.
+
+    Raises
+    ------
+    AnalyzerError
+        A RuleNotationError for an unknown bet, a UsageError for a ``bet`` not a string.
+
+    Examples
+    --------
+    >>> paytable_list("21+3").splitlines()[0]
+    '21+3:seed — free-bet game (seed)'
+    >>> [t["name"] for t in paytable_list("perfect-pairs", as_data=True)]
+    ['perfect-pairs:A', 'perfect-pairs:B', 'perfect-pairs:C', 'perfect-pairs:D']
+    """
     from analyzer.sidebets.bets import get_bet
     from analyzer.sidebets.paytable import presets
     from analyzer.sidebets.render import paytables_data, render_paytables
@@ -459,8 +587,38 @@ def eor(game: Game, *, shoe: Shoe | str | None = None, decisions: Sequence[str] 
         cache: bool = True, progress: ProgressCallback | None = None) -> EorResult:
     """Exact effects of removal of each card value on the game and on decisions (``bja eor``).
 
-    ``decisions`` as ``HANDvUP:FIRST-SECOND`` (``"16vT:stand-hit"``) or ``"insurance"``;
-    ``strategy``: ``optimal`` (re-optimised on every shoe) or ``fixed``.
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    shoe : Shoe or str, optional
+        The shoe cards are removed from (``"A:4,...,T:16"``); the rules' full decks by
+        default.  Less one card it must still deal a round.
+    decisions : sequence of str, default ()
+        Up to 100 decisions, ``HANDvUP:FIRST-SECOND`` (``"16vT:stand-hit"``,
+        ``"T,Tv6:split-stand"``) or ``"insurance"``; each valued EV(first) - EV(second).
+    strategy : str, default "optimal"
+        ``"optimal"`` (re-optimised on every shoe) or ``"fixed"`` (the full shoe's play,
+        frozen: the EORs weighted by the cards then sum to exactly 0).
+    exact : bool, default False
+        Exact rational arithmetic (slow): the effects are Fractions.
+    jobs : int, optional
+        Worker processes, 1 to 256 (default: every core); the same figures.
+    cache : bool, default True
+        Serve and keep each shoe's analysis in the on-disk memo.
+    progress : callable, optional
+        Called with a :class:`~analyzer.util.progress.Progress` as shoes are analysed.
+
+    Returns
+    -------
+    EorResult
+        Per card value removed, the change of the game's EV and of each decision's value.
+
+    Raises
+    ------
+    AnalyzerError
+        A UsageError for an unknown strategy or a bad decision; a RuleConflictError for a
+        decision these rules never offer; a ShoeError for a shoe too small.
 
     Examples
     --------
@@ -468,6 +626,7 @@ def eor(game: Game, *, shoe: Shoe | str | None = None, decisions: Sequence[str] 
     >>> r.to_frame()["card"].tolist()
     ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T']
     """
+    progress = callback(progress)
     from analyzer.core.shoe import parse_shoe
     from analyzer.shoestate.eor import effects_of_removal
 
@@ -522,8 +681,39 @@ class CountsResult(Result):
 
 def counts(game: Game, *, systems: Sequence[str] = (), jobs: int | None = None,
            cache: bool = True, progress: ProgressCallback | None = None) -> CountsResult:
-    """How well count systems track a game (``bja counts``); ``systems`` by name or
-    .toml file, every built-in by default."""
+    """How well count systems track a game (``bja counts``).
+
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    systems : sequence of str, default ()
+        Count systems by name (hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen, wong-halves) or
+        ``.toml`` file; empty: every built-in one.
+    jobs : int, optional
+        Worker processes, 1 to 256 (default: every core); the same figures.
+    cache : bool, default True
+        Serve and keep the effects of removal behind the figures in the on-disk memo.
+    progress : callable, optional
+        Called with a :class:`~analyzer.util.progress.Progress` as shoes are analysed.
+
+    Returns
+    -------
+    CountsResult
+        Each system's betting correlation, playing efficiency and insurance correlation.
+
+    Raises
+    ------
+    AnalyzerError
+        A CountError (a NotationError) for an unknown system or a bad ``.toml`` file.
+
+    Examples
+    --------
+    >>> r = counts("1D H17 DOA NDAS NSPL NS", systems=["hi-lo"], jobs=1)
+    >>> round(r.to_dict()["systems"][0]["betting_correlation"], 3)
+    0.968
+    """
+    progress = callback(progress)
     from analyzer.shoestate.counts import SYSTEMS, get_system
     from analyzer.shoestate.efficiency import effects_model, efficiency
 
@@ -578,9 +768,42 @@ def indices(game: Game, *, count: str = "hi-lo", decisions: Sequence[str] = (),
             progress: ProgressCallback | None = None) -> IndicesResult:
     """Playing indices: the true count at which each decision flips (``bja indices``).
 
-    ``decisions`` default to the Illustrious 18 and Fab 4 that the rules allow;
-    ``unseen`` cards at the decision default to half the shoe.
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    count : str, default "hi-lo"
+        The count system, by name or ``.toml`` file (as for :func:`counts`).
+    decisions : sequence of str, default ()
+        Up to 100 decisions ``HANDvUP:FIRST-SECOND`` or ``"insurance"`` (as for
+        :func:`eor`); empty: the Illustrious 18 and Fab 4 that the rules allow.
+    unseen : int, optional
+        Cards unseen at the decision, 13 to the shoe less 3 (default: half the shoe).
+    jobs : int, optional
+        Worker processes, 1 to 256 (default: every core); the same figures.
+    cache : bool, default True
+        Serve and keep each shoe's analysis in the on-disk memo.
+    progress : callable, optional
+        Called with a :class:`~analyzer.util.progress.Progress` as shoes are analysed.
+
+    Returns
+    -------
+    IndicesResult
+        Each decision's index, its rule in words and the published index beside it.
+
+    Raises
+    ------
+    AnalyzerError
+        A CountError for an unknown count; a UsageError for a bad decision or ``unseen``;
+        a RuleConflictError for a decision these rules never offer.
+
+    Examples
+    --------
+    >>> r = indices("1D H17 DOA NDAS NSPL NS", decisions=["16vT:stand-hit"], jobs=1)
+    >>> r.to_dict()["indices"][0]["rule"]
+    'stand at TC >= +2.07 (else hit)'
     """
+    progress = callback(progress)
     from analyzer.shoestate.counts import get_system
     from analyzer.shoestate.decisions import not_allowed, parse_decision
     from analyzer.shoestate.indices import playing_indices
@@ -638,8 +861,46 @@ def edge(game: Game, *, count: str = "hi-lo", states: int = 200, samples: int = 
          progress: ProgressCallback | None = None) -> EdgeResult:
     """The edge by true count: sampled shoe states analysed exactly (``bja edge``).
 
-    ``cut`` cards dealt before the reshuffle (default the game's CUT token).
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    count : str, default "hi-lo"
+        The count system, by name or ``.toml`` file (as for :func:`counts`).
+    states : int, default 200
+        Shoe states dealt before the cut card and analysed exactly, 2 to 10,000.
+    samples : int, default 100_000
+        Count-only states for the true-count distribution, 2 to 1,000,000.
+    seed : int, default 1
+        The seed of both samplings, 0 to 2**128 - 1.
+    cut : int, optional
+        Cards dealt before the reshuffle (default: the game's CUT token); one of the two
+        is needed, and a round dealt past it must not run out of cards.
+    jobs : int, optional
+        Worker processes, 1 to 256 (default: every core); the same figures.
+    cache : bool, default True
+        Serve and keep each state's analysis in the on-disk memo.
+    progress : callable, optional
+        Called with a :class:`~analyzer.util.progress.Progress` as states are analysed.
+
+    Returns
+    -------
+    EdgeResult
+        Per true count: its share of rounds and the mean edge of the states there.
+
+    Raises
+    ------
+    AnalyzerError
+        A RuleConflictError with no cut card; a UsageError for a number out of range.
+
+    Examples
+    --------
+    >>> r = edge("1D H17 DOA NDAS NSPL NS", cut=26, states=2, samples=100, jobs=1)
+    >>> d = r.to_dict()
+    >>> d["cut_card"], d["cut_card_assumed"], round(d["full_ev"], 6)
+    (26, True, -0.005223)
     """
+    progress = callback(progress)
     from analyzer.core.limits import MAX_SEED
     from analyzer.shoestate.counts import get_system
     from analyzer.shoestate.edge import edge_by_count
@@ -790,19 +1051,60 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
              progress: ProgressCallback | None = None) -> SimulationResult:
     """A Monte Carlo estimate of a game's EV through the simulator's own code (``bja simulate``).
 
-    ``rounds`` as a number or text (``"1e7"``); ``cut_card=False`` ignores the game's
-    cut card; ``compare`` puts the exact EV beside the estimate; ``counter="hilo"``
-    plays a Hi-Lo counter with a bet ``spread`` (default ``"1-8"``) instead.  ``timing``
-    (not with a counter) keeps the speed
-    (seconds, rounds per second): never twice the same, so a seeded simulation's
-    output is byte for byte the same without it.
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    rounds : int or str
+        Rounds to play, 2 to 1e11, as a number or text (``"1e7"``).
+    seed : int or str, optional
+        0 to 2**128 - 1; None: a fresh one, reported in the result.  The figures depend
+        on the seed and ``jobs`` together.
+    jobs : int or str, optional
+        Parallel jobs, 1 to 256 (default: every core this process may use).
+    strategy : str, default "optimal"
+        ``"optimal"`` (the engine's composition-dependent play) or ``"chart"`` (the game's
+        basic-strategy chart).
+    cut_card : bool, default True
+        Deal the shoe down to the game's cut card; False: every round from a full shoe.
+    compare : bool, default False
+        Also the exact full-shoe EV of the strategy played and the difference in standard
+        errors.  Not read with a counter.
+    counter : str, optional
+        ``"hilo"``: play a Hi-Lo counter with a bet spread instead (its win rate by true
+        count); refused on Spanish decks.
+    spread : str, optional
+        The counter's bet spread ``"LOW-HIGH"`` in units, at most 1000 (default ``"1-8"``);
+        only with ``counter``.
+    timing : bool, default False
+        Keep the speed (seconds, rounds per second): never twice the same, so a seeded
+        simulation's output is byte for byte the same without it.  Not with a counter.
+    progress : callable, optional
+        Called with a :class:`~analyzer.util.progress.Progress` as rounds are played.
+
+    Returns
+    -------
+    SimulationResult
+        The mean result per round with its standard error, RTP, SD and histogram (or the
+        counter's win rate).
+
+    Raises
+    ------
+    AnalyzerError
+        A SimulationError for a number out of range, an unknown strategy or counter, or a
+        ``spread`` or ``timing`` out of place.
 
     Examples
     --------
     >>> r = simulate("1D", 20_000, seed=1, jobs=1)
     >>> r.to_dict()["rounds"], r.to_dict()["seed"]
     (20000, 1)
+    >>> r.to_dict()["mean"]
+    -0.00225
+    >>> simulate("1D H17 CUT26", 2000, seed=1, jobs=1, counter="hilo", spread="1-4")
+    <Counter custom rules: -3.600 units per 100 rounds>
     """
+    progress = callback(progress)
     from analyzer.core.limits import MAX_JOBS, MAX_SEED
     from analyzer.sim.config import MAX_ROUNDS, check_counts, check_size, default_jobs
 
@@ -930,12 +1232,57 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
             progress: ProgressCallback | None = None) -> CertificateResult:
     """A game's certificate (``bja certify``); written to the folder ``out`` if given.
 
-    ``exact=False`` computes the RTP levels in float arithmetic; ``rounds`` and
-    ``seed`` set the simulation cross-check; ``pdf=False`` skips the PDF (no
-    Chromium needed); ``meta`` (a TOML file or a :class:`Meta`) fills the cover and
-    sign-off blocks.  A named game keeps its readings; tokens on top of it make
-    a new rule set, certified under its spec.
+    A named game keeps its readings; tokens on top of it make a new rule set,
+    certified under its spec.  Every stage runs, its fixed simulations too: 4,000,000
+    two-spot rounds, and 800,000,000 rounds as dealt when the game has a cut card.
+
+    Parameters
+    ----------
+    game : Rules or str
+        A :class:`~analyzer.core.rules.Rules`, a spec, a game name, or a name and tokens.
+    out : Path or str, optional
+        The folder to write ``certificate.{md,html,json,pdf}`` into, replaced as a whole:
+        it must be absent or hold only those files (checked first).  None: no files.
+    pdf : bool, default True
+        With ``out``, the PDF too (needs Chromium); without it the others are written and
+        the result's ``no_pdf`` says why (nothing is raised).
+    exact : bool, default True
+        The RTP levels in exact rational arithmetic; False: float (faster).
+    rounds : int, optional
+        Rounds of the simulation cross-check, 2 to 1e11 (default 20,000,000).
+    seed : int, optional
+        The cross-check's seed, 0 to 2**128 - 1 (default 20251201).
+    meta : Path, str or Meta, optional
+        The submission's particulars for the cover and sign-off blocks: a TOML file or a
+        :class:`~analyzer.certificates.meta.Meta`.
+    progress : callable, optional
+        Called with a :class:`~analyzer.util.progress.Progress` as each stage goes, its
+        stage named ``"certificate k/n: ..."``.
+
+    Returns
+    -------
+    CertificateResult
+        The certificate's figures (``to_dict()`` is its JSON), the paths written.
+
+    Raises
+    ------
+    AnalyzerError
+        A UsageError for an ``out`` holding other files, ``INF`` or a bad ``meta``; a
+        SimulationError for ``rounds`` or ``seed`` out of range.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     r = certify("1D H17 DOA NDAS NSPL NS", out=Path(tmp) / "cert", pdf=False,
+    ...                 exact=False, rounds=1000, seed=1)
+    ...     [p.name for p in r.written]
+    ['certificate.md', 'certificate.html', 'certificate.json']
+    >>> r
+    <Certificate 1D H17 DOA NDAS NSPL NS: RTP 99.477709%>
     """
+    progress = callback(progress)
     import dataclasses
 
     from analyzer.certificates.files import CERTIFICATE_FILES, write_certificate
