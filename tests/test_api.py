@@ -109,6 +109,29 @@ WRONG_TYPES = {
     "edge(progress=5)": (lambda a: a.edge("1D CUT20", progress=5), "progress"),
     "simulate(progress=5)": (lambda a: a.simulate("1D", 1000, progress=5), "progress"),
     "certify(progress=5)": (lambda a: a.certify("1D", progress=5), "progress"),
+    # options the library accepted and then ignored, or ended in numpy's own error
+    "sidebet(seed=-1)": (lambda a: a.sidebet("21+3", decks=1, protection=True, seed=-1),
+                         "seed must be a whole number 0 to"),
+    "sidebet(played=0)": (lambda a: a.sidebet("bust-it", decks=1, played=0),
+                          "played must be a whole number 1 to"),
+    "sidebet(solve, protection)": (lambda a: a.sidebet("21+3", decks=1, solve="flush",
+                                                       target_rtp="0.95", protection=True),
+                                   "--solve finds a pay"),
+    "paytable_list(as_data='no')": (lambda a: a.api.studies.paytable_list("21+3",
+                                                                          as_data="no"),
+                                    "as_data"),
+    "compare(split='exact')": (lambda a: a.compare("1D", vary=["S17|H17"], split="exact"),
+                               "unknown split level 'exact'"),
+    "compare(scheduler)": (lambda a: a.compare("1D", vary=["S17|H17"], scheduler="h:1"),
+                           "--scheduler goes with --backend dask"),
+    "compare(max_players=5)": (lambda a: a.compare("1D", vary=["S17|H17"], max_players=5),
+                               "--max-players goes with explain mode"),
+    "simulate(compare, counter)": (lambda a: a.simulate("1D CUT26", 1000, compare=True,
+                                                        counter="hilo"), "--compare"),
+    "hand(cards=16)": (lambda a: a.hand("1D", "T", 16), "cards must be"),
+    "hand(upcard=None)": (lambda a: a.hand("1D", None, "T,6"), "upcard must be"),
+    "edge(cut=0)": (lambda a: a.edge("1D", cut=0), "cut must be"),
+    "certify(rounds=10**11)": (lambda a: a.certify("1D", rounds=10**11), "rounds must be"),
 }
 
 
@@ -119,3 +142,14 @@ def test_a_wrong_type_is_one_analyzer_error(call: str) -> None:
     run, needle = WRONG_TYPES[call]
     with pytest.raises(analyzer.AnalyzerError, match=needle):
         run(analyzer)
+
+
+def test_explain_mode_takes_a_game_name_with_tokens() -> None:
+    """``Game`` promises "charlie7 6D" everywhere; explain mode read it as a spec
+    ("unknown rule token 'charlie7'")."""
+    import analyzer
+
+    got = analyzer.compare(games=["charlie7", "charlie7 6D"], charts=False, jobs=1)
+    rows = got.to_dict()["rows"]
+    assert [r["name"] for r in rows] == ["charlie7", "charlie7 6D"]
+    assert rows[1]["rules"] == analyzer.format_spec(analyzer.game_rules("charlie7", "6D"))

@@ -30,8 +30,9 @@ from analyzer.api.result import (
     upcard_dict,
 )
 from analyzer.core.cards import format_value
-from analyzer.core.errors import ChartError, UsageError
+from analyzer.core.errors import CardNotationError, ChartError, UsageError
 from analyzer.core.levels import SPLIT_MODES, SplitLevel
+from analyzer.core.numbers import shown
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.ruleset import INFINITE
 from analyzer.core.shoe import Shoe
@@ -266,6 +267,12 @@ def hand(game: Game, upcard: str | int, cards: str | Sequence[int | str], *,
     from analyzer.report.model import hand_report, infinite_hand_report
 
     rules, _name = resolve(game)
+    if isinstance(upcard, bool) or not isinstance(upcard, (str, int)):
+        raise CardNotationError(f"upcard must be a card such as 'T' or 10, not "
+                                f"{shown(upcard)}")
+    if not isinstance(cards, (str, list, tuple)):
+        raise CardNotationError(f"cards must be text such as 'T,6' or a list of cards, not "
+                                f"{shown(cards)}")
     up = int(parse_value(upcard)) if isinstance(upcard, str) else upcard
     if isinstance(cards, str):
         held = tuple(int(c) for c in parse_cards(cards))

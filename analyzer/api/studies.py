@@ -40,7 +40,7 @@ from analyzer.core.errors import (
 )
 from analyzer.core.levels import SplitLevel
 from analyzer.core.numbers import shown
-from analyzer.core.rules import Rules, format_spec, parse_spec
+from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
 from analyzer.util.progress import ProgressCallback
 
@@ -134,17 +134,14 @@ class ComparisonResult(Result):
 
 
 def _explain_games(games: Sequence[Game]) -> list[tuple[str, Rules]]:
-    """Each explain game as (name, rules): a game name, a spec as written, a Rules."""
-    from analyzer.core.presets import game_base
-
+    """Each explain game as (name, rules): a Rules by its spec; a game name, a name and
+    tokens (``"charlie7 6D"``) or a spec by itself as written."""
     out = []
     for g in games:
         if isinstance(g, Rules):
             out.append((format_spec(g), g))
-        elif isinstance(g, str) and is_game_name(g):
-            out.append((g, game_base(g)))
         elif isinstance(g, str):
-            out.append((g, parse_spec(g)))
+            out.append((" ".join(g.split()), resolve(g)[0]))
         else:
             raise GridError(f"a game to explain is a name, a spec or a Rules, not {g!r}")
     return out
@@ -242,6 +239,11 @@ def compare(base: Game | None = None, *, vary: Sequence[str] = (),
     if len(modes) != 1:
         raise GridError("give one of: two or more games/specs, --effects, --grid FILE, "
                         f"--vary (got {', '.join(modes) or 'none'})")
+    from analyzer.comparisons.explain import MAX_PLAYERS, check_players
+
+    check_players(max_players)
+    if not games and max_players != MAX_PLAYERS:
+        raise UsageError("--max-players goes with explain mode (two or more games)")
     if games:
         if base is not None:
             raise GridError("explain mode takes games/specs as arguments, not --base/--game")
@@ -406,6 +408,8 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
     >>> sidebet("21+3", decks=1, pays="flush=6")
     <Side bet 21+3 (seed with flush=6), 1 deck (52 cards): RTP 86.751131%>
     """
+    from analyzer.core.limits import MAX_PLAYED_ROUNDS, MAX_SIDEBET_SEED, MAX_SIDEBET_SHOES
+    from analyzer.core.shoe import MAX_DECKS
     from analyzer.sidebets.bets import BetOptions, get_bet
     from analyzer.sidebets.build import report
     from analyzer.sidebets.paytable import override, parse_pay, select_paytable
@@ -420,10 +424,14 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
                           optional_text(preset, "preset"))
     solve = optional_text(solve, "solve")
     h17, protection = flag(h17, "h17"), flag(protection, "protection")
-    for number, what in ((decks, "decks"), (shoes, "shoes"), (seed, "seed"),
-                         (played, "played")):
-        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-            raise UsageError(f"{what} must be a whole number, not {shown(number)}")
+    for number, what, low, high in ((decks, "decks", 1, MAX_DECKS),
+                                     (shoes, "shoes", 1, MAX_SIDEBET_SHOES),
+                                     (seed, "seed", 0, MAX_SIDEBET_SEED),
+                                     (played, "played", 1, MAX_PLAYED_ROUNDS)):
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)
+                                   or not low <= number <= high):
+            raise UsageError(f"{what} must be a whole number {low} to {high:,}, "
+                             f"not {shown(number)}")
     for word, what in ((straights, "straights"), (pair_by, "pair_by"), (reading, "reading"),
                        (step, "step")):
         text(word, what)
@@ -439,6 +447,8 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
         raise UsageError("--seed goes with --protection or --played")
     if played is not None and found.name != "bust-it":
         raise UsageError("--played is Bust It's third reading")
+    if solve is not None and (protection or played is not None):
+        raise UsageError("--solve finds a pay: --protection and --played go without it")
     suits = parse_suit_shoe(shoe) if shoe is not None else SuitShoe.decks(
         DEFAULT_SIDEBET_DECKS if decks is None else decks)
     if protection and solve is None:  # the counter's deal sized before any work
@@ -475,7 +485,7 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
     return SidebetResult(report(found, suits, outcomes, table, options, protect=protection,
                                 shoes=DEFAULT_SHOES if shoes is None else shoes,
                                 seed=SEED if seed is None else seed,
-                                played_rounds=played or 0))
+                                played_rounds=0 if played is None else played))
 
 
 @overload
@@ -519,7 +529,7 @@ def paytable_list(bet: str, *, as_data: bool = False) -> str | list[dict[str, An
     from analyzer.sidebets.render import paytables_data, render_paytables
 
     found = get_bet(text(bet, "bet"))
-    if as_data:
+    if flag(as_data, "as_data"):
         return paytables_data(presets(found), found.paying)
     return render_paytables(presets(found), found.paying)
 
@@ -1124,6 +1134,9 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
         raise SimulationError("--spread is the counter's bet spread: it goes with --counter")
     if counter is not None and timing:
         raise SimulationError("--timing times a simulation of the EV, not a counter's")
+    if counter is not None and compare:
+        raise SimulationError("--compare sets the EV beside the exact one; a counter's win "
+                              "rate has no exact figure to compare with")
     strategy = text(strategy, "strategy")
     workers = _whole(jobs, "number of jobs", 1, MAX_JOBS)
     workers = default_jobs() if workers is None else workers
@@ -1295,9 +1308,14 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
     pdf, exact = flag(pdf, "pdf"), flag(exact, "exact")
     if meta is not None and not isinstance(meta, (str, Path, Meta)):
         raise UsageError(f"meta must be a TOML file's path or a Meta, not {shown(meta)}")
-    for value, what in ((rounds, "rounds"), (seed, "seed")):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise UsageError(f"{what} must be a whole number, not {shown(value)}")
+    from analyzer.core.limits import MAX_CHECK_ROUNDS, MAX_SEED
+
+    for value, what, low, high in ((rounds, "rounds", 2, MAX_CHECK_ROUNDS),
+                                   (seed, "seed", 0, MAX_SEED)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not low <= value <= high):
+            raise UsageError(f"{what} must be a whole number {low} to {high:,}, "
+                             f"not {shown(value)}")
     particulars = load_meta(Path(meta)) if isinstance(meta, (str, Path)) else meta
     rules, name = resolve(game)
     if is_game_name(name) and rules != game_base(name):

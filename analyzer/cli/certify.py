@@ -16,12 +16,11 @@ from typing import Any
 
 from analyzer.cli.options import SEED, add_progress, progress_bar, whole
 from analyzer.core.errors import UsageError
+from analyzer.core.limits import MAX_CHECK_ROUNDS
 from analyzer.core.presets import game_base
 from analyzer.core.rules import format_spec, parse_spec
 
 __all__ = ["certificate", "register", "run", "slug"]
-
-MAX_CHECK_ROUNDS = 10**10  # the cross-check's rounds: a tenth of the simulator's cap
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:

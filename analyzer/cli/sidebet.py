@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from analyzer.cli.options import whole
+from analyzer.core.limits import MAX_PLAYED_ROUNDS, MAX_SIDEBET_SEED, MAX_SIDEBET_SHOES
 from analyzer.core.shoe import MAX_DECKS
 from analyzer.sidebets.twentyone3 import STRAIGHT_RULES
 
@@ -63,14 +64,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--reading", choices=BUST_IT_READINGS, default="removed",
                    help="Bust It, Buster Blackjack: are the player's first two cards removed "
                         "from the shoe (default) or ignored?")
-    p.add_argument("--played", action=whole(1, 100_000_000), default=None, metavar="ROUNDS",
+    p.add_argument("--played", action=whole(1, MAX_PLAYED_ROUNDS), default=None, metavar="ROUNDS",
                    help="Bust It: also state the played reading (the player's hits dealt "
                         "before the dealer draws), simulated over ROUNDS rounds")
     p.add_argument("--protection", action="store_true",
                    help="add game protection: effects of removal, counts, a simulated counter")
-    p.add_argument("--shoes", action=whole(1, 10_000_000), default=None,
+    p.add_argument("--shoes", action=whole(1, MAX_SIDEBET_SHOES), default=None,
                    help="--protection: shoes the counter is dealt (default 20,000)")
-    p.add_argument("--seed", action=whole(0, 2**63 - 1), default=None,
+    p.add_argument("--seed", action=whole(0, MAX_SIDEBET_SEED), default=None,
                    help="--protection, --played: the simulation's seed")
     p.add_argument("--solve", metavar="EVENT", help="find the pay of EVENT for --target-rtp")
     p.add_argument("--target-rtp", metavar="RTP", help="e.g. 0.96, 24/25 or 96%%")

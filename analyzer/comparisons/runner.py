@@ -73,7 +73,7 @@ class RunOptions:
 
     def __post_init__(self) -> None:
         if self.split not in SPLIT_LEVELS:
-            raise UsageError(f"unknown split level {self.split!r} for a comparison "
+            raise UsageError(f"unknown split level {str(self.split)!r} for a comparison "
                              f"(use {', '.join(SPLIT_LEVELS)})")
         if self.jobs is not None and not 1 <= self.jobs <= MAX_JOBS:
             raise UsageError(f"jobs must be 1 to {MAX_JOBS}, not {self.jobs}")
@@ -81,6 +81,8 @@ class RunOptions:
             raise UsageError(f"unknown backend {self.backend!r} (use {', '.join(BACKENDS)})")
         if self.backend == "dask":
             check_scheduler(self.scheduler)
+        elif self.scheduler is not None:
+            raise UsageError("--scheduler goes with --backend dask")
 
     def kind(self, level: SplitLevel) -> str:
         """The memo/worker kind of the EV at ``level``: "float", "exact:cdp1"..."""

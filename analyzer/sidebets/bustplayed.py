@@ -26,13 +26,14 @@ import numpy.typing as npt
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND
 from analyzer.core.errors import ImpossibleShoeError, RuleConflictError, SimulationError
+from analyzer.core.limits import MAX_PLAYED_ROUNDS
 from analyzer.core.rules import Rules
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.hands import double_allowed, doubling_refusal
 
-MAX_ROUNDS = 100_000_000
+MAX_ROUNDS = MAX_PLAYED_ROUNDS
 
 
 @dataclass(frozen=True)
