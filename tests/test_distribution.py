@@ -238,8 +238,14 @@ def test_error_bounds_of_the_figures_hold() -> None:
     assert whole.dist.error_bound == 0 and e > 0 and rough.sd_bound > 0
     for x in set(whole.probabilities) | set(rough.probabilities):
         assert abs(whole.probabilities.get(x, 0) - rough.probabilities.get(x, 0)) <= e
+    # the bound is the approximated rounds' total probability, which the approximation
+    # keeps: the two laws differ by at most 2e in all, and any set of results by e
+    assert sum(abs(whole.probabilities.get(x, 0) - rough.probabilities.get(x, 0))
+               for x in set(whole.probabilities) | set(rough.probabilities)) <= 2 * e
+    assert set(whole.probabilities) <= set(rough.probabilities)  # within the printed range
     assert abs(whole.sd - rough.sd) <= rough.sd_bound
-    assert abs(whole.p_win - rough.p_win) <= rough.chance_bound(lambda x: x > 0)
+    for test in (lambda x: x > 0, lambda x: x < 0, lambda x: x == 0, lambda x: abs(x) > 1):
+        assert abs(whole.chance(test) - rough.chance(test)) <= rough.chance_bound(test) == e
     assert abs(whole.sd - rough.sd) > 0  # the approximation differs: the bounds are tested
 
 

@@ -42,6 +42,7 @@ from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.fixed import play_policy
 from analyzer.engine.hands import HandSpace, later_doubles
+from analyzer.engine.strategy import beats
 
 MAX_ROUNDS = 8
 SplitValues = Mapping[tuple[int, int], float]
@@ -212,11 +213,11 @@ class Deriver:
         values = {a: float(first[a][i]) for a in first if not np.isnan(first[a][i])}
         best = STAND
         for action in Action:
-            if action in values and values[action] > values[best]:
+            if action in values and beats(values[action], values[best]):
                 best = action
         shown = {a.code: values[a] for a in Action if a in values}
         if best == DOUBLE:
-            return ("Ds" if values[STAND] > values[HIT] else "D"), shown
+            return ("Ds" if beats(values[STAND], values[HIT]) else "D"), shown
         if best == SURRENDER:
             rest = {a: values[a] for a in (HIT, STAND, SPLIT) if a in values}
             alt = max(rest, key=lambda a: (rest[a], -a))
@@ -370,7 +371,7 @@ class Deriver:
         assert v.free_stand is not None and v.free_hit is not None
         free_stand, forced = v.free_stand, self._forced(d)
         if previous is None:
-            hits = (v.free_hit > free_stand) & ~forced
+            hits = beats(v.free_hit, free_stand) & ~forced
         else:
             space = v.space
             hits = (previous.hit_policy(d.upcard, space.comps) == HIT) & (space.ncards >= 2)

@@ -58,7 +58,7 @@ from analyzer.engine.optimal_split import SplitInfeasible, optimal_split_value
 from analyzer.engine.optimal_split import refusal as optimal_refusal
 from analyzer.engine.postsplit import PostSplit
 from analyzer.engine.splits import SplitPlan, later_play, policy_decision, split_ev
-from analyzer.engine.strategy import PREFERENCE, Strategy
+from analyzer.engine.strategy import PREFERENCE, Strategy, beats
 from analyzer.engine.suits import (
     SuitState,
     suit_cases,
@@ -648,11 +648,11 @@ class Analysis:
         surrender = actions.get(SURRENDER)
         best = next(a for a in PREFERENCE if a in others)
         for action in PREFERENCE:
-            if action in others and others[action] > others[best]:
+            if action in others and beats(others[action], others[best]):
                 best = action
         best_play = others[best]
         if rules.surrender is Surrender.LATE and surrender is not None and \
-                surrender > best_play:
+                beats(surrender, best_play):
             best, best_play = SURRENDER, surrender
         # With a hole card the EVs are conditioned on no dealer blackjack; without
         # one they already carry it.
@@ -720,7 +720,7 @@ class Analysis:
         if split is not None and split_by_ranks:
             kept = {a: v for a, v in actions.items() if a == SURRENDER}
             action, value = self._best_action(upcard, {SPLIT: split, **kept}, p_bj)
-            if value > total:  # as _suited_value's max: a tie keeps the states' plays
+            if beats(value, total):  # as _suited_value's max: a tie keeps the states' plays
                 plays = [(state, action) for state in states]
         return tuple(plays)
 

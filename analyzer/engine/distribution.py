@@ -56,7 +56,7 @@ from analyzer.engine.dist_splits import (
 from analyzer.engine.fixed import free_policy
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.splits import SplitPlan
-from analyzer.engine.strategy import Strategy
+from analyzer.engine.strategy import Strategy, beats
 from analyzer.engine.suits import SuitState, suit_scale, unseen_state
 from analyzer.util.pool import available
 from analyzer.util.progress import ProgressCallback, report
@@ -318,7 +318,7 @@ class _Upcard:
         if chosen is not None:
             return chosen
         assert values.free_hit is not None and values.free_stand is not None
-        hits: np.ndarray[Any, Any] = (values.free_hit > values.free_stand) & ~values.forced
+        hits: np.ndarray[Any, Any] = beats(values.free_hit, values.free_stand) & ~values.forced
         return hits
 
 

@@ -19,7 +19,7 @@ from analyzer.core.errors import (
 from analyzer.core.rules import Surrender
 from analyzer.engine.analysis import Analysis, unpeeked
 from analyzer.engine.dealer import KEY_BASE, KEY_LIMIT
-from analyzer.engine.strategy import PREFERENCE, checked_comps
+from analyzer.engine.strategy import PREFERENCE, beats, checked_comps
 from analyzer.engine.suits import case_label
 
 
@@ -118,7 +118,7 @@ class FrozenStrategy:
         comps = checked_comps(comps)
         values = self._analysis.upcard(upcard).values
         nodes = self._nodes(upcard, comps)
-        go = np.asarray(values.hit[nodes] > values.stand[nodes], dtype=bool)
+        go = np.asarray(beats(values.hit[nodes], values.stand[nodes]), dtype=bool)
         policy = np.where(go & ~values.forced[nodes], int(HIT), int(STAND)).astype(np.int64)
         both = frozenset((STAND, HIT))
         for i in np.flatnonzero(comps.sum(axis=1) == 2).tolist():
@@ -141,7 +141,7 @@ class FrozenStrategy:
         for code, value, allowed in ((HIT, values.hit[nodes], None),
                                      (DOUBLE, values.double[nodes], may_double),
                                      (SURRENDER, half, may_give)):
-            better = np.asarray(value > best, dtype=bool)
+            better = np.asarray(beats(value, best), dtype=bool)
             if allowed is not None:
                 better &= np.asarray(allowed, dtype=bool)
             better &= ~values.forced[nodes]
@@ -240,6 +240,6 @@ class FrozenStrategy:
         node = values.space.index[comp]
         if values.free_hit is None or values.free_stand is None:
             raise RuleConflictError("these rules have no free split hands")
-        if values.forced[node] or not values.free_hit[node] > values.free_stand[node]:
+        if values.forced[node] or not beats(values.free_hit[node], values.free_stand[node]):
             return STAND
         return HIT

@@ -39,6 +39,7 @@ from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
 from analyzer.core.ruleset import suit_bonuses
 from analyzer.engine.dealer import outcome_matrix
+from analyzer.engine.strategy import beats
 from analyzer.engine.suits import ThreePays, three_card_pays
 
 # float64, or object (GMP rationals: core.arith.fast_ratio) in exact mode: numpy's stubs
@@ -467,12 +468,13 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
         h = (probs[layer] * cont[space.child[layer]]).sum(axis=1)
         hit[layer] = h
         s = stand[layer]
-        go = (h > s) if policy is None else (policy[layer] == hit_code)
+        go = beats(h, s) if policy is None else (policy[layer] == hit_code)
         go = go & ~forced[layer]
         if may_double is not None and double is not None and may_double[layer].any():
             d = double[layer]
             dgo = may_double[layer] & ~forced[layer] & (
-                (d > np.where(go, h, s)) if policy is None else (policy[layer] == double_code))
+                beats(d, np.where(go, h, s)) if policy is None
+                else (policy[layer] == double_code))
             go &= ~dgo
             doubles[layer] = dgo
             cont[layer] = np.where(dgo, d, np.where(go, h, s))
@@ -480,7 +482,7 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
             cont[layer] = np.where(go, h, s)
         if may_give is not None and may_give[layer].any():
             ggo = may_give[layer] & ~forced[layer] & (
-                (cont[layer] < half) if policy is None else (policy[layer] == give_code))
+                beats(half, cont[layer]) if policy is None else (policy[layer] == give_code))
             cont[layer] = np.where(ggo, half, cont[layer])
             go &= ~ggo
             doubles[layer] &= ~ggo
@@ -526,14 +528,14 @@ def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], prob
         vals = stake * stand + (stake - 1) * adj
         if may is not None and level < levels:
             again = (probs * after[space.child]).sum(axis=1) + (2 * stake - 1) * adj
-            go = may & ((again > vals) if redouble_policy is None
+            go = may & (beats(again, vals) if redouble_policy is None
                         else redouble_policy[level - 1])
             vals = np.where(go, again, vals)
             redoubles[level - 1] = go
         if play.rescue:
             # half the stake (the original bet after one double), carrying the blackjack once
             rescue = -(stake // 2) + (stake // 2 - 1) * adj
-            give = (vals < rescue) if rescue_policy is None else rescue_policy[level - 1]
+            give = beats(rescue, vals) if rescue_policy is None else rescue_policy[level - 1]
             vals = np.where(give, rescue, vals)
             rescues[level - 1] = give
             redoubles[level - 1] &= ~give

@@ -67,6 +67,7 @@ from analyzer.engine.hands import (
     sub_space,
 )
 from analyzer.engine.splits import SplitPlan, best_action, split_ev
+from analyzer.engine.strategy import beats
 
 
 def split_hand_space(space: HandSpace, pair: int) -> tuple[HandSpace, list[int]]:
@@ -408,7 +409,7 @@ def level_sums(hands: LevelHands, base: tuple[int, ...], plan: SplitPlan, remove
         if plan.free:
             assert values.free_hit is not None and values.free_stand is not None
             hit_free = not plan.one_card and not values.forced[i] and \
-                values.free_hit[i] > values.free_stand[i]
+                beats(values.free_hit[i], values.free_stand[i])
             ev_free = ev_free + weight * (values.free_hit[i] if hit_free
                                           else values.free_stand[i])
     return ev_x, ev_p, ev_free

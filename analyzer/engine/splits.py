@@ -53,6 +53,7 @@ from analyzer.engine.hands import (
     later_doubles,
     sub_space,
 )
+from analyzer.engine.strategy import beats
 
 
 @dataclass(frozen=True)
@@ -116,9 +117,9 @@ def best_action(values: HandValues, node: int, may_double: bool) -> int:
     if values.forced[node]:
         return STAND
     best, action = values.stand[node], STAND
-    if values.hit[node] > best:
+    if beats(values.hit[node], best):
         best, action = values.hit[node], HIT
-    if may_double and values.double[node] > best:
+    if may_double and beats(values.double[node], best):
         action = DOUBLE
     return action
 
@@ -137,10 +138,10 @@ def later_play(first: HandValues, double_any: Double | None,
         return first.hits, first.doubles
     doubles = first.doubles if double_any is not None else np.zeros_like(first.doubles)
     other = first.gives | (first.doubles & ~doubles)  # where the unsplit play is not had
-    hits: npt.NDArray[np.bool_] = first.hits | (other & (first.hit > first.stand))
+    hits: npt.NDArray[np.bool_] = first.hits | (other & beats(first.hit, first.stand))
     if double_any is not None and first.gives.any():
         best = np.where(hits, first.hit, first.stand)
-        extra = first.gives & later_doubles(first.space, double_any) & (first.double > best)
+        extra = first.gives & later_doubles(first.space, double_any) & beats(first.double, best)
         hits = hits & ~extra
         doubles = doubles | extra
     return hits, doubles
@@ -215,7 +216,7 @@ def _free_hits(first: HandValues, plan: SplitPlan,
     if free_hits is not None:
         return free_hits
     assert first.free_hit is not None and first.free_stand is not None
-    result: npt.NDArray[np.bool_] = (first.free_hit > first.free_stand) & ~first.forced
+    result: npt.NDArray[np.bool_] = beats(first.free_hit, first.free_stand) & ~first.forced
     return result
 
 

@@ -10,7 +10,7 @@ shoe: the one-card-removed identity and card-counting studies rest on that.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,29 @@ from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from analyzer.core.errors import UsageError
 
 PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)  # order that breaks exact ties
+TIE = 1e-11  # float values closer than this are equal: a tie, broken by PREFERENCE
+
+
+def beats(a: Any, b: Any) -> Any:
+    """Whether the value ``a`` is better than ``b`` (numbers or arrays): ``a > b`` exactly,
+    ``a > b + TIE`` in floats.
+
+    Every decision the engine makes asks this, so a tie is one in both arithmetics: two
+    plays worth the same exactly (common on small shoes: -46/165 both) differ in floats
+    by rounding, and a strict ``>`` let the rounding pick the play.  The value of the
+    hand is the same either way, but the play is also what its split hands and frozen
+    strategies play (CDZ-), and those it changes, by up to 3e-5 of the round's EV.  The
+    engine's float values carry errors of about 1e-14; two values apart by less than
+    ``TIE`` yet not equal exactly are far rarer than exact ties.
+    """
+    if _floats(a) or _floats(b):
+        return a > b + TIE
+    return a > b
+
+
+def _floats(x: object) -> bool:
+    return isinstance(x, (float, np.floating)) or (isinstance(x, np.ndarray)
+                                                    and x.dtype.kind == "f")
 
 
 class Strategy(Protocol):

@@ -170,26 +170,33 @@ class DistributionReport:
 
     @property
     def sd_bound(self) -> float:
-        """How far the SD may be from the exact one, from the probabilities' error bound
-        ``e`` (0 when every round was enumerated).
+        """How far the SD may be from the exact one (0 when every round was enumerated).
 
-        With each of the ``k`` probabilities within ``e`` and every result at most ``X``
-        in size, ``E[x^2]`` moves by at most ``k e X^2`` and the mean ``m`` by ``k e X``,
-        so the variance by at most ``k e X^2 + 2 |m| k e X + (k e X)^2``, and the SD by
-        that over the SD.
+        The error bound ``e`` is the total probability of the rounds whose results were
+        approximated, and the approximation gives those rounds that same total
+        (:mod:`analyzer.engine.dist_splits`): the printed and the exact distributions
+        differ by ``e`` times the difference of two laws of those rounds, so an
+        expectation of anything with values in an interval of length ``L`` moves by at
+        most ``e L``.  With every result at most ``X`` in size, ``E[x^2]`` (in
+        ``[0, X^2]``) moves by at most ``e X^2`` and the mean ``m`` by ``d = 2 e X``; the
+        variance by at most ``e X^2 + d (2 |m| + d)``, and the SD by that over the SD
+        (``|s - s'| = |v - v'| / (s + s')``).  The approximated rounds' results are sums of
+        their hands' results taken independently, every combination included, so the
+        exact results lie within the printed ones' range.
         """
         e = float(self.dist.error_bound)
         if not e:
             return 0.0
-        k = len(self.probabilities)
         big = max(abs(float(x)) for x in self.probabilities)
-        shift = k * e * big
-        dv = k * e * big**2 + 2 * abs(float(self.mean)) * shift + shift**2
+        shift = 2 * e * big
+        dv = e * big**2 + shift * (2 * abs(float(self.mean)) + shift)
         return dv / max(self.sd, 1e-12)
 
     def chance_bound(self, test: Callable[[Fraction], bool]) -> float:
-        """How far :meth:`chance` may be off: ``e`` for each result it adds up."""
-        return float(self.dist.error_bound) * sum(1 for x in self.probabilities if test(x))
+        """How far :meth:`chance` may be off: ``e`` for any set of results (the laws of
+        the approximated rounds differ by ``e`` times two laws, see :attr:`sd_bound`)."""
+        del test  # the bound holds for every set of results
+        return float(self.dist.error_bound)
 
     def header(self) -> HeaderJson:
         d = self.dist
