@@ -11,6 +11,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+import pytest
 from hypothesis import strategies as st
 
 from analyzer.core.cards import format_value, parse_cards
@@ -230,3 +231,17 @@ test_pay_numbers, test_pay_numbers_slow = fuzz(NUMBERS, check_numbers, "pay_numb
 
 def test_suit_shoe_strategy_sees_real_shoes() -> None:
     assert parse_suit_shoe("1decks") == SuitShoe.decks(1)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("J:5,Q:5,K:5,A:3", "shoe names the value T twice, again as 'Q' (T, J, Q and K are one "
+                        "value here, a ten: give their total as T:COUNT)"),
+    ("A:5,2:4,A:3", "shoe names the value A twice, again as 'A'"),
+])
+def test_a_value_named_twice_says_which_value(text: str, message: str) -> None:
+    """J:5,Q:5 said "shoe names 'Q' twice", with Q named once: J and Q are one value."""
+    from analyzer.core.errors import ShoeError
+
+    with pytest.raises(ShoeError) as err:
+        parse_shoe(text)
+    assert str(err.value) == message

@@ -152,7 +152,10 @@ def parse_shoe(text: str) -> Shoe:
         except AnalyzerError as err:
             raise ShoeError(f"shoe entry {item!r}: {err}") from None
         if value in seen:
-            raise ShoeError(f"shoe names {symbol!r} twice")
+            same = (" (T, J, Q and K are one value here, a ten: give their total as "
+                    "T:COUNT)" if value == 10 else "")
+            raise ShoeError(f"shoe names the value {format_value(value)} twice, again as "
+                            f"{symbol.strip()!r}{same}")
         seen.add(value)
         # Any whole number is read; Shoe() refuses one out of range, naming the card.
         counts[value - 1] = parse_whole(count, f"shoe entry {shown(item)}: count", ShoeError,

@@ -76,8 +76,9 @@ def optimal_not_computed(rules: Rules, cards: int, exact: bool) -> str:
     if refused:
         return f"not computed: {refused}"
     if exact:
-        return ("not computed: exact optimal splitting is far slower than in floats on a "
-                "full shoe (floats: bja ev --split optimal)")
+        return ("not computed: exact optimal splitting is far slower than in floats, so "
+                "only when asked for (bja ev --split optimal --exact; in floats: bja ev "
+                "--split optimal)")
     if rules.max_hands > 2 and not rules.free_splits:
         return ("not computed: with resplits optimal splitting is by far the slowest level; "
                 "ask for it with --split optimal")
