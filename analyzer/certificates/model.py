@@ -297,7 +297,7 @@ def certify(rules: Rules, name: str, preset: Preset | None = None,
     say(f"two spots against one dealer hand ({settings.spots_rounds:,} rounds simulated "
         "beside)")
     spots = spot_figures(rules, rounds=settings.spots_rounds, seed=settings.spots_seed,
-                         jobs=settings.jobs)
+                         jobs=settings.jobs)  # the simulation's streams: sim.spots.STREAMS
     dealt = None
     if rules.cut_card:
         nested = say(f"RTP as dealt ({settings.as_dealt_rounds:,} rounds)")

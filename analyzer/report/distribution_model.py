@@ -212,12 +212,13 @@ def make_report(dist: RoundDistribution, title: str, ev: Number) -> Distribution
 def spot_figures(rules: Rules, *, rounds: int = SPOTS_ROUNDS, seed: int = SPOTS_SEED,
                  jobs: int = 1) -> Spots:
     """The covariance of two spots off a full shoe under CDZ- play: exact where one split
-    is allowed (:func:`analyzer.engine.dist_spots.spot_covariance`), simulated otherwise;
-    the simulator's figure either way; ``jobs`` processes for both."""
+    is allowed (:func:`analyzer.engine.dist_spots.spot_covariance`, in ``jobs``
+    processes), simulated otherwise; the simulator's figure either way (its seed streams
+    fixed, so the figure does not depend on ``jobs``)."""
     from analyzer.engine.dist_spots import spot_covariance, spots_enumerable
     from analyzer.sim.spots import simulate_spots
 
-    sim = simulate_spots(rules, rounds, seed=seed, jobs=jobs, strategy="optimal")
+    sim = simulate_spots(rules, rounds, seed=seed, strategy="optimal")
     why = spots_enumerable(rules)
     if why is None:
         exact = float(spot_covariance(rules, jobs=jobs).covariance)

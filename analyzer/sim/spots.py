@@ -243,11 +243,17 @@ def _moments(joint: np.ndarray[Any, Any], low: int, ticks: int) -> tuple[float, 
     return (m1 + m2) / 2, v, c, se
 
 
-def simulate_spots(rules: Rules, rounds: int, *, seed: int, jobs: int = 1,
+STREAMS = 2  # the seed's child streams: the figures depend on them, so they are fixed
+
+
+def simulate_spots(rules: Rules, rounds: int, *, seed: int, streams: int = STREAMS,
                    strategy: str | SimStrategy | DecisionTables | None = None) -> SpotsResult:
     """Play ``rounds`` rounds of two spots off a full shoe each; the covariance of their
-    results.  ``jobs`` streams of the seed's children, summed (the same figures for the
-    same ``seed`` and ``jobs``)."""
+    results.  ``streams`` streams of the seed's children, played one after the other and
+    summed: the same figures for the same ``seed`` and ``streams``, whatever the cores
+    (``bja distribution --spots`` once took its ``--jobs`` for the streams, so its
+    simulated covariance changed with them)."""
+    jobs = streams
     check_counts(rounds, jobs, seed)
     check_size(rules, rounds, jobs, 0)
     sr = SimRules.of(rules)
@@ -277,4 +283,4 @@ def simulate_spots(rules: Rules, rounds: int, *, seed: int, jobs: int = 1,
                        mean=mean, variance=variance, covariance=cov, covariance_se=se)
 
 
-__all__ = ["SpotsResult", "run_two_spots", "simulate_spots"]
+__all__ = ["STREAMS", "SpotsResult", "run_two_spots", "simulate_spots"]
