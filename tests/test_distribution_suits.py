@@ -162,7 +162,7 @@ def test_two_simulated_spots_play_and_are_paid_by_suits(spec: str) -> None:
     suits (its suit plays, the bonuses by suits, a suited natural): 8 M rounds, |z| < 3
     on the two spots' mean (its SE from their variance and covariance)."""
     rules = parse_spec(spec)
-    sim = simulate_spots(rules, 8_000_000, seed=20261204, jobs=2, strategy="optimal")
+    sim = simulate_spots(rules, 8_000_000, seed=20261204, strategy="optimal")
     se = math.sqrt((sim.variance + sim.covariance) / (2 * sim.rounds))
     assert abs(sim.mean - float(Analysis(rules).ev())) < 3 * se
 
