@@ -25,7 +25,6 @@ from analyzer.core.levels import SplitLevel
 from analyzer.core.rules import Double, describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import Analysis
-from analyzer.engine.dist_spots import spot_covariance
 from analyzer.engine.frozen import FrozenStrategy
 from analyzer.engine.optimal_split import SplitInfeasible
 from analyzer.sidebets.bustplayed import simulate_played
@@ -208,10 +207,11 @@ def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
     # optimal splitting plays them (tests/test_optimal_split.py): only the shoe's size stops it
     with pytest.raises(SplitInfeasible, match="at most 104 cards"):
         Analysis(rules, split=SplitLevel.OPTIMAL)
-    cdz, cdp1 = (Analysis(rules, split=level).ev() for level in (SplitLevel.CDZ, SplitLevel.CDP1))
+    two = parse_spec("2D H17 DAS SPL3 LS DAN DDR")  # (two decks: the same point, quicker)
+    cdz, cdp1 = (Analysis(two, split=level).ev() for level in (SplitLevel.CDZ, SplitLevel.CDP1))
     assert cdz < cdp1  # the post-split level plays them (tests/test_postsplit_rules.py)
-    # two spots enumerated exactly play them (tests/test_spots.py): a figure, not a refusal
-    assert spot_covariance(parse_spec("6D DAS SPL1 DDR")).covariance > 0
+    # two spots enumerated exactly play them too: tests/test_spots.py (DDR-RD1, DAN) gives
+    # their figure as fractions against a brute-force enumeration of both spots
     with pytest.raises(RuleConflictError, match="^DAN and DDR: the played reading of Bust It"):
         simulate_played(rules.full_shoe().counts, rules, 10, 1)
 
