@@ -98,9 +98,7 @@ def edge_by_count(rules: Rules, system: CountSystem, *, states: int = 200,
     (``progress``: each state analysed)."""
     full = rules.full_shoe()
     depth = cut if cut is not None else rules.cut_card
-    if cut is not None and (isinstance(cut, bool) or not isinstance(cut, int) or cut < 1):
-        raise UsageError(f"cut must be a whole number of cards, at least 1, not {cut!r}")
-    if not depth:
+    if cut is None and not depth:  # a cut given is checked with the other numbers below
         raise RuleConflictError("the game reshuffles before every round (no cut card): every "
                             "round is dealt off the top at true count 0; give a cut card, "
                             "e.g. --rules CUT234")
