@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from math import comb
 
@@ -213,6 +214,41 @@ def test_volatility_and_confidence_interval() -> None:
     low, high = rtp_interval(sheet, 10**6, 0.95)
     assert (low + high) / 2 == pytest.approx(float(sheet.rtp))
     assert high - low == pytest.approx(2 * 1.959964 * sheet.sd / 1000, rel=1e-6)
+
+
+def test_rtp_interval_stays_within_what_the_bet_can_return() -> None:
+    """Super Sevens on eight decks over 1,000 rounds: the normal interval reached -107% at
+    99%, an RTP no stake that loses at most itself can realise (an adversarial test).  It is
+    cut at 0% and at 1 + the top pay; over a million rounds it is the normal one."""
+    bet = get_bet("super-sevens")
+    sheet = par_sheet(bet, bet.outcomes(SuitShoe.decks(8)), preset(bet), "")
+    half = 2.575829 * sheet.sd / math.sqrt(1000)
+    assert float(sheet.rtp) - half < 0
+    low, high = rtp_interval(sheet, 1000, 0.99)
+    assert low == 0 and high == pytest.approx(float(sheet.rtp) + half, rel=1e-6)
+    low, high = rtp_interval(sheet, 10**6, 0.99)
+    assert low == pytest.approx(float(sheet.rtp) - half / math.sqrt(1000), rel=1e-6)
+
+
+@pytest.mark.parametrize(("name", "label", "chance"), [
+    # every win of 21+3 Classic pays 9 to 1, and one deck deals no suited trips
+    ("21+3-classic", "straight flush or three of a kind (not suited) or straight (not flush) "
+     "or flush (not straight; a paired flush is a flush)", Fraction(479, 5525)),
+    # two events pay 250 to 1; the top award was the rarer alone, at 1 in 14,445,448.2
+    ("buster-blackjack", "bust with 8 or more cards, player blackjack or bust with 8 or more "
+     "cards (no player blackjack)", None),
+])
+def test_top_award_is_every_event_of_the_top_pay_the_shoe_deals(
+        name: str, label: str, chance: Fraction | None) -> None:
+    bet = get_bet(name)
+    sheet = par_sheet(bet, bet.outcomes(SuitShoe.decks(1)), preset(bet), "")
+    top = sheet.top
+    assert top.label == label and all(e.probability > 0 for e in top.events)
+    assert top.probability == sum(e.probability for e in sheet.events if e.pays == top.pays)
+    if chance is not None:
+        assert top.probability == chance == sheet.hit_frequency
+    else:
+        assert len(top.events) == 2 and round(float(1 / top.probability), 1) == 365481.6
 
 
 @pytest.mark.parametrize("name", list(BETS))

@@ -184,6 +184,13 @@ def test_protection_json_and_spanish_shoe(capsys: pytest.CaptureFixture[str]) ->
     (["hot3", "--h17"], "--h17 does not apply to hot3"),
     (["21+3", "--pair-by", "value"], "--pair-by does not apply to 21+3"),
     (["21+3", "--reading", "ignored"], "--reading does not apply to 21+3"),
+    # given at its default, an option the bet does not read was taken silently, as was a
+    # --step with nothing to solve (an adversarial test)
+    (["hot3", "--straights", "standard"], "--straights does not apply to hot3"),
+    (["perfect-pairs", "--pair-by", "rank"], "--pair-by does not apply to perfect-pairs"),
+    (["hot3", "--reading", "removed"], "--reading does not apply to hot3"),
+    (["any-pair", "--step", "abc"], "--step goes with --solve"),
+    (["any-pair", "--step", "-1"], "--step goes with --solve"),
 ])
 def test_conflicting_or_idle_options_are_refused(argv: list[str], needle: str,
                                                  capsys: pytest.CaptureFixture[str]) -> None:

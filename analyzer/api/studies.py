@@ -332,10 +332,10 @@ DEFAULT_SIDEBET_DECKS = 8  # the free-bet game's shoe
 
 def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
             paytable: Path | str | None = None, preset: str | None = None,
-            pays: str | None = None, straights: str = "standard",
-            pair_by: Literal["rank", "value"] = "rank", h17: bool = False,
-            reading: Literal["removed", "ignored"] = "removed", solve: str | None = None,
-            target_rtp: str | float | Fraction | None = None, step: str = "1",
+            pays: str | None = None, straights: str | None = None,
+            pair_by: Literal["rank", "value"] | None = None, h17: bool = False,
+            reading: Literal["removed", "ignored"] | None = None, solve: str | None = None,
+            target_rtp: str | float | Fraction | None = None, step: str | None = None,
             protection: bool = False, shoes: int | None = None, seed: int | None = None,
             played: int | None = None) -> SidebetResult:
     """The exact par sheet of a side bet (``bja sidebet``).
@@ -360,24 +360,26 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
     pays : str, optional
         Single pays overridden, ``"EVENT=N,..."`` (``"flush=6"``), N to 1 as ``"8"``,
         ``"7.5"`` or ``"15/2"``.
-    straights : str, default "standard"
-        21+3 only: ``standard`` (A-2-3 and Q-K-A, not K-A-2), ``wrap``, ``ace-low``,
-        ``ace-high``.
-    pair_by : {"rank", "value"}, default "rank"
-        Any Pair only: a pair is the same rank, or the same blackjack value (K-Q).
+    straights : str, optional
+        21+3 only: ``standard`` (A-2-3 and Q-K-A, not K-A-2; the default), ``wrap``,
+        ``ace-low``, ``ace-high``.  Like every option below that one bet reads, it is
+        refused for another bet, even at its default.
+    pair_by : {"rank", "value"}, optional
+        Any Pair only: a pair is the same rank (the default), or the same blackjack
+        value (K-Q).
     h17 : bool, default False
         Bust It and Buster Blackjack only: the dealer hits soft 17.
-    reading : {"removed", "ignored"}, default "removed"
+    reading : {"removed", "ignored"}, optional
         Bust It and Buster Blackjack only: the player's first two cards are removed from
-        the shoe, or ignored.
+        the shoe (the default), or ignored.
     solve : str, optional
         A paying event whose pay to find for ``target_rtp`` (the two go together); the
         result is that pay instead of the par sheet.
     target_rtp : str, float or Fraction, optional
         The RTP to solve for: ``"0.96"``, ``"24/25"`` or ``"96%"``; above 0, at most 1000.
-    step : str, default "1"
-        Solving: practical pays are multiples of this (positive); the multiples either
-        side of the exact pay are given with their RTPs.
+    step : str, optional
+        With ``solve``: practical pays are multiples of this (positive, default 1); the
+        multiples either side of the exact pay are given with their RTPs.
     protection : bool, default False
         Add game protection: the effects of removal, the best counts and a simulated
         counter.  Not read when solving.
@@ -434,7 +436,7 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
                              f"not {shown(number)}")
     for word, what in ((straights, "straights"), (pair_by, "pair_by"), (reading, "reading"),
                        (step, "step")):
-        text(word, what)
+        optional_text(word, what)
     if paytable is not None and not isinstance(paytable, (str, Path)):
         raise PayTableError(f"paytable must be 'BET:NAME' or a file's path, not {paytable!r}")
     if decks is not None and shoe is not None:
@@ -447,6 +449,8 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
         raise UsageError("--seed goes with --protection or --played")
     if played is not None and found.name != "bust-it":
         raise UsageError("--played is Bust It's third reading")
+    if step is not None and solve is None:
+        raise UsageError("--step goes with --solve")
     if solve is not None and (protection or played is not None):
         raise UsageError("--solve finds a pay: --protection and --played go without it")
     suits = parse_suit_shoe(shoe) if shoe is not None else SuitShoe.decks(
@@ -459,14 +463,15 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
              else preset_table(found, preset))
     if pays:
         table = override(table, pays)
-    options = BetOptions(straights=straights, pair_by=pair_by,  # type: ignore[arg-type]
-                         hits_soft_17=h17, reading=reading)
+    given = {"straights": straights, "pair_by": pair_by, "hits_soft_17": h17 or None,
+             "reading": reading}
     for option, flag_name in (("straights", "--straights"), ("pair_by", "--pair-by"),
                               ("hits_soft_17", "--h17"), ("reading", "--reading")):
-        if option not in found.reads and getattr(options, option) != getattr(BetOptions(),
-                                                                             option):
+        if option not in found.reads and given[option] is not None:
             raise UsageError(f"{flag_name} does not apply to {found.name} (its count does not "
                              "read it)")
+    options = BetOptions(**{k: v for k, v in given.items()  # type: ignore[arg-type]
+                            if v is not None})
     if (solve is None) != (target_rtp is None):
         raise PayTableError("--solve EVENT and --target-rtp RTP go together")
     try:
@@ -480,7 +485,7 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
     if solve is not None:
         sheet = par_sheet(found, outcomes, table, suits.describe())  # the assumptions
         solution = solve_pay(found, outcomes, table, solve, parse_target(str(target_rtp)),
-                             parse_pay(step, "--step"))
+                             parse_pay("1" if step is None else step, "--step"))
         return SidebetResult(sheet, solution)
     return SidebetResult(report(found, suits, outcomes, table, options, protect=protection,
                                 shoes=DEFAULT_SHOES if shoes is None else shoes,

@@ -55,13 +55,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--list-paytables", action="store_true",
                    help="list the bet's shipped pay tables with their sources")
     p.add_argument("--pays", metavar="EVENT=N,...", help="override single pays ('to 1')")
-    p.add_argument("--straights", choices=tuple(STRAIGHT_RULES), default="standard",
+    p.add_argument("--straights", choices=tuple(STRAIGHT_RULES), default=None,
                    help="21+3 straights (standard: A-2-3 and Q-K-A, not K-A-2)")
-    p.add_argument("--pair-by", choices=("rank", "value"), default="rank",
+    p.add_argument("--pair-by", choices=("rank", "value"), default=None,
                    help="Any Pair: same rank (default) or same blackjack value (K-Q)")
     p.add_argument("--h17", action="store_true",
                    help="Bust It, Buster Blackjack: the dealer hits soft 17")
-    p.add_argument("--reading", choices=BUST_IT_READINGS, default="removed",
+    p.add_argument("--reading", choices=BUST_IT_READINGS, default=None,
                    help="Bust It, Buster Blackjack: are the player's first two cards removed "
                         "from the shoe (default) or ignored?")
     p.add_argument("--played", action=whole(1, MAX_PLAYED_ROUNDS), default=None, metavar="ROUNDS",
@@ -75,7 +75,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
                    help="--protection, --played: the simulation's seed")
     p.add_argument("--solve", metavar="EVENT", help="find the pay of EVENT for --target-rtp")
     p.add_argument("--target-rtp", metavar="RTP", help="e.g. 0.96, 24/25 or 96%%")
-    p.add_argument("--step", default="1", help="practical pays are multiples of this (1)")
+    p.add_argument("--step", default=None,
+                   help="--solve: practical pays are multiples of this (1)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="machine-readable output")
     fmt.add_argument("--markdown", action="store_true", help="the par sheet as Markdown")

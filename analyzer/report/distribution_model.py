@@ -162,6 +162,11 @@ class DistributionReport:
         x = min(self.probabilities)
         return Extreme(x, self.probabilities[x])
 
+    def result_range(self) -> tuple[float, float]:
+        """The lowest and highest net result of a round (per unit bet) with a chance."""
+        possible = [x for x, p in self.probabilities.items() if p]
+        return float(min(possible)), float(max(possible))
+
     def volatility(self) -> dict[float, float]:
         return {c: volatility_index(self, c) for c in CONFIDENCES}
 

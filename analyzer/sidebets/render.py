@@ -148,7 +148,12 @@ EventJson = TypedDict("EventJson", {
 
 
 class TopAwardJson(TypedDict):
+    """The highest pay the shoe can deal: ``events`` paying it (``event`` the first), the
+    chance of any of them as ``one_in`` (None: none can be dealt)."""
+
     event: str
+    events: list[str]
+    label: str
     pays: int | float
     one_in: float | None
 
@@ -264,7 +269,8 @@ def sheet_data(sheet: ParSheet) -> SheetJson:
         "hit_frequency_exact": fraction_text(sheet.hit_frequency),
         "variance": float(sheet.variance), "variance_exact": fraction_text(sheet.variance),
         "sd": sheet.sd,
-        "top_award": {"event": top.name, "pays": _number(top.pays),
+        "top_award": {"event": top.name, "events": list(top.names), "label": top.label,
+                      "pays": _number(top.pays),
                       "one_in": float(1 / top.probability) if top.probability else None},
         "volatility_index": {f"{round(100 * c)}%": volatility_index(sheet, c)
                              for c in CONFIDENCES},

@@ -100,9 +100,49 @@ class ParSheet:
         return math.sqrt(self.variance)
 
     @property
-    def top(self) -> EventLine:
-        """The top award: the highest pay (the rarer event on a tie)."""
-        return max(self.events, key=lambda e: (e.pays, -e.probability))
+    def top(self) -> TopAward:
+        """The top award: the highest pay this shoe can deal, with every event paying it.
+
+        Events the shoe cannot deal are left out (a one-deck shoe has no suited
+        trips), unless none can be dealt at all; events of the same pay are one award
+        whose chance is their sum.
+        """
+        possible = [e for e in self.events if e.probability > 0] or list(self.events)
+        pays = max(e.pays for e in possible)
+        return TopAward(tuple(e for e in possible if e.pays == pays))
+
+    def result_range(self) -> tuple[float, float]:
+        """The lowest and highest net result of one unit bet that the shoe can deal."""
+        pays = [e.pays for e in self.events if e.probability > 0]
+        return float(min(pays)), float(max(pays))
+
+
+@dataclass(frozen=True)
+class TopAward:
+    """The events paying a par sheet's top award, taken together."""
+
+    events: tuple[EventLine, ...]
+
+    @property
+    def name(self) -> str:
+        """The first event's name (the one ``--solve`` prices for this award)."""
+        return self.events[0].name
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(e.name for e in self.events)
+
+    @property
+    def label(self) -> str:
+        return " or ".join(e.label for e in self.events)
+
+    @property
+    def pays(self) -> Fraction:
+        return self.events[0].pays
+
+    @property
+    def probability(self) -> Fraction:
+        return sum((e.probability for e in self.events), Fraction(0))
 
 
 def par_sheet(bet: SideBet, outcomes: Outcomes, table: PayTable, shoe: str) -> ParSheet:
@@ -118,13 +158,16 @@ def par_sheet(bet: SideBet, outcomes: Outcomes, table: PayTable, shoe: str) -> P
 
 
 class Spread(Protocol):
-    """What the risk figures need of a bet: its standard deviation and RTP per unit bet."""
+    """What the risk figures need of a bet: its standard deviation and RTP per unit bet,
+    and the range of its net results."""
 
     @property
     def sd(self) -> float: ...
 
     @property
     def rtp(self) -> Fraction | float: ...
+
+    def result_range(self) -> tuple[float, float]: ...
 
 
 def z_score(confidence: float) -> float:
@@ -137,6 +180,14 @@ def volatility_index(sheet: Spread, confidence: float) -> float:
 
 
 def rtp_interval(sheet: Spread, rounds: int, confidence: float) -> tuple[float, float]:
-    """Where the realised RTP of ``rounds`` unit bets lies with probability ``confidence``."""
+    """Where the realised RTP of ``rounds`` unit bets lies with probability ``confidence``.
+
+    The normal approximation, cut to the RTPs that ``rounds`` bets can realise (1 plus
+    the lowest to 1 plus the highest net result): over few rounds of a volatile bet the
+    normal interval reaches past them, below 0% for a bet that cannot lose more than
+    its stake.
+    """
     half = volatility_index(sheet, confidence) / math.sqrt(rounds)
-    return float(sheet.rtp) - half, float(sheet.rtp) + half
+    low, high = sheet.result_range()
+    rtp = float(sheet.rtp)
+    return max(rtp - half, 1 + low), min(rtp + half, 1 + high)

@@ -266,9 +266,10 @@ async function recomputeSidebet() {
     if (mine !== generation) return;
     $("sb-rtp").textContent = pct(s.rtp);
     $("sb-sd").textContent = s.sd.toFixed(4);
-    const top = s.events.find((e) => e.name === s.top_award.event) || s.events[0];
-    const odds = s.top_award.one_in || (frac(top.probability) > 0 ? Math.round(1 / frac(top.probability)) : null);
-    $("sb-top").textContent = odds ? `${top.label}: 1 in ${Number(odds).toLocaleString("en")}` : `${top.label}: never`;
+    const top = s.top_award;
+    $("sb-top").textContent = top.one_in
+      ? `${top.label}: 1 in ${Number(top.one_in).toLocaleString("en", { maximumFractionDigits: 1 })}`
+      : `${top.label}: never`;
     const el = table($("paytable"), ["event", "pays (to 1)", "combinations", "probability", "return"],
       s.events.map((e) => [e.label, "", e.combinations.toLocaleString("en"), frac(e.probability).toPrecision(6), e.return.toFixed(6)]));
     [...el.tBodies[0].rows].forEach((tr, i) => {
