@@ -93,7 +93,10 @@ One round:
   split); after that a pair is an ordinary hand played by that same CDZ-
   decision.  Split aces without ``hit_split_aces`` take exactly one card each
   and stand (with it they are played like any split hand).  An ace + ten after
-  a split is a plain 21.  Hands are played left to right: the first hand takes
+  a split is a plain 21, and it stands: unsplit it is a blackjack, which has no
+  decision for CDZ- to copy (Farmer's analyzer stands it; so do the engine and
+  this oracle; under a three-card Charlie or a large five-card bonus hitting it is
+  worth more, and CDP1 hits it).  Hands are played left to right: the first hand takes
   its second card (a resplit puts the new one-card hand immediately to its
   right) and is played out before the next hand takes its second card.  Every
   paid hand carries one unit (two when doubled).  The player splits the initial
@@ -687,6 +690,8 @@ def _may_split(rules: Rules, hand: Cards) -> bool:
 @cache
 def _cdz_action(g: _Game, hand: Cards) -> str:
     """CDZ- action of a paid split hand holding ``hand`` (2+ cards, not forced)."""
+    if sorted(hand) == [1, 10]:
+        return "stand"  # a blackjack unsplit: no pre-split decision (see the brief)
     unseen = _take_all(_take(g.start, g.up), hand)
     best, action = _q_stand(g, unseen, hand, PAID), "stand"
     hit = _q_hit(g, unseen, hand, PAID)

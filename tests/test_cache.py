@@ -72,3 +72,22 @@ def test_two_processes_on_one_cache_folder_both_print_the_right_figure(
     assert files == [_path()]  # one entry, no temporary file left
     stamp = files[0].stat().st_mtime_ns
     assert _report() == _report(use_cache=False) and files[0].stat().st_mtime_ns == stamp
+
+
+def test_a_payload_forged_under_another_key_with_its_checksum_is_not_served() -> None:
+    """Another report's payload written under this key, the entry's SHA-256 recomputed (an
+    adversarial test: the checksum then matches) printed the other rules' figures with exit
+    0.  The report names its own inputs, and one that names others is recomputed."""
+    import hashlib
+
+    other_rules = parse_spec("1D S17 DOA NDAS SPL1 NS")
+    fresh = _report(use_cache=False)
+    cache.cached_ev_report(other_rules, SHOE, exact=True)
+    _report()
+    magic, header, _, _ = _path().read_bytes().split(b"\n", 3)
+    payload = _path(rules=other_rules).read_bytes().split(b"\n", 3)[3]
+    digest = hashlib.sha256(header + b"\n" + payload).hexdigest().encode()
+    _path().write_bytes(b"\n".join([magic, header, digest, payload]))
+    assert cache.ev_memo().get(cache.ev_key(RULES, SHOE, exact=True, split="cdz",
+                                            levels=False)).rules == other_rules  # forged
+    assert _report() == fresh

@@ -96,6 +96,13 @@ def test_file_round_trips_and_optional_rows_may_be_missing() -> None:
     assert format_rows(again[0].rows) == format_rows(rows)
 
 
+def test_a_spreadsheets_byte_order_mark_and_line_ends_are_read() -> None:
+    """A chart saved by a spreadsheet as "CSV UTF-8" starts with U+FEFF and ends lines with
+    CR LF; the mark was refused as an unknown row label (an adversarial test)."""
+    saved = "\ufeff" + CHART.replace("\n", "\r\n")
+    assert parse_sections(saved)[0].rows == parse_sections(CHART)[0].rows
+
+
 def test_labels_and_codes_are_case_insensitive() -> None:
     text = CHART.replace("S18 S Ds", "s18 S ds").replace("PT ", "p10 ").replace("PA ", "p1 ")
     assert parse_sections(text)[0].rows == parse_sections(CHART)[0].rows

@@ -438,6 +438,43 @@ def test_a_dotted_key_of_fifty_thousand_parts_is_refused_at_once(tmp_path: Path)
     assert time.monotonic() - started < 30
 
 
+@pytest.mark.parametrize("how", ["closed", "read-only"])
+def test_a_standard_output_that_cannot_be_written_is_one_line(how: str,
+                                                              tmp_path: Path) -> None:
+    """Started with fd 1 closed (``>&-``: Python's sys.stdout is None) or open read-only
+    (EBADF), bja ended in a traceback, status 1 (an adversarial test)."""
+    if how == "closed":
+        done = subprocess.run([sys.executable, "-m", "analyzer", "rules", "list"],
+                              stderr=subprocess.PIPE, text=True, timeout=60,
+                              pass_fds=(), close_fds=True, stdout=None,
+                              preexec_fn=lambda: os.close(1))
+        words = "standard output is closed"
+    else:
+        target = tmp_path / "ro.txt"
+        target.write_text("x")
+        with open(target) as read_only:
+            done = subprocess.run([sys.executable, "-m", "analyzer", "rules", "list"],
+                                  stdout=read_only, stderr=subprocess.PIPE, text=True,
+                                  timeout=60)
+        words = "Bad file descriptor"
+    assert done.returncode == 2
+    assert done.stderr == f"bja: error: cannot write the output: {words}\n"
+
+
+def test_an_unwritable_standard_error_still_exits_2() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "analyzer", "ev", "--rules", "X17"],
+                              stdout=subprocess.PIPE, stderr=full, timeout=60)
+    assert done.returncode == 2  # was 1: the message could not be printed
+
+
+def test_a_bad_kernel_choice_is_refused_when_the_memo_has_the_answer() -> None:
+    env = {**os.environ, "BJA_KERNEL": "bogus"}
+    done = subprocess.run([sys.executable, "-m", "analyzer", "rules", "show", "charlie7"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2 and done.stderr.startswith("bja: error: BJA_KERNEL must be")
+
+
 def test_a_full_standard_output_is_one_line() -> None:
     with open("/dev/full", "w") as full:
         status, _, err = _limited(["rules", "list"], stdout=full)

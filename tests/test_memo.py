@@ -10,6 +10,7 @@ level included -- on a cache damaged in every way the issue lists.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import io
 import json
@@ -91,6 +92,20 @@ def _two_different(root: Path) -> tuple[Path, Path]:
             if _payload(a) != _payload(b):
                 return a, b
     raise AssertionError(f"no two different entries under {root}: {entries}")
+
+
+def _other_figures(name: str, a: Path, b: Path) -> bytes:
+    """A payload for ``a`` holding ``b``'s figures: ``b``'s own, or where the entry's value
+    names its inputs (``bja ev``'s reports: another's is refused), ``a``'s report with
+    ``b``'s EVs."""
+    if name != "ev":
+        return _payload(b)
+    from analyzer.report.model import EvReport
+
+    codec = memo.pickled(EvReport)
+    mine, theirs = codec.decode(_payload(a)), codec.decode(_payload(b))
+    assert mine is not None and theirs is not None and mine.ev != theirs.ev
+    return codec.encode(dataclasses.replace(mine, ev=theirs.ev, by_upcard=theirs.by_upcard))
 
 
 def _forge(path: Path, payload: bytes, fingerprint: str | None = None) -> None:
@@ -628,7 +643,7 @@ def test_a_changed_source_gives_the_no_cache_figures(tmp_path: Path, cache: Path
     want = _reference(name, run)
     _kept(name, run, cache, tmp_path_factory)
     a, b = _two_different(cache)
-    _forge(a, _payload(b))
+    _forge(a, _other_figures(name, a, b))
     assert run(True) != want  # the control: the forged entry is served ...
     _point_fingerprint_at(_package_copy(tmp_path, edit), monkeypatch)
     assert run(True) == want  # ... until the source changes

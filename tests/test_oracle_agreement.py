@@ -122,3 +122,20 @@ def test_round_ev_with_splits_and_resplits(spec: str) -> None:
         for pair in (9, 10):
             mine = analysis.actions(up, (pair, pair))[SPLIT]
             assert mine == oracle.hand_evs(rules, SPLIT_SHOE, up, (pair, pair))["split"]
+
+
+def test_a_split_ace_and_ten_stands_under_cdz_and_hits_where_cdp1_finds_it_better() -> None:
+    """CDZ- copies the pre-split play, and an ace and a ten unsplit are a blackjack with no
+    play: the engine stands them (Farmer's convention), while the oracle took the better
+    of standing and hitting, which differs under a three-card Charlie (any third card is a
+    sure win).  Found by a differential tester on this shoe: the round 7995433/18378360
+    against the oracle's 4578271/10501920.  Both now stand; CDP1 hits it, as it should."""
+    rules = parse_spec("1D H17 DOA NDAS SPL1 NS CH3")
+    counts = (1, 0, 2, 2, 0, 1, 0, 1, 1, 10)
+    analysis = Analysis(rules, Shoe(counts), exact=True)
+    assert analysis.ev() == oracle.round_ev(rules, counts) == Fraction(7995433, 18378360)
+    split = analysis.actions(3, (10, 10))[SPLIT]
+    assert split == oracle.hand_evs(rules, counts, 3, (10, 10))["split"] == Fraction(10627, 9009)
+    cdp1 = Analysis(rules, Shoe(counts), exact=True, split="cdp1").actions(3, (10, 10))[SPLIT]
+    assert cdp1 == oracle.hand_evs(rules, counts, 3, (10, 10), split_play="cdp1")["split"]
+    assert cdp1 == Fraction(10748, 9009) > split

@@ -95,3 +95,22 @@ def test_levels_compute_optimal_when_asked() -> None:
     levels = strategy_levels(parse_spec("1D S17 DOA DAS SPL1 NS"), shoe, optimal=True, jobs=2)
     assert levels["optimal"].computed
     assert levels["cdp"].ev <= levels["optimal"].ev + 1e-12
+
+
+def test_the_glossarys_small_shoe_where_cdp_is_below_cdp1() -> None:
+    """docs/glossary.md said the order of the levels held for every whole round; with
+    resplits CDP is a rule, not an optimum, and this shoe (a differential tester's) has CDP
+    below CDP1.  The glossary now gives it as its example, with these figures."""
+    from pathlib import Path
+
+    from analyzer.core.rules import parse_spec
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.engine.analysis import Analysis
+
+    rules = parse_spec("1D H17 D10 DAS SPL2 NS CH5")
+    shoe = parse_shoe("A:1,2:1,3:1,5:2,6:1,8:2,9:2,T:5")
+    cdp1 = Analysis(rules, shoe, exact=True, split="cdp1").ev()
+    cdp = Analysis(rules, shoe, exact=True, split="cdp").ev()
+    assert cdp < cdp1
+    text = (Path(__file__).parents[1] / "docs" / "glossary.md").read_text()
+    assert f"CDP1 {float(100 + 100 * cdp1):.9f}%, CDP {float(100 + 100 * cdp):.9f}%" in text

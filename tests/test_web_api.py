@@ -151,6 +151,16 @@ HOSTILE: list[tuple[str, str, int, str]] = [
     ("GET", "/api/compare?base=1D+SPL1&vary=1D%7C8D&split=optimal", 422, "optimal splitting"),
     ("GET", "/api/ev?rules=1D+SPL3&split=optimal", 422, "resplits"),
     ("GET", "/api/compare?base=2D+SPL1&effects=1&split=optimal", 422, "optimal"),
+    # a whole number written with a decimal point passed every cap the handler then read
+    # it under (an adversarial test: 10^8 rounds simulated, 10,000 edge states, 256 jobs)
+    ("GET", "/api/simulate?rules=1D&rounds=100000000.0&jobs=1", 422, "limit of 10,000,000"),
+    ("GET", "/api/edge?rules=1D+CUT20&states=10000.0", 422, "limit of 1,000 shoe states"),
+    ("GET", "/api/eor?rules=1D&jobs=256.0", 422, "processes per request"),
+    # an explanation values 2^players rule sets a pair: 4,096 exact 8-deck ones were taken
+    ("GET", "/api/compare?games=8D+S17+DOA+DAS+SPL3+NS&games=7D+H17+D10+NDAS+SPL2+LS+BJ6:5"
+     "+RSA+HSA+CH6+P22+A21+BJW+SNA+SPR&max_players=12&exact=1", 422, "rule sets"),
+    ("GET", "/api/ev?rules=1D+SPL3&split=exact&exact=1", 422, "sub-shoes"),
+    ("GET", "/api/ev?rules=1D&exact=1&exact=0", 400, "given twice"),
     ("GET", "/api/nope", 404, "unknown command 'nope'"),
     ("GET", "/nope/at/all", 404, "nothing here"),
     ("GET", "/static/..%2F..%2Fpyproject.toml", 404, "nothing here"),
@@ -206,6 +216,15 @@ def test_hostile_bodies(client: TestClient, body: bytes, headers: dict[str, str]
     assert r.status_code == status, r.text
     assert r.text.startswith("bja: error: ") and r.text.count("\n") == 1
     assert words in r.text
+
+
+@pytest.mark.parametrize("query", ["command=sidebet", "command=ev&exact=1"])
+def test_a_job_given_in_the_query_and_in_a_body_is_refused(client: TestClient,
+                                                           query: str) -> None:
+    """The body's command and options silently won over the query's (an adversarial test)."""
+    r = client.post(f"/api/jobs?{query}",
+                    content=b'{"command": "ev", "params": {"rules": "1D"}}')
+    assert r.status_code == 400 and "not both" in r.text and r.text.count("\n") == 1
 
 
 def test_a_chunked_body_is_capped_as_it_is_read(client: TestClient) -> None:
@@ -374,6 +393,21 @@ def test_pages_and_docs_load(client: TestClient) -> None:
     assert client.get("/openapi.json").json()["paths"]["/api/{command}"]
     r = client.get("/page/exceptions?rules=" + SPEC)
     assert r.status_code == 200 and "exceptions" in r.text
+
+
+def test_an_address_in_use_is_one_line_before_any_url() -> None:
+    """uvicorn logged a port in use after the URL was printed and exited 3."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "analyzer", "serve", "--port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"bja: error: cannot listen on 127.0.0.1:{port}: ")
+    assert done.stderr.count("\n") == 1
 
 
 def test_serve_is_a_bja_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -123,6 +123,7 @@ def parse_sections(text: str, source: str = "chart", *, require_all: bool = True
     too (see the module doc).
     """
     sections: list[tuple[str, dict[RowKey, tuple[str, ...]]]] = [("main", {})]
+    text = text.removeprefix("\ufeff")  # the byte-order mark spreadsheets save CSV with
     # Lines end at "\n" (or "\r\n") only: str.splitlines() also breaks at \v, \f, NEL and
     # U+2028, which numbered the lines after them one off and put two rows on one line.
     for number, raw in enumerate(text.split("\n"), start=1):

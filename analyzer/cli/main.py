@@ -18,6 +18,7 @@ the handlers import what they need when they run, so ``bja --help`` and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
@@ -122,11 +123,23 @@ def output_text(out: object) -> str:
                               "infinity): no JSON is written for it") from None
 
 
+class _Unwritable(UsageError):
+    """Standard output cannot take the result (closed, read-only, a full disk...)."""
+
+
 def _write(out: object) -> None:
     """Print a handler's result: a str as is, anything else as indented JSON."""
     text = output_text(out)
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    stream = sys.stdout
+    if stream is None:  # the process was started with its standard output closed
+        raise _Unwritable("standard output is closed")
+    try:
+        stream.write(text)
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as err:  # EBADF, ENOSPC, EIO...; a closed stream
+        raise _Unwritable(getattr(err, "strerror", None) or str(err)) from None
 
 
 def _quiet_stdout() -> None:
@@ -134,16 +147,23 @@ def _quiet_stdout() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is not a real file (captured by a test)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's), or None
         pass
     finally:
         os.close(devnull)
+
+
+def _say(line: str) -> None:
+    """One line on standard error, if it can take it: the status tells the rest."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(line, file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``bja``; returns the exit status (2 for bad input)."""
     try:
         args = build_parser().parse_args(argv)
+        kernel.requested()  # a bad BJA_KERNEL refused even where the memo has the answer
         out = args.func(args)
         if isinstance(out, int):
             return out
@@ -151,20 +171,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_BROKEN_PIPE
+    except _Unwritable as err:
+        _quiet_stdout()  # standard output cannot take it: a full disk, /dev/full, closed
+        _say(f"bja: error: cannot write the output: {one_line(str(err))}")
+        return EXIT_USAGE
     except OSError as err:
         if err.errno not in OUTPUT_ERRNOS:
             raise
-        _quiet_stdout()  # standard output cannot take it: a full disk, /dev/full
-        print(f"bja: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        _say(f"bja: error: cannot write the output: {err.strerror or err}")
         return EXIT_USAGE
     except AnalyzerError as err:
-        print(f"bja: error: {one_line(str(err))}", file=sys.stderr)
+        _say(f"bja: error: {one_line(str(err))}")
         return EXIT_USAGE
     except InternalError as err:
-        print(f"bja: internal error (a bug; please report it): {err}", file=sys.stderr)
+        _say(f"bja: internal error (a bug; please report it): {err}")
         return EXIT_INTERNAL
     except KeyboardInterrupt:
-        print("bja: interrupted", file=sys.stderr)
+        _say("bja: interrupted")
         return EXIT_INTERRUPTED
     return 0
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import socket
 import sys
 from typing import Any
 
@@ -42,6 +43,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise UsageError(f"bja serve needs the web extra: pip install 'bja-analyzer[web]' "
                          f"({err.name} is missing)") from None
+    sock = _listen(args.host, args.port)  # a port in use is one line, before the URL
     app = create_app(workers=args.workers, queue=8 * args.workers)
     url = f"http://{args.host}:{args.port}/game"
     if args.open:
@@ -56,15 +58,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGINT, lambda signum, _frame: stopped.append(signum))
     try:
         # a request waiting on a long job must not hold the shutdown: cut it after 2 s
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                    timeout_graceful_shutdown=2)
+        uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+                       ).run(sockets=[sock])
     finally:
+        sock.close()
         signal.signal(signal.SIGINT, previous)
         _abandon_running(app.state.pool)
     if stopped:
         sys.stderr.write(INTERRUPTED.decode())
         return EXIT_INTERRUPTED
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound and listening; an address that cannot be had is a
+    UsageError (uvicorn would log it and exit 3 after the URL was printed)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            sock.listen(2048)
+        except OSError:
+            sock.close()
+            raise
+    except (OSError, UnicodeError) as err:
+        raise UsageError(f"cannot listen on {host}:{port}: "
+                         f"{getattr(err, 'strerror', None) or err}") from None
+    return sock
 
 
 def _abandon_running(pool: Any, grace: float = 3.0) -> None:

@@ -42,10 +42,17 @@ def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool,
     ``jobs`` processes share the upcards; ``progress`` hears of each one done.
     """
     key = ev_key(rules, shoe, exact=exact, split=split, levels=levels)
+
+    def belongs(report: EvReport) -> bool:  # the entry's payload answers these inputs
+        return (report.rules == rules
+                and (report.shoe is None or report.shoe.counts == shoe.counts)
+                and report.exact == exact and str(report.split) == str(split)
+                and (report.levels is not None) == levels)
+
     return ev_memo(enabled=use_cache).get_or_compute(
         key, lambda: ev_report(new_analysis(rules, shoe, exact=exact, split=split, jobs=jobs,
                                             memo=use_cache),
-                               levels=levels, progress=progress))
+                               levels=levels, progress=progress), belongs)
 
 
 __all__ = ["cached_ev_report", "ev_key", "ev_memo"]

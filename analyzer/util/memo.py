@@ -246,10 +246,16 @@ class Memo(Generic[T]):
             if len(entry) <= MAX_ENTRY_BYTES:  # a larger one would never be read back
                 write_bytes_atomic(self.path(key), entry)
 
-    def get_or_compute(self, key: object, compute: Callable[[], T]) -> T:
-        """The kept value of ``key``, else ``compute()`` (then kept)."""
+    def get_or_compute(self, key: object, compute: Callable[[], T],
+                       belongs: Callable[[T], bool] | None = None) -> T:
+        """The kept value of ``key``, else ``compute()`` (then kept).
+
+        ``belongs`` asks the decoded value itself whether it answers this key (a report
+        naming its own rules): a value that says no is absent, even with its entry's
+        checksum right, as after another entry's payload was written under this key.
+        """
         found = self.get(key)
-        if found is not None:
+        if found is not None and (belongs is None or belongs(found)):
             return found
         value = compute()
         self.put(key, value)

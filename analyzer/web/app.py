@@ -212,6 +212,9 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
             if len(body) > MAX_BODY:
                 return error(413, f"the request body is larger than {MAX_BODY:,} bytes")
         if body:
+            if command is not None or items:
+                return error(400, "give the command and its options in the query or in a "
+                                  "JSON body, not both")
             try:
                 data = json.loads(body)
                 command, items = _body_items(data)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from analyzer.api import ProgressCallback, resolve
 from analyzer.cli.main import build_parser, output_text, parse_argv
 from analyzer.core.errors import UsageError
+from analyzer.core.numbers import parse_whole
 from analyzer.core.rules import Rules
 from analyzer.core.ruleset import INFINITE
 
@@ -44,11 +45,14 @@ FALSE = frozenset({"0", "false", "off", "no"})
 MAX_ROUNDS = 10**7  # simulate --rounds, certify --rounds
 MAX_GRID_CELLS = 64  # compare: rule sets of a --vary grid
 MAX_GAMES = 8  # compare: games explained side by side
+MAX_LATTICE = 256  # compare: the rule sets an explanation values, over all its pairs
+MAX_EXACT_LATTICE = 64  # the same in exact arithmetic (several seconds a rule set)
 MAX_EDGE_STATES = 1_000  # edge --states
 MAX_PROTECTION_SHOES = 100_000  # sidebet --protection --shoes (the counter's simulation)
 MAX_PLAYED_ROUNDS = 10**6  # sidebet --played (Bust It's played reading, simulated)
 MAX_EXACT_DECKS = 8  # --exact: shoes of up to 8 decks
 MAX_OPTIMAL_DECKS = 2  # --split optimal: minutes per rule set past 2 decks
+MAX_EXACT_SPLIT_SUB_SHOES = 1_000_000  # --split exact: about half a minute of sub-shoes
 MAX_QUERY_CHARS = 8_192  # the whole query string
 
 
@@ -93,6 +97,7 @@ def to_argv(command: str, items: Sequence[tuple[str, str]]) -> list[str]:
     options = options_of(command)
     positional: list[str] = []
     argv = [command]
+    seen: set[str] = set()
     for raw_key, value in items:
         key = raw_key.strip().replace("_", "-")
         if key in POSITIONALS.get(command, ()):
@@ -104,6 +109,9 @@ def to_argv(command: str, items: Sequence[tuple[str, str]]) -> list[str]:
         action = options.get(key)
         if action is None:
             raise UsageError(f"unknown option {raw_key!r} of bja {command}")
+        if key in seen and not isinstance(action, argparse._AppendAction):
+            raise UsageError(f"option {raw_key!r} is given twice (it takes one value)")
+        seen.add(key)
         if action.nargs == 0:  # a flag
             word = value.strip().lower()
             if word in TRUE:
@@ -153,11 +161,10 @@ def _number(value: object, what: str) -> int | None:
     text = str(value).strip().lower()
     if len(text) > 40:
         raise UsageError(f"{what} {text[:20]!r}... is not a number of at most 40 characters")
-    try:
-        number = float(text) if "e" in text else int(text)
-    except ValueError:
-        return None  # the handler names it
-    return None if math.isnan(number) else int(min(number, 10**30))
+    try:  # read as the handlers read it: "1e8" and "100000000.0" are 10^8 to both
+        return min(parse_whole(text, what, UsageError, minimum=None, scientific=True), 10**30)
+    except UsageError:
+        return None  # not a whole number: the handler names it
 
 
 def _limits(command: str, args: argparse.Namespace, max_jobs: int) -> None:
@@ -191,8 +198,19 @@ def _limits(command: str, args: argparse.Namespace, max_jobs: int) -> None:
         if len(args.games) > MAX_GAMES:
             raise WorkLimit(f"{len(args.games)} games: this server's limit is {MAX_GAMES} "
                             "games per comparison")
-        for name in args.games:  # a bad one refused now, not by the job it would start
-            resolve(name)
+        rules = [resolve(name)[0] for name in args.games]  # a bad one refused now
+        if len(rules) > 1:  # explained pair by pair: 2^players rule sets each
+            from analyzer.comparisons.explain import players_between
+
+            players = _number(getattr(args, "max_players", None), "max_players") or 0
+            lattice = sum(2 ** min(len(players_between(a, b)), players)
+                          for a, b in zip(rules, rules[1:], strict=False))
+            cap = MAX_EXACT_LATTICE if getattr(args, "exact", False) else MAX_LATTICE
+            if lattice > cap:
+                how = " in exact arithmetic" if cap < MAX_LATTICE else ""
+                raise WorkLimit(f"explaining these games values {lattice:,} rule sets: this "
+                                f"server's limit is {cap}{how} per request (fewer games, or "
+                                "a lower max_players)")
     for value in getattr(args, "count", None) or ():
         if isinstance(value, str) and (value.strip().lower().endswith(".toml")
                                        or any(c in value for c in "/\\")):
@@ -228,6 +246,8 @@ def _deck_limits(command: str, args: argparse.Namespace) -> None:
     exact = bool(getattr(args, "exact", False)) or (
         command == "certify" and not getattr(args, "float", False))
     optimal = getattr(args, "split", None) == "optimal"
+    if getattr(args, "split", None) == "exact":
+        _exact_split_limit(command, args)
     if not (exact or optimal) or command not in ("ev", "hand", "dealer", "distribution",
                                                    "eor", "compare", "certify"):
         return
@@ -250,6 +270,21 @@ def _deck_limits(command: str, args: argparse.Namespace) -> None:
             raise WorkLimit(f"split=optimal with resplits (up to {rules.max_hands} hands): "
                             "minutes and gigabytes per pair and upcard; this server splits "
                             "optimally where one split is allowed")
+
+
+def _exact_split_limit(command: str, args: argparse.Namespace) -> None:
+    """``split=exact`` enumerates every sub-shoe of the shoe: minutes past a million."""
+    from analyzer.api.games import shoe_of
+
+    for rules in _named_rules(command, args):
+        if rules.decks == INFINITE:
+            continue  # refused by the engine in one line
+        counts = shoe_of(rules, getattr(args, "shoe", None)).counts
+        sub_shoes = math.prod(c + 1 for c in counts)
+        if sub_shoes > MAX_EXACT_SPLIT_SUB_SHOES:
+            raise WorkLimit(f"split=exact on a {sum(counts)}-card shoe enumerates "
+                            f"{sub_shoes:,} sub-shoes: this server's limit is "
+                            f"{MAX_EXACT_SPLIT_SUB_SHOES:,} (a shoe of about 30 cards)")
 
 
 def run(cmd: Command, progress: ProgressCallback | None, *, jobs: int) -> str:
