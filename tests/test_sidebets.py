@@ -232,10 +232,10 @@ def test_rtp_interval_stays_within_what_the_bet_can_return() -> None:
 
 @pytest.mark.parametrize(("name", "label", "chance"), [
     # every win of 21+3 Classic pays 9 to 1, and one deck deals no suited trips
-    ("21+3-classic", "straight flush or three of a kind (not suited) or straight (not flush) "
-     "or flush (not straight; a paired flush is a flush)", Fraction(479, 5525)),
+    ("21+3-classic", "straight flush; three of a kind (not suited); straight (not flush); "
+     "flush (not straight; a paired flush is a flush)", Fraction(479, 5525)),
     # two events pay 250 to 1; the top award was the rarer alone, at 1 in 14,445,448.2
-    ("buster-blackjack", "bust with 8 or more cards, player blackjack or bust with 8 or more "
+    ("buster-blackjack", "bust with 8 or more cards, player blackjack; bust with 8 or more "
      "cards (no player blackjack)", None),
 ])
 def test_top_award_is_every_event_of_the_top_pay_the_shoe_deals(

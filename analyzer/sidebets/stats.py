@@ -134,7 +134,7 @@ class TopAward:
 
     @property
     def label(self) -> str:
-        return " or ".join(e.label for e in self.events)
+        return "; ".join(e.label for e in self.events)  # labels hold commas and "or"
 
     @property
     def pays(self) -> Fraction:
