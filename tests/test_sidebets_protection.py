@@ -135,6 +135,7 @@ def test_pair_bets_have_no_linear_count() -> None:
                      simulate=False)
     assert all(e == 0 for _, _, e in pro.rank_effects)
     assert pro.best.trigger is None and pro.simulated is None
+    assert all(t == 0 for c in pro.counts for t in c.tags)  # K was tagged -1 by the search
 
 
 def test_simulator_refuses_bad_sizes() -> None:

@@ -174,7 +174,8 @@ def best_tags(level: int, copies: list[int], effects: list[float]) -> tuple[int,
             if best is None or found[0] > best[0] + tie or \
                     (found[0] >= best[0] - tie and (found[1], found[2]) < (best[1], best[2])):
                 best = found
-    return best[2] if best else (0,) * k
+    # no tag set correlates (every effect zero, as a pair bet's on a full shoe): no count
+    return best[2] if best and best[0] > 0 else (0,) * k
 
 
 def _count(level: int, ranks: list[tuple[int, int, Fraction]], total: int,
