@@ -395,6 +395,17 @@ def test_pages_and_docs_load(client: TestClient) -> None:
     assert r.status_code == 200 and "exceptions" in r.text
 
 
+def test_the_side_bets_page_offers_every_bet(client: TestClient) -> None:
+    """It offered the free-bet game's four of the sixteen bets the CLI prices."""
+    from analyzer.sidebets.bets import BETS
+
+    page = client.get("/sidebet?bet=kings-bounty").text
+    for name, bet in BETS.items():
+        assert f'<option value="{name}"' in page and f">{bet.title}</option>" in page.replace(
+            "&#39;", "'")
+    assert '<option value="kings-bounty" selected>' in page
+
+
 def test_an_address_in_use_is_one_line_before_any_url() -> None:
     """uvicorn logged a port in use after the URL was printed and exited 3."""
     import socket

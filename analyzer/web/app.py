@@ -35,6 +35,7 @@ from starlette.exceptions import HTTPException
 from analyzer import __version__
 from analyzer.cli.main import one_line
 from analyzer.core.errors import AnalyzerError, UsageError
+from analyzer.sidebets.bets import BETS
 from analyzer.web import commands
 from analyzer.web.jobs import Answers, Job, JobPool, QueueFull
 
@@ -327,7 +328,8 @@ def _page(templates: Jinja2Templates, page: str) -> Callable[[Request], Awaitabl
     async def show(request: Request) -> Response:
         return templates.TemplateResponse(request, f"{page}.html",
                                           {"page": page, "version": __version__,
-                                           "query": dict(request.query_params)})
+                                           "query": dict(request.query_params),
+                                           "bets": {n: b.title for n, b in BETS.items()}})
 
     return show
 
