@@ -461,6 +461,14 @@ def test_a_standard_output_that_cannot_be_written_is_one_line(how: str,
     assert done.stderr == f"bja: error: cannot write the output: {words}\n"
 
 
+def test_a_closed_standard_error_keeps_the_message_off_standard_output() -> None:
+    """print(file=None) writes to stdout: the error line went into the output stream."""
+    done = subprocess.run([sys.executable, "-m", "analyzer", "ev", "--rules", "X17"],
+                          capture_output=False, stdout=subprocess.PIPE, text=True,
+                          timeout=60, preexec_fn=lambda: os.close(2))
+    assert done.returncode == 2 and done.stdout == ""
+
+
 def test_an_unwritable_standard_error_still_exits_2() -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "analyzer", "ev", "--rules", "X17"],

@@ -251,6 +251,15 @@ def test_top_award_is_every_event_of_the_top_pay_the_shoe_deals(
         assert len(top.events) == 2 and round(float(1 / top.probability), 1) == 365481.6
 
 
+def test_a_shoe_that_deals_no_win_has_its_top_pay_never_dealt() -> None:
+    """With every 7 out, Super Sevens pays nothing: the award was the losing event, "first
+    card not a 7 (-1 to 1): 1 in 1.0" (a review of the change above)."""
+    from analyzer.api import sidebet
+
+    top = sidebet("super-sevens", shoe="1decks-7S-7H-7D-7C").to_dict()["top_award"]
+    assert top["event"] == "suited-777" and top["pays"] == 5000 and top["one_in"] is None
+
+
 @pytest.mark.parametrize("name", list(BETS))
 def test_every_bet_solves_its_top_award_for_a_target(name: str) -> None:
     """--solve on every bet: the pay of the default table's top award for an RTP of 95%."""

@@ -362,8 +362,8 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
         ``"7.5"`` or ``"15/2"``.
     straights : str, optional
         21+3 only: ``standard`` (A-2-3 and Q-K-A, not K-A-2; the default), ``wrap``,
-        ``ace-low``, ``ace-high``.  Like every option below that one bet reads, it is
-        refused for another bet, even at its default.
+        ``ace-low``, ``ace-high``.  Like ``pair_by`` and ``reading``, it is refused for a
+        bet that does not read it, even given at its default (``h17`` only when True).
     pair_by : {"rank", "value"}, optional
         Any Pair only: a pair is the same rank (the default), or the same blackjack
         value (K-Q).

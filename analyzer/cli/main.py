@@ -155,6 +155,8 @@ def _quiet_stdout() -> None:
 
 def _say(line: str) -> None:
     """One line on standard error, if it can take it: the status tells the rest."""
+    if sys.stderr is None:  # started with standard error closed: print() would use stdout
+        return
     with contextlib.suppress(OSError, ValueError, AttributeError):
         print(line, file=sys.stderr)
 

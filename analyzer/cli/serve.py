@@ -7,6 +7,7 @@ reaches it.  FastAPI and uvicorn are imported when the command runs.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import socket
 import sys
@@ -43,7 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise UsageError(f"bja serve needs the web extra: pip install 'bja-analyzer[web]' "
                          f"({err.name} is missing)") from None
-    sock = _listen(args.host, args.port)  # a port in use is one line, before the URL
+    _check_address(args.host, args.port)  # a port in use is one line, before the URL
     app = create_app(workers=args.workers, queue=8 * args.workers)
     url = f"http://{args.host}:{args.port}/game"
     if args.open:
@@ -58,10 +59,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGINT, lambda signum, _frame: stopped.append(signum))
     try:
         # a request waiting on a long job must not hold the shutdown: cut it after 2 s
-        uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-                       ).run(sockets=[sock])
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    timeout_graceful_shutdown=2)
     finally:
-        sock.close()
         signal.signal(signal.SIGINT, previous)
         _abandon_running(app.state.pool)
     if stopped:
@@ -70,24 +70,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    """The server's socket, bound and listening; an address that cannot be had is a
-    UsageError (uvicorn would log it and exit 3 after the URL was printed)."""
+def _check_address(host: str, port: int) -> None:
+    """Refuse an address the server cannot listen on, in one line, before it starts.
+
+    Each address ``host`` names (``""``: every interface, as the server reads it) is
+    bound and released as the server's event loop will bind it (SO_REUSEADDR off on
+    Windows, IPv6 sockets IPv6 only); uvicorn would log the failure after the URL was
+    printed and exit 3.  A port taken in the instant between is uvicorn's to report.
+    """
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-        sock = socket.socket(family, kind, proto)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind(address)
-            sock.listen(2048)
-        except OSError:
-            sock.close()
-            raise
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+        for family, kind, proto, _, address in dict.fromkeys(found):
+            with socket.socket(family, kind, proto) as probe:
+                if os.name != "nt":
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                probe.bind(address)
     except (OSError, UnicodeError) as err:
         raise UsageError(f"cannot listen on {host}:{port}: "
                          f"{getattr(err, 'strerror', None) or err}") from None
-    return sock
 
 
 def _abandon_running(pool: Any, grace: float = 3.0) -> None:

@@ -11,8 +11,8 @@ probability about ``c``.
 >>> from analyzer.sidebets.suitshoe import SuitShoe
 >>> bet = get_bet("any-pair")
 >>> sheet = par_sheet(bet, bet.outcomes(SuitShoe.decks(1)), preset(bet), "1 deck")
->>> sheet.ev, sheet.hit_frequency, sheet.top.name
-(Fraction(-8, 17), Fraction(1, 17), 'suited-pair')
+>>> sheet.ev, sheet.hit_frequency, sheet.top.label  # one deck has no suited pair
+(Fraction(-8, 17), Fraction(1, 17), 'pair (different suits)')
 >>> round(volatility_index(sheet, 0.95), 4)
 4.1505
 """
@@ -104,12 +104,14 @@ class ParSheet:
         """The top award: the highest pay this shoe can deal, with every event paying it.
 
         Events the shoe cannot deal are left out (a one-deck shoe has no suited
-        trips), unless none can be dealt at all; events of the same pay are one award
-        whose chance is their sum.
+        trips), unless no paying event can be dealt at all (then the award is the
+        highest pay, never dealt); events of the same pay are one award whose chance is
+        their sum.  Losing and pushing events are never an award.
         """
-        possible = [e for e in self.events if e.probability > 0] or list(self.events)
-        pays = max(e.pays for e in possible)
-        return TopAward(tuple(e for e in possible if e.pays == pays))
+        paying = [e for e in self.events if e.pays > 0] or list(self.events)
+        dealt = [e for e in paying if e.probability > 0] or paying
+        pays = max(e.pays for e in dealt)
+        return TopAward(tuple(e for e in dealt if e.pays == pays))
 
     def result_range(self) -> tuple[float, float]:
         """The lowest and highest net result of one unit bet that the shoe can deal."""

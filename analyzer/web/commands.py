@@ -45,7 +45,7 @@ FALSE = frozenset({"0", "false", "off", "no"})
 MAX_ROUNDS = 10**7  # simulate --rounds, certify --rounds
 MAX_GRID_CELLS = 64  # compare: rule sets of a --vary grid
 MAX_GAMES = 8  # compare: games explained side by side
-MAX_LATTICE = 256  # compare: the rule sets an explanation values, over all its pairs
+MAX_LATTICE = 512  # compare: the rule sets an explanation values, over all its pairs
 MAX_EXACT_LATTICE = 64  # the same in exact arithmetic (several seconds a rule set)
 MAX_EDGE_STATES = 1_000  # edge --states
 MAX_PROTECTION_SHOES = 100_000  # sidebet --protection --shoes (the counter's simulation)
@@ -203,8 +203,11 @@ def _limits(command: str, args: argparse.Namespace, max_jobs: int) -> None:
             from analyzer.comparisons.explain import players_between
 
             players = _number(getattr(args, "max_players", None), "max_players") or 0
-            lattice = sum(2 ** min(len(players_between(a, b)), players)
-                          for a, b in zip(rules, rules[1:], strict=False))
+            # past max_players the rules are ranked by their single-change effects first
+            # (2 + 2n more rule sets), then merged (explain._merge)
+            lattice = sum(2 ** n if n <= players else 2 ** players + 2 + 2 * n
+                          for n in (len(players_between(a, b))
+                                    for a, b in zip(rules, rules[1:], strict=False)))
             cap = MAX_EXACT_LATTICE if getattr(args, "exact", False) else MAX_LATTICE
             if lattice > cap:
                 how = " in exact arithmetic" if cap < MAX_LATTICE else ""
