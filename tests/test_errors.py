@@ -469,6 +469,19 @@ def test_a_closed_standard_error_keeps_the_message_off_standard_output() -> None
     assert done.returncode == 2 and done.stdout == ""
 
 
+@pytest.mark.parametrize("argv", [["serve", "--port", "1"], ["compare", "--base", "1D",
+                                                             "--vary", "S17|H17"]])
+def test_commands_writing_their_own_output_refuse_a_closed_standard_output(
+        argv: list[str]) -> None:
+    """serve (uvicorn's logger asked None.isatty(): a traceback) and compare write their
+    output themselves: a closed fd 1 is refused before any work, for every command."""
+    done = subprocess.run([sys.executable, "-m", "analyzer", *argv], stdout=None,
+                          stderr=subprocess.PIPE, text=True, timeout=60,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2
+    assert done.stderr == "bja: error: cannot write the output: standard output is closed\n"
+
+
 def test_an_unwritable_standard_error_still_exits_2() -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "analyzer", "ev", "--rules", "X17"],

@@ -130,12 +130,9 @@ class _Unwritable(UsageError):
 def _write(out: object) -> None:
     """Print a handler's result: a str as is, anything else as indented JSON."""
     text = output_text(out)
-    stream = sys.stdout
-    if stream is None:  # the process was started with its standard output closed
-        raise _Unwritable("standard output is closed")
     try:
-        stream.write(text)
-        stream.flush()
+        sys.stdout.write(text)
+        sys.stdout.flush()
     except BrokenPipeError:
         raise
     except (OSError, ValueError) as err:  # EBADF, ENOSPC, EIO...; a closed stream
@@ -166,6 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         kernel.requested()  # a bad BJA_KERNEL refused even where the memo has the answer
+        if sys.stdout is None:  # started with fd 1 closed: every command's output, refused
+            raise _Unwritable("standard output is closed")  # before any work
         out = args.func(args)
         if isinstance(out, int):
             return out
@@ -180,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         if err.errno not in OUTPUT_ERRNOS:
             raise
+        _quiet_stdout()  # a handler's own write to standard output: a full disk, /dev/full
         _say(f"bja: error: cannot write the output: {err.strerror or err}")
         return EXIT_USAGE
     except AnalyzerError as err:

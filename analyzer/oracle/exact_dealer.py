@@ -204,14 +204,20 @@ def check_shoe(shoe: tuple[int, ...]) -> Shoe:
     return counts
 
 
+def sub_shoes(counts: tuple[int, ...]) -> int:
+    """The sub-shoes of a shoe (each value's count plus one, multiplied): what a split
+    round's exact enumeration visits."""
+    return math.prod(c + 1 for c in counts)
+
+
 def check_split_shoe(shoe: tuple[int, ...]) -> Shoe:
     """:func:`check_shoe`, and at most :data:`MAX_SUB_SHOES` sub-shoes: a split round visits
     nearly every sub-shoe (the dealer alone only those he can draw into)."""
     counts = check_shoe(shoe)
-    sub_shoes = math.prod(c + 1 for c in counts)
-    if sub_shoes > MAX_SUB_SHOES:
+    visited = sub_shoes(counts)
+    if visited > MAX_SUB_SHOES:
         raise ImpossibleShoeError(
             f"exact split enumeration is for small shoes: {sum(counts)} cards make "
-            f"{sub_shoes:,} sub-shoes to enumerate (the product of each value's count plus "
+            f"{visited:,} sub-shoes to enumerate (the product of each value's count plus "
             f"one); at most {MAX_SUB_SHOES:,}")
     return counts

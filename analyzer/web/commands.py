@@ -278,15 +278,16 @@ def _deck_limits(command: str, args: argparse.Namespace) -> None:
 def _exact_split_limit(command: str, args: argparse.Namespace) -> None:
     """``split=exact`` enumerates every sub-shoe of the shoe: minutes past a million."""
     from analyzer.api.games import shoe_of
+    from analyzer.oracle.exact_dealer import sub_shoes
 
     for rules in _named_rules(command, args):
         if rules.decks == INFINITE:
             continue  # refused by the engine in one line
         counts = shoe_of(rules, getattr(args, "shoe", None)).counts
-        sub_shoes = math.prod(c + 1 for c in counts)
-        if sub_shoes > MAX_EXACT_SPLIT_SUB_SHOES:
+        visited = sub_shoes(counts)
+        if visited > MAX_EXACT_SPLIT_SUB_SHOES:
             raise WorkLimit(f"split=exact on a {sum(counts)}-card shoe enumerates "
-                            f"{sub_shoes:,} sub-shoes: this server's limit is "
+                            f"{visited:,} sub-shoes: this server's limit is "
                             f"{MAX_EXACT_SPLIT_SUB_SHOES:,} (a shoe of about 30 cards)")
 
 
