@@ -129,8 +129,9 @@ class _Doubler:
 
 
 @pytest.mark.parametrize(("spec", "seen"), [
-    ("2D H17 DOA DAS SPL3 LS DAN DDR RD2 SAH B5C=3:2 B6C=2:1",
-     ("double_any_cards", "double_rescue", "redoubles", "surrender_after_hit")),
+    pytest.param("2D H17 DOA DAS SPL3 LS DAN DDR RD2 SAH B5C=3:2 B6C=2:1",
+                 ("double_any_cards", "double_rescue", "redoubles", "surrender_after_hit"),
+                 marks=pytest.mark.slow),
     pytest.param("2D SP S17 DOA NDAS SPL3 RSA HSA LS DAN DDR SAH P21W BJW BND B5C=3:2",
                  ("double_rescue", "surrender_after_hit"), marks=pytest.mark.slow)])
 def test_the_simulator_meets_the_exact_ev_of_a_poor_strategy(spec: str,

@@ -164,8 +164,12 @@ def test_what_needs_a_shoe_is_refused() -> None:
         analyze(rules, levels=True)
     with pytest.raises(RuleConflictError, match="BNS and --split cdz"):
         analyze("INF B5C=3:2 BNS")
-    assert analyze("INF B5C=3:2 BNS", split="cdp").ev == \
-        float(InfiniteGame(Rules("INF B5C=3:2 BNS")).round_ev())
+    bns = analyze("INF B5C=3:2 BNS", split="cdp")
+    assert bns.ev == float(InfiniteGame(Rules("INF B5C=3:2 BNS")).round_ev())
+    # its note names the levels that give its figure: not CDZ-, refused just above
+    assert any("CDP1, CDP and optimal splitting give this one figure here (CDZ- is not "
+               "computed: BNS)" in n for n in bns.report.notes)
+    assert any("CDZ-, CDP1, CDP and optimal" in n for n in analyze("INF B5C=3:2").report.notes)
     with pytest.raises(AnalyzerError):
         InfiniteGame(Rules("6D"))
 

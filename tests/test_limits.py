@@ -527,3 +527,24 @@ def test_rules_built_from_fields_keep_the_notations_payout_caps(fields: dict[str
         Rules(decks=1, max_hands=2, **fields)
     top = Rules(decks=1, blackjack_pays=Fraction(10**9))
     assert Rules(format_spec(top)) == top  # the cap itself is a rule set, both ways
+
+
+@pytest.mark.parametrize("argv,dest,value", [
+    (["sidebet", "bust-it", "--played", "1e3"], "played", 1000),
+    (["sidebet", "21+3", "--protection", "--shoes", "1e2"], "shoes", 100),
+    (["sidebet", "21+3", "--decks", "1e1"], "decks", 10),
+    (["sidebet", "21+3", "--seed", "2.5e1"], "seed", 25),
+    (["ev", "--rules", "1D", "--jobs", "1e0"], "jobs", 1),
+    (["compare", "charlie7", "free-bet", "--max-players", "5e0"], "max_players", 5),
+    (["distribution", "--game", "charlie7", "--spots", "2e0"], "spots", 2),
+    (["serve", "--port", "8e3"], "port", 8000),
+    (["certify", "--game", "charlie7", "--rounds", "1e5"], "rounds", 10**5)])
+def test_every_whole_number_option_reads_an_exponent(argv: list[str], dest: str,
+                                                     value: object) -> None:
+    """docs/errors-and-limits.md: a number typed may carry an exponent, on every option
+    (``--played 1e8``, the cap as the doc writes it), not on some commands only."""
+    from analyzer.cli.main import parse_argv
+
+    assert getattr(parse_argv(argv), dest) == value
+    with pytest.raises(UsageError, match="whole number"):
+        parse_argv([*argv[:-1], "1.5"])

@@ -52,7 +52,7 @@ CASES = [
     pytest.param("1D S17 DOA DAS SPL1 NS DAN RD1 B5C=2:1 BNS", SMALL, id="DAN-RD1-BNS",
                  marks=pytest.mark.slow),
     pytest.param(SPANISH, ACE, id="spanish21"),
-    pytest.param(SPANISH, HIGH, id="spanish21-resplits"),
+    pytest.param(SPANISH, HIGH, id="spanish21-resplits", marks=pytest.mark.slow),
 ]
 
 

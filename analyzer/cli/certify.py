@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--no-pdf", action="store_true", help="skip the PDF (no Chromium needed)")
     p.add_argument("--float", action="store_true",
                    help="RTP levels in float arithmetic (faster; no exact fractions)")
-    p.add_argument("--rounds", action=whole(2, MAX_CHECK_ROUNDS, scientific=True), default=None,
+    p.add_argument("--rounds", action=whole(2, MAX_CHECK_ROUNDS), default=None,
                    help="rounds of the simulation cross-check (default 2e7, at most 1e10)")
     p.add_argument("--seed", action=SEED, default=None, help="seed of the cross-check")
     p.add_argument("--meta", type=Path, default=None, metavar="FILE.toml",

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from analyzer.util.progress import ProgressCallback
 
 
-def whole(minimum: int | None, maximum: int, *,
-          scientific: bool = False) -> type[argparse.Action]:
-    """An argparse ``action``: a whole number ``minimum..maximum`` (``1e9`` if ``scientific``).
+def whole(minimum: int | None, maximum: int) -> type[argparse.Action]:
+    """An argparse ``action``: a whole number ``minimum..maximum``, ``1e9`` and ``2.5e6``
+    too where the value is whole (every option reads numbers alike, as the web app does).
 
     ``minimum`` None: the library checks the lower bound itself, with its own message.
     """
@@ -33,7 +33,7 @@ def whole(minimum: int | None, maximum: int, *,
                      ) -> None:
             try:
                 value = parse_whole(str(values), option_string or self.dest, UsageError,
-                                    minimum=minimum, maximum=maximum, scientific=scientific)
+                                    minimum=minimum, maximum=maximum, scientific=True)
             except UsageError as err:
                 parser.error(str(err))  # one line, status 2
             setattr(namespace, self.dest, value)

@@ -163,12 +163,17 @@ def insurance_figures(shoe: Shoe) -> InsuranceFigures | None:
         after_two_cards_take=tuple(i.cards for i in insurance_table(shoe) if i.take))
 
 
+def _cdz_refused(rules: Rules) -> bool:
+    """Whether CDZ- is refused on this infinite deck: under BNS its pre-split strategy (the
+    unsplit hands' play, bonus included) is not the one an infinite deck computes."""
+    return rules.bonus_not_split and rules.max_hands > 1
+
+
 def _infinite_game(rules: Rules, split: SplitLevel) -> InfiniteGame:
     """The infinite-deck game, where the split mode asked is the play it computes."""
     if rules.decks != INFINITE:
         raise UsageError(f"an infinite-deck report needs INF rules, not {rules.decks} decks")
-    if split in (SplitLevel.CDZ, SplitLevel.EXACT) and rules.bonus_not_split \
-            and rules.max_hands > 1:
+    if split in (SplitLevel.CDZ, SplitLevel.EXACT) and _cdz_refused(rules):
         raise RuleConflictError(
             f"INF with BNS and --split {split}: the pre-split strategy of CDZ- is not computed "
             "on an infinite deck where split hands are paid no bonus (use --split cdp: "
@@ -213,14 +218,17 @@ def infinite_report(rules: Rules, *, exact: bool, split: SplitLevel) -> EvReport
     def shown(x: Fraction) -> Number:
         return x if exact else float(x)
 
+    levels = ("CDP1, CDP and optimal splitting give this one figure here (CDZ- is not "
+              "computed: BNS)" if _cdz_refused(rules)
+              else "CDZ-, CDP1, CDP and optimal splitting give this one figure here")
     return EvReport(
         rules=rules, shoe=None, exact=exact, split=split, engine=ENGINE,
         ev=shown(game.round_ev()), by_upcard=tuple((u, shown(by[u])) for u in UPCARDS),
         insurance=InsuranceFigures(ev=3 * ten - 1, p_ten=ten, take=3 * ten > 1,
                                    after_two_cards_take=()),
         notes=(*notes(rules), "infinite deck: each hand is played best by its total, softness "
-               "and card count under its own rules (split hands: DAS, no surrender, BNS); "
-               "CDZ-, CDP1, CDP and optimal splitting give this one figure here"))
+               f"and card count under its own rules (split hands: DAS, no surrender, BNS); "
+               f"{levels}"))
 
 
 def _check_analysis(analysis: object) -> None:
