@@ -475,14 +475,38 @@ def _outcome_values(rules: Rules, payoffs: Payoffs) -> tuple[int, ...]:
     return (*payoffs[:-2], charlie_wins - taken)
 
 
+def hole_only(g: _Game, hole: int | None, shoe: Counts,
+              values: tuple[int, ...]) -> list[tuple[Q, int]] | None:
+    """The round's law where only a dealer blackjack could change it (every other outcome
+    pays alike: under OBO, every hand busted with a double or a split paid), without
+    playing the dealer's hand out, which could need cards the shoe lacks though no result
+    depends on them; None where more than the hole card matters."""
+    others = {v for o, v in zip(OUTCOMES, values, strict=True) if o != "blackjack"}
+    if len(others) != 1:
+        return None
+    other, blackjack = others.pop(), values[OUTCOMES.index("blackjack")]
+    need = {ACE: TEN, TEN: ACE}.get(g.up)  # the hole card that makes a blackjack
+    if need is None:
+        return [(Q(1), other)]
+    if hole is not None:
+        return [(Q(1), blackjack if hole == need else other)]
+    if not sum(shoe):
+        raise ShoeExhausted("the hole card")
+    p = Q(shoe[need - 1], sum(shoe))
+    return [(p, blackjack), (1 - p, other)]
+
+
 def _settle_table(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> Q:
     """The dealer plays from ``shoe``, holding the upcard and ``hole`` (drawn if None).
 
-    He does not draw when the outcome cannot matter (every result already settled).
+    He does not draw when the outcome cannot matter (every result already settled), nor
+    past the hole card when only a blackjack could change it (:func:`hole_only`).
     """
     values = _outcome_values(g.rules, payoffs)
     if len(set(values)) == 1:
         return Q(values[0])
+    if (law := hole_only(g, hole, shoe, values)) is not None:
+        return sum((p * v for p, v in law), Q(0))
     cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
     numerators, denominator = _dealer_odds(shoe, cards, g.rules.hits_soft_17)
     return Q(sum(n * w for n, w in zip(numerators, values, strict=True)), denominator)

@@ -74,6 +74,7 @@ from tests.oracle import (
     _three_pay,
     _total,
     _with,
+    hole_only,
 )
 
 Dist = tuple[tuple[Q, Q], ...]  # (net result, probability), hashable for caches
@@ -97,6 +98,8 @@ def _settle_dist(g: _Game, hole: int | None, shoe: Counts, payoffs: Payoffs) -> 
     values = _outcome_values(g.rules, payoffs)
     if len(set(values)) == 1:
         return _point(values[0])
+    if (law := hole_only(g, hole, shoe, values)) is not None:
+        return _mix((p, _point(v)) for p, v in law)
     cards = (g.up,) if hole is None else tuple(sorted((g.up, hole)))
     probs = dict(_dealer(shoe, cards, g.rules.hits_soft_17))
     return _mix((probs.get(o, Q(0)), _point(v))

@@ -12,6 +12,7 @@ import ast
 import builtins
 import importlib
 import inspect
+import json
 import os
 import resource
 import select
@@ -190,6 +191,23 @@ def test_a_certain_dealer_blackjack_is_no_nan_and_no_refusal() -> None:
         Analysis(rules, shoe).hand_actions(1, (10, 10))  # bja hand: no EV given none
     assert set(Analysis(rules, shoe).hand_actions(1, (10, 10), unconditioned=True).values()) \
         == {-1}  # with the blackjack: every play loses the bet
+
+
+@pytest.mark.parametrize("spec,shoe,up", [("1D S17 DOA DAS SPL3 LS", "A:2,T:12", "A"),
+                                          ("1D S17 NSPL", "A:11,T:2", "T")])
+def test_a_natural_the_peek_surely_pushes_has_no_conditioned_value(
+        spec: str, shoe: str, up: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every card left gives the dealer blackjack: a natural, like any hand, has no EV
+    "given no dealer blackjack" (it printed the 3:2 payout, labelled conditioned, exit 0).
+    Unconditioned it pushes: 0, as the oracle counts it (a natural against a blackjack)."""
+    from analyzer.cli.main import main
+
+    argv = ["hand", "--rules", spec, "--shoe", shoe, "--up", up, "--cards", "A,T", "--exact"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "surely has blackjack" in err and err.count("\n") == 1
+    assert main([*argv, "--unconditioned", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["blackjack_exact"] == "0/1"
 
 
 # -- every path of issue 8's "What was found" -----------------------------------------
@@ -625,3 +643,16 @@ def test_static_cli_names_match_the_library() -> None:
     assert tuple(BETS) == sidebet.BET_NAMES
     assert tuple(READINGS) == sidebet.BUST_IT_READINGS
     assert tuple(TEXT_RENDERERS) == chart.TEXT_FORMATS
+
+
+def test_a_shoe_below_the_floor_is_refused_as_such() -> None:
+    """Eleven tens deal a round with no split to its end (at most five cards), so "too
+    small to deal a round" was false: the refusal is the analyzer's floor, and says so;
+    twelve tens are analysed (every round a push)."""
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.engine.analysis import MIN_ROUND_CARDS, Analysis
+
+    with pytest.raises(errors.ImpossibleShoeError,
+                       match=f"11 cards is below the analyzer's floor of {MIN_ROUND_CARDS}"):
+        Analysis(parse_spec("1D S17 NSPL"), parse_shoe("T:11"))
+    assert Analysis(parse_spec("1D S17 NSPL"), parse_shoe("T:12"), exact=True).ev() == 0

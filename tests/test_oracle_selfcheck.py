@@ -551,3 +551,37 @@ def test_unsplit_hands_match_farmer_one_deck(up: int, cards: tuple[int, ...],
     assert set(evs) == set(expected)
     for action, value in expected.items():
         assert abs(float(evs[action]) * 100 - value) <= 1e-9, action
+
+
+@pytest.mark.slow  # the distribution oracle on 14 cards: about 10 s
+def test_every_hand_busted_under_obo_draws_the_hole_card_only() -> None:
+    """Under OBO, with every hand busted, only a dealer blackjack changes the round (it
+    takes the original bet only): the oracles drew the dealer's whole hand anyway and ran
+    out of cards on shoes the engine analyses (an adversarial tester's case, 14 cards, a
+    split and doubles after hitting).  Now they draw the hole card only, and agree."""
+    from analyzer.core.shoe import parse_shoe
+    from analyzer.engine.analysis import Analysis
+    from tests.distribution_checks import check_against_the_oracle
+
+    spec, shoe = "1D H17 D9 NDAS SPL1 RSA NS ENHC OBO DAN BJ6:5", "A:2,2:3,3:1,5:3,6:2,9:2,T:1"
+    counts = parse_shoe(shoe).counts
+    assert oracle.round_ev(parse_spec(spec), counts) == Fraction(-23629, 3363360) == \
+        Analysis(parse_spec(spec), parse_shoe(shoe), exact=True).ev()
+    check_against_the_oracle(spec, counts)
+
+
+def test_the_hole_card_alone_settles_a_round_only_a_blackjack_can_change() -> None:
+    """:func:`oracle.hole_only` against the dealer's full play on a shoe that holds it."""
+    rules = parse_spec("1D S17 DOA DAS SPL1 NS ENHC OBO")
+    shoe = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
+    values = (-4, -4, -4, -4, -4, -4, -4, -1)  # every hand busted, two bets doubled: OBO
+    for up, hole in ((1, None), (10, None), (10, 1), (10, 5), (7, None)):
+        game = oracle._game(rules, shoe, up, hole is not None)
+        law = oracle.hole_only(game, hole, shoe, values)
+        assert law is not None
+        cards = (up,) if hole is None else tuple(sorted((up, hole)))
+        full = dict(oracle._dealer(shoe, cards, False))
+        assert sum(p * v for p, v in law) == sum(
+            full.get(o, 0) * v for o, v in zip(oracle.OUTCOMES, values, strict=True))
+    assert oracle.hole_only(oracle._game(rules, shoe, 7, False), None, shoe,
+                            (1, -1, -1, -1, -1, -1, 1, -1)) is None  # the dealer's total counts

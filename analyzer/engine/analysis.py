@@ -69,7 +69,9 @@ from analyzer.engine.suits import (
 from analyzer.util.pool import available
 from analyzer.util.progress import ProgressCallback, report
 
-MIN_ROUND_CARDS = 12  # fewer cards cannot deal a round to its end: refused
+# The fewest cards an analysed shoe holds: smaller shoes are refused without the run-out
+# search below (a toy shoe's answer is rarely wanted, and this floor is what is tested).
+MIN_ROUND_CARDS = 12
 
 
 
@@ -200,8 +202,9 @@ class Analysis:
             if reason:
                 raise ImpossibleShoeError(reason)
         if self.shoe.total < MIN_ROUND_CARDS:
-            raise ImpossibleShoeError(f"a shoe of {self.shoe.total} cards is too small to deal a "
-                                      f"round (at least {MIN_ROUND_CARDS} needed)")
+            raise ImpossibleShoeError(f"a shoe of {self.shoe.total} cards is below the "
+                                      f"analyzer's floor of {MIN_ROUND_CARDS} cards (smaller "
+                                      "shoes are not analysed)")
         self._upcards: dict[int, UpcardAnalysis] = {}
         self._lone: dict[tuple[int, tuple[int, ...]], HandValues] = {}  # see _lone_hand
         self._actions: dict[tuple[int, tuple[int, ...]], dict[int, Number]] = {}  # by hand
@@ -530,7 +533,7 @@ class Analysis:
             return actions
         p_bj = self.p_blackjack(upcard, cards)
         if not unconditioned:
-            if p_bj == 1 and actions:
+            if p_bj == 1:  # a natural too: "given no blackjack" is met by no deal
                 raise ImpossibleShoeError(
                     "the dealer surely has blackjack against this hand (every card left makes "
                     "the hole card his blackjack): the peek ends the round before it is "
@@ -544,9 +547,10 @@ class Analysis:
         (paid against it too under ``BJW``).
 
         Conditioned on no dealer blackjack where the dealer peeked (then it is the
-        payout), unless ``unconditioned``.
+        payout), unless ``unconditioned``; refused, as any hand is, where every card left
+        gives the dealer blackjack (no deal meets the condition).
         """
-        self.actions(upcard, (1, 10))  # the deal checked (upcard, cards, shoe)
+        self.hand_actions(upcard, (1, 10), unconditioned=unconditioned)  # the deal checked
         pays = as_number(suited_blackjack_pays(self.rules), self.exact)  # BSBJ: over suits
         if (self.conditioned(upcard) and not unconditioned) or self.rules.blackjack_wins:
             return pays  # BJW: paid against a dealer blackjack too

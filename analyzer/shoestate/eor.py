@@ -101,7 +101,7 @@ def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *,
     if full.total - 1 < MIN_ROUND_CARDS:
         raise ImpossibleShoeError(f"effects of removal analyse the shoe less each card: the "
                                   f"{full.total}-card shoe less one holds {full.total - 1}, "
-                                  f"too few to deal a round (at least {MIN_ROUND_CARDS})")
+                                  f"below the analyzer's floor of {MIN_ROUND_CARDS} cards")
     shoes = [full.counts] + [full.remove([v]).counts for v in VALUES if full[v] > 0]
     try:
         results = summaries(spec, shoes, strategy=strategy, reference=full.counts,
