@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli.main import main
+from analyzer.core.actions import SURRENDER
 from analyzer.core.errors import HandError, RuleError, ShoeError, UsageError
 from analyzer.core.rules import Double, Rules, Surrender, format_spec, parse_spec
 from analyzer.core.shoe import Shoe, parse_shoe
@@ -249,3 +250,29 @@ def test_an_error_in_a_forked_upcard_surfaces_as_in_a_serial_run() -> None:
     for jobs in (1, 2):
         with pytest.raises(ImpossibleShoeError, match="can run out within a round"):
             Analysis(parse_spec("1D S17"), shoe, jobs=jobs).ev()
+
+
+@pytest.mark.parametrize("spec,upcard", [("1D S17 DOA DAS SPL1 ES", 1),
+                                         ("1D H17 DOA DAS SPL3 ES", 10),
+                                         ("1D S17 DOA DAS SPL1 LS", 10)])
+def test_unconditioned_hands_rebuild_the_upcards_ev(spec: str, upcard: int) -> None:
+    """``bja hand --unconditioned``: each two-card hand's best EV with the dealer blackjack
+    put back (a natural's own value), weighted by its chance, is ``bja ev``'s EV for the
+    upcard, exactly.  An early surrender is made before the peek: -1/2 whatever the hole
+    card (it was given -65.3% against an ace, the blackjack's loss added)."""
+    analysis = Analysis(parse_spec(spec), exact=True)
+    shoe = list(analysis.shoe.counts)
+    shoe[upcard - 1] -= 1
+    total, rebuilt = sum(shoe), Fraction(0)
+    for a in range(1, 11):
+        for b in range(1, 11):
+            chance = Fraction(shoe[a - 1], total) * Fraction(
+                shoe[b - 1] - (a == b), total - 1)
+            if not chance:
+                continue
+            actions = analysis.hand_actions(upcard, (a, b), unconditioned=True)
+            rebuilt += chance * (max(actions.values()) if actions
+                                 else analysis.natural_value(upcard, unconditioned=True))
+            if "ES" in spec.split():
+                assert actions.get(SURRENDER, Fraction(-1, 2)) == Fraction(-1, 2)
+    assert rebuilt == analysis.upcard_ev(upcard)

@@ -227,3 +227,39 @@ def test_bja_ev_prints_the_infinite_deck() -> None:
     assert done.returncode == 0, done.stderr
     assert '"shoe": "INF"' in done.stdout
     assert str(_infinite(Rules("INF S17 DOA DAS SPL3 LS"))) in done.stdout
+
+
+def _rebuilt(spec: str, upcard: int, *, unconditioned: bool) -> Fraction:
+    """``bja hand``'s best value of every two-card hand (a natural's own value), weighted by
+    its chance: what ``bja ev`` gives for the upcard, where the hands carry the blackjack."""
+    labels = "A23456789T"
+    game = InfiniteGame(parse_spec(spec))
+    total = Fraction(0)
+    for a in range(1, 11):
+        for b in range(1, 11):
+            result = hand(spec, labels[upcard - 1], [labels[a - 1], labels[b - 1]],
+                          exact=True, unconditioned=unconditioned)
+            value = result.report.blackjack if result.best == "" else max(
+                result.actions.values())
+            total += game.p[a - 1] * game.p[b - 1] * Fraction(value)
+    return total
+
+
+@pytest.mark.parametrize("spec,upcard", [("INF S17 DOA DAS SPL3 ES ENHC", 1),
+                                         ("INF S17 DOA DAS SPL3 ES ENHC", 10),
+                                         ("INF S17 DOA DAS SPL3 ES PEEKA", 10),
+                                         ("INF H17 DOA DAS SPL1 ES", 1)])
+def test_every_hand_under_early_surrender_rebuilds_the_upcards_ev(spec: str,
+                                                                   upcard: int) -> None:
+    """An early surrender is half the bet, made before any blackjack check: ``bja hand`` on
+    an infinite deck gave it the late value against an unchecked blackjack (-65.38% for 2-3
+    against an ace under ENHC, so "hit" best where surrender is), as no deck count does.
+    Every hand's best value, summed over the deal, is the upcard's EV exactly; unchecked,
+    the surrender is -1/2; a peeked ace's hands are the unconditioned ones."""
+    game = InfiniteGame(parse_spec(spec))
+    peeked = parse_spec(spec).peeks_on(upcard)
+    assert _rebuilt(spec, upcard, unconditioned=peeked) == game.upcard_ev(upcard)
+    two_three = hand(spec, "A23456789T"[upcard - 1], "2,3", exact=True, unconditioned=peeked)
+    assert two_three.actions["surrender"] == Fraction(-1, 2)
+    if upcard == 1 and not peeked:  # against an unchecked ace, 2-3 gives up
+        assert two_three.best == "surrender"

@@ -92,6 +92,14 @@ def unpeeked(value: Number, p_bj: Number) -> Number:
     return -p_bj + (1 - p_bj) * value
 
 
+def unpeeked_play(action: int, value: Number, p_bj: Number, surrender: Surrender) -> Number:
+    """:func:`unpeeked` of one play's EV: an early surrender (``ES``) is made before the
+    peek, so it is half the bet whatever the hole card, unconditioned as conditioned."""
+    if action == SURRENDER and surrender is Surrender.EARLY:
+        return value
+    return unpeeked(value, p_bj)
+
+
 @dataclass
 class UpcardAnalysis:
     """All EVs against one upcard (per unit of the initial bet)."""
@@ -540,7 +548,7 @@ class Analysis:
                     "played, so it has no EV given no blackjack (--unconditioned gives its "
                     "EVs with the blackjack)")
             return actions
-        return {a: unpeeked(v, p_bj) for a, v in actions.items()}
+        return {a: unpeeked_play(a, v, p_bj, self.rules.surrender) for a, v in actions.items()}
 
     def natural_value(self, upcard: int, *, unconditioned: bool = False) -> Number:
         """EV of a natural against ``upcard``: paid per the rules, pushed by a dealer blackjack

@@ -186,8 +186,10 @@ class InfiniteGame:
             out[DOUBLE] = self._doubled(upcard, hard, ace, cards, split, 1)
         may_surrender = r.surrender is not Surrender.NONE and not split and (
             upcard != 1 or r.surrender_vs_ace) and (cards == 2 or r.surrender_after_hit)
-        if may_surrender:  # half the bet, or all of it to a blackjack nobody checked
-            out[SURRENDER] = -HALF - self.dealer(upcard)[Outcome.BLACKJACK] / 2
+        if may_surrender:  # half the bet, or all of it to a blackjack nobody checked, but
+            early = r.surrender is Surrender.EARLY and cards == 2  # ES comes before any
+            out[SURRENDER] = -HALF if early else \
+                -HALF - self.dealer(upcard)[Outcome.BLACKJACK] / 2  # check: half the bet
         return out
 
     def _play(self, upcard: int, hard: int, ace: bool, cards: int, split: bool) -> Fraction:

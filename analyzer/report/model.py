@@ -29,7 +29,7 @@ from analyzer.core.rules import Rules
 from analyzer.core.ruleset import INFINITE
 from analyzer.core.shoe import Shoe
 from analyzer.core.version import ENGINE
-from analyzer.engine.analysis import Analysis, unpeeked
+from analyzer.engine.analysis import Analysis, unpeeked_play
 from analyzer.engine.dealer import dealer_distribution
 from analyzer.engine.infinite import InfiniteGame
 from analyzer.engine.insurance import insurance, insurance_table
@@ -197,7 +197,8 @@ def infinite_hand_report(rules: Rules, upcard: int, cards: tuple[int, ...], *, e
     actions = game.actions(upcard, cards)
     natural: Number | None = None
     listed: tuple[tuple[str, Number], ...] = tuple(
-        (a.label, shown(-p_bj + (1 - p_bj) * v)) for a, v in actions.items())  # unpeeked
+        (a.label, shown(Fraction(unpeeked_play(a, v, p_bj, rules.surrender))))
+        for a, v in actions.items())  # Fractions in, a Fraction out
     best = max(actions, key=lambda a: actions[a]).label if actions else ""
     if not actions:  # a natural: paid, pushed by a dealer blackjack (paid under BJW)
         pays = rules.blackjack_pays
@@ -274,7 +275,8 @@ def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,
     for state, evs in analysis.suit_actions(upcard, cards):
         if unconditioned and analysis.conditioned(upcard):
             p_bj = analysis.p_blackjack(upcard, cards)
-            evs = {a: unpeeked(v, p_bj) for a, v in evs.items()}
+            evs = {a: unpeeked_play(a, v, p_bj, analysis.rules.surrender)
+                   for a, v in evs.items()}
         best_case = max(evs, key=lambda a: evs[a])
         suits.append(SuitCase(label=state.label, chance=state.chance,
                               actions=tuple((Action(a).label, v) for a, v in evs.items()),
