@@ -186,10 +186,12 @@ class InfiniteGame:
             out[DOUBLE] = self._doubled(upcard, hard, ace, cards, split, 1)
         may_surrender = r.surrender is not Surrender.NONE and not split and (
             upcard != 1 or r.surrender_vs_ace) and (cards == 2 or r.surrender_after_hit)
-        if may_surrender:  # half the bet, or all of it to a blackjack nobody checked, but
-            early = r.surrender is Surrender.EARLY and cards == 2  # ES comes before any
+        if may_surrender:
+            # Half the bet, or all of it to a blackjack nobody checked; an early surrender
+            # (ES, two cards) comes before any check: half the bet whatever the hole card.
+            early = r.surrender is Surrender.EARLY and cards == 2
             out[SURRENDER] = -HALF if early else \
-                -HALF - self.dealer(upcard)[Outcome.BLACKJACK] / 2  # check: half the bet
+                -HALF - self.dealer(upcard)[Outcome.BLACKJACK] / 2
         return out
 
     def _play(self, upcard: int, hard: int, ace: bool, cards: int, split: bool) -> Fraction:

@@ -228,7 +228,7 @@ def infinite_report(rules: Rules, *, exact: bool, split: SplitLevel) -> EvReport
         insurance=InsuranceFigures(ev=3 * ten - 1, p_ten=ten, take=3 * ten > 1,
                                    after_two_cards_take=()),
         notes=(*notes(rules), "infinite deck: each hand is played best by its total, softness "
-               f"and card count under its own rules (split hands: DAS, no surrender, BNS); "
+               "and card count under its own rules (split hands: DAS, no surrender, BNS); "
                f"{levels}"))
 
 
