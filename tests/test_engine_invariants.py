@@ -172,7 +172,7 @@ def test_impossible_hands() -> None:
     (["hand", "--rules", "1D", "--up", "T", "--cards", "5,5,5,5,5"], "no 5 left"),
     (["hand", "--rules", "1D", "--up", "Z", "--cards", "5,5"], "unknown card 'Z'"),
     (["ev", "--shoe", "A:-1,T:3"], "count of A"),
-    (["ev", "--shoe", "A:1,T:3"], "too small"),
+    (["ev", "--shoe", "A:1,T:3"], "below the analyzer's floor of 12 cards"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(argv: list[str], needle: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
