@@ -135,6 +135,33 @@ def test_unreachable_count() -> None:
         unseen_at(SYSTEMS["hi-lo"], Shoe.decks(1), (), Fraction(60), 26)
 
 
+@pytest.mark.parametrize("decks,known,unseen,tc", [(1, (10, 10, 6), 49, 0), (1, (10, 10, 6), 49, 3),
+                                                  (6, (10, 10, 6), 300, 4)])
+def test_a_count_that_needs_cards_seen_less_than_none_is_out_of_reach(
+        decks: int, known: tuple[int, ...], unseen: int, tc: int) -> None:
+    """Each value's unseen count lies between none and what the shoe holds (its cards seen,
+    0 to all).  Only the lower end was checked: one deck, 49 cards unseen (none seen at
+    random) put 14.39 tens unseen of the 14 left at true count 0, 17 tens in the shoes at
+    +3, and ``bja indices`` printed indices from those shoes (found by a tester); six
+    decks, 300 unseen, +4 put 100.83 of 94 tens unseen."""
+    with pytest.raises(TrueCountError, match="out of reach"):
+        unseen_at(SYSTEMS["hi-lo"], Shoe.decks(decks), known, Fraction(tc), unseen)
+    # with no random card seen, the one count in reach is that of the known cards
+    reach = Fraction(-52, 49)  # T, T, 6 seen: -1 -1 +1 per 49 unseen, 52 a deck
+    rest = unseen_at(SYSTEMS["hi-lo"], Shoe.decks(1), (10, 10, 6), reach, 49)
+    assert rest == (4, 4, 4, 4, 4, 3, 4, 4, 4, 14)
+
+
+def test_indices_at_a_depth_where_nothing_else_is_reachable() -> None:
+    """``bja indices --unseen 49`` on one deck: no random card seen, so no flip is found
+    (it printed +2.77 for 16 v T and +1.42 for insurance, from impossible shoes)."""
+    rules = parse_spec("1D H17 DOA DAS SPL3 LS")
+    found = playing_indices(rules, SYSTEMS["hi-lo"],
+                            [parse_decision("16vT:stand-hit"), parse_decision("insurance")],
+                            unseen=49, use_cache=False)
+    assert [r.index for r in found] == [None, None]
+
+
 def test_index_brackets_a_sign_change() -> None:
     """Values either side of the index have opposite signs, and one of them re-computes."""
     rules, system = parse_spec("1D H17 DOA NDAS NSPL NS ENHC"), SYSTEMS["hi-lo"]

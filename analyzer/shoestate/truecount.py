@@ -74,7 +74,7 @@ def unseen_at(system: CountSystem, full: Shoe, known: tuple[int, ...], true_coun
         raise TrueCountError("the count cannot move on this shoe")
     rest = tuple(b - (seen * qv + qv * (uv - u_base) * shift)
                  for b, qv, uv in zip(base, q, u, strict=True))
-    if any(r < 0 for r in rest):
+    if any(not 0 <= r <= b for r, b in zip(rest, base, strict=True)):  # seen: 0 to b each
         raise TrueCountError(f"true count {float(true_count):+g} is out of reach with "
                              f"{unseen} cards unseen")
     return rest
