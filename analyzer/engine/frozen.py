@@ -17,7 +17,7 @@ from analyzer.core.errors import (
     UsageError,
 )
 from analyzer.core.rules import Surrender
-from analyzer.engine.analysis import Analysis, unpeeked
+from analyzer.engine.analysis import Analysis, unpeeked_play
 from analyzer.engine.dealer import KEY_BASE, KEY_LIMIT
 from analyzer.engine.strategy import PREFERENCE, beats, checked_comps
 from analyzer.engine.suits import case_label
@@ -182,13 +182,12 @@ class FrozenStrategy:
         label = case_label(a.rules, (min(cards), max(cards)), upcard,
                            (hand_suits[0], hand_suits[1]), upcard_suit)
         p_bj = a.p_blackjack(upcard, cards)
-        early = a.rules.surrender is Surrender.EARLY
 
         def worth(action: int, value: Number) -> Number:
             """The round's value of the action (as the analysis weighs a hand's plays)."""
-            if action == SURRENDER and early:
-                return Fraction(-1, 2)
-            return unpeeked(value, p_bj) if a.conditioned(upcard) else value
+            if not a.conditioned(upcard):
+                return value
+            return unpeeked_play(action, value, p_bj, a.rules.surrender)
 
         def best(actions: dict[int, Number]) -> int:
             chosen = -1
