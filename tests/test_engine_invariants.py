@@ -13,10 +13,13 @@ from hypothesis import strategies as st
 from analyzer.cli.main import main
 from analyzer.core.actions import SURRENDER
 from analyzer.core.errors import HandError, RuleError, ShoeError, UsageError
+from analyzer.core.levels import SplitLevel
 from analyzer.core.rules import Double, Rules, Surrender, format_spec, parse_spec
+from analyzer.core.ruleset import INFINITE
 from analyzer.core.shoe import Shoe, parse_shoe
 from analyzer.engine.analysis import Analysis
 from analyzer.engine.dealer import dealer_distribution, outcome_matrix
+from analyzer.report.model import hand_report, infinite_hand_report
 
 
 @pytest.mark.parametrize("h17", [False, True])
@@ -276,3 +279,33 @@ def test_unconditioned_hands_rebuild_the_upcards_ev(spec: str, upcard: int) -> N
             if "ES" in spec.split():
                 assert actions.get(SURRENDER, Fraction(-1, 2)) == Fraction(-1, 2)
     assert rebuilt == analysis.upcard_ev(upcard)
+
+
+@pytest.mark.parametrize("spec", ["6D S17 DOA DAS SPL3 ES", "INF S17 DOA DAS SPL3 ES ENHC",
+                                  "INF H17 DOA DAS SPL3 ES"])
+def test_bja_hand_marks_early_surrender_best_where_the_engine_makes_it(spec: str) -> None:
+    """An early surrender is made before the peek.  ``bja hand`` marked the best play by the
+    values given no dealer blackjack: 2-3 against an ace showed hit best (-28.1% against
+    -50%) while with the blackjack in hit is -51.1% and the engine surrenders (found by a
+    chart tester: 30 of 108 two-card hands against an ace or a ten).  Both views mark the
+    play whose value with the blackjack in is the best, the one the round's EV counts."""
+    rules = parse_spec(spec)
+    analysis = None if rules.decks == INFINITE else Analysis(rules, exact=True)
+    surrendered = 0
+    for upcard in (1, 10):
+        for a in range(2, 11):
+            for b in range(a, 11):
+                if analysis is None:
+                    shown = infinite_hand_report(rules, upcard, (a, b), exact=True,
+                                                 split=SplitLevel.CDZ)
+                    full = infinite_hand_report(rules, upcard, (a, b), exact=True,
+                                                split=SplitLevel.CDZ, unconditioned=True)
+                else:
+                    shown = hand_report(analysis, upcard, (a, b))
+                    full = hand_report(analysis, upcard, (a, b), unconditioned=True)
+                values = dict(full.actions)
+                top = max(values.values())
+                assert shown.best == full.best, (upcard, a, b)
+                assert values[full.best] == top, (upcard, a, b)
+                surrendered += full.best == "surrender"
+    assert surrendered >= 10  # the test meets early surrenders

@@ -80,3 +80,15 @@ def test_beats_ties_floats_within_tie_and_compares_fractions_exactly() -> None:
     assert beats(third + Fraction(1, 10**30), third) and not beats(third, third)
     got = beats(np.array([0.1 + 0.2, 0.4]), np.array([0.3, 0.3]))
     assert got.tolist() == [False, True]
+
+
+def test_bja_hand_marks_the_play_the_engine_makes_on_a_tie() -> None:
+    """``bja hand`` took its "best" by a plain ``max``: 2-8 against a ten, where hit and
+    double are both exactly 0, was marked double in floats and hit exactly (found by a
+    differential test against Eric Farmer's analyzer).  It asks the engine's choice."""
+    rules = parse_spec("1D S17 D10 NDAS SPL3 RSA NS")
+    shoe = Shoe((0, 1, 0, 0, 0, 0, 1, 3, 0, 11))
+    exact, floats = Analysis(rules, shoe, exact=True), Analysis(rules, shoe)
+    tied = dict(hand_report(exact, 10, (2, 8)).actions)
+    assert tied["hit"] == tied["double"] == 0
+    assert hand_report(exact, 10, (2, 8)).best == hand_report(floats, 10, (2, 8)).best == "hit"

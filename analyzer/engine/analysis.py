@@ -13,10 +13,10 @@ conditioned EVs, on the remaining ``1 - P_BJ``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -84,6 +84,9 @@ def checked_jobs(jobs: object) -> int:
     return jobs
 
 
+A = TypeVar("A", bound=int)  # a play: an int, or an Action
+
+
 def unpeeked(value: Number, p_bj: Number) -> Number:
     """A hand's EV with the dealer blackjack put back in: it costs the bet with ``p_bj``.
 
@@ -98,6 +101,33 @@ def unpeeked_play(action: int, value: Number, p_bj: Number, surrender: Surrender
     if action == SURRENDER and surrender is Surrender.EARLY:
         return value
     return unpeeked(value, p_bj)
+
+
+def best_play(actions: Mapping[A, Number], p_bj: Number, *, early: bool) -> A:
+    """The play a player makes with a hand, from each play's EV given no dealer blackjack
+    where the dealer peeked (``p_bj``: the chance the peek finds one; 0 without a peek).
+
+    The best by :func:`~analyzer.engine.strategy.beats`, ties broken in the order of
+    :data:`~analyzer.engine.strategy.PREFERENCE`.  ``early``: the surrender open to the
+    hand is early (``ES``), made before the peek, so it is weighed against the others'
+    values with the blackjack put back in; compared given no blackjack, hit beat it on
+    2-3 against an ace (-28.4% against -50%), though unconditioned it is -51.1%.
+
+    >>> best_play({STAND: -0.35, HIT: -0.3, SURRENDER: -0.5}, 0.31, early=False).name
+    'HIT'
+    >>> best_play({STAND: -0.35, HIT: -0.3, SURRENDER: -0.5}, 0.31, early=True).name
+    'SURRENDER'
+    """
+    others = {a: v for a, v in actions.items() if not (early and a == SURRENDER)}
+    order = sorted(others, key=PREFERENCE.index)
+    best = order[0]
+    for action in order[1:]:
+        if beats(others[action], others[best]):
+            best = action
+    give = next((a for a in actions if early and a == SURRENDER), None)
+    if give is not None and beats(actions[give], unpeeked(others[best], p_bj)):
+        return give
+    return best
 
 
 @dataclass
@@ -652,28 +682,25 @@ class Analysis:
         return self._best_action(upcard, actions, p_bj)[1]
 
     def _best_action(self, upcard: int, actions: dict[int, Number], p_bj: Number,
-                     ) -> tuple[int, Number]:
-        """:meth:`_best_value` and the action that gives it (exact ties broken in the order
-        of :data:`~analyzer.engine.strategy.PREFERENCE`, as a frozen strategy breaks them)."""
-        rules = self.rules
-        others = {a: v for a, v in actions.items() if a != SURRENDER}
-        surrender = actions.get(SURRENDER)
-        best = next(a for a in PREFERENCE if a in others)
-        for action in PREFERENCE:
-            if action in others and beats(others[action], others[best]):
-                best = action
-        best_play = others[best]
-        if rules.surrender is Surrender.LATE and surrender is not None and \
-                beats(surrender, best_play):
-            best, best_play = SURRENDER, surrender
-        # With a hole card the EVs are conditioned on no dealer blackjack; without
-        # one they already carry it.
-        ev = unpeeked(best_play, p_bj) if self.conditioned(upcard) else best_play
-        half = -unit(self.exact) / 2
-        if rules.surrender is Surrender.EARLY and (upcard != 1 or rules.surrender_vs_ace) \
-                and half > ev:
-            return SURRENDER, half
-        return best, ev
+                     cards: int = 2) -> tuple[int, Number]:
+        """:meth:`_best_value` and the action that gives it (:func:`best_play`, as a frozen
+        strategy plays) for a hand of ``cards`` cards: an early surrender is a two-card
+        hand's, a later one (SAH) comes after the peek."""
+        p_bj = p_bj if self.conditioned(upcard) else 0 * unit(self.exact)
+        early = self.rules.surrender is Surrender.EARLY and cards == 2
+        best = best_play(actions, p_bj, early=early)
+        # With a hole card the EVs are conditioned on no dealer blackjack (unpeeked puts it
+        # back); without one (p_bj 0 here) they already carry it.
+        return best, unpeeked_play(best, actions[best], p_bj,
+                                   Surrender.EARLY if early else Surrender.LATE)
+
+    def best_of(self, upcard: int, cards: tuple[int, ...],
+                actions: Mapping[int, Number]) -> int:
+        """The engine's play of ``cards`` given its plays' EVs ``actions`` as
+        :meth:`actions` gives them (given no dealer blackjack where peeked): what its round
+        EV counts; ``bja hand`` marks it best."""
+        p_bj = self.p_blackjack(upcard, cards)
+        return self._best_action(upcard, dict(actions), p_bj, len(cards))[0]
 
     def _suited_value(self, ua: UpcardAnalysis, hand: tuple[int, int],
                       actions: dict[int, Number], states: tuple[SuitState, ...],

@@ -25,11 +25,11 @@ from analyzer.core.cards import checked_hand
 from analyzer.core.errors import HandError, RuleConflictError, UsageError
 from analyzer.core.levels import SplitLevel
 from analyzer.core.outcomes import Outcome
-from analyzer.core.rules import Rules
+from analyzer.core.rules import Rules, Surrender
 from analyzer.core.ruleset import INFINITE
 from analyzer.core.shoe import Shoe
 from analyzer.core.version import ENGINE
-from analyzer.engine.analysis import Analysis, unpeeked_play
+from analyzer.engine.analysis import Analysis, best_play, unpeeked_play
 from analyzer.engine.dealer import dealer_distribution
 from analyzer.engine.infinite import InfiniteGame
 from analyzer.engine.insurance import insurance, insurance_table
@@ -199,7 +199,9 @@ def infinite_hand_report(rules: Rules, upcard: int, cards: tuple[int, ...], *, e
     listed: tuple[tuple[str, Number], ...] = tuple(
         (a.label, shown(Fraction(unpeeked_play(a, v, p_bj, rules.surrender))))
         for a, v in actions.items())  # Fractions in, a Fraction out
-    best = max(actions, key=lambda a: actions[a]).label if actions else ""
+    p_peek = game.blackjack_chance(upcard) if peeked else Fraction(0)
+    early = rules.surrender is Surrender.EARLY and len(cards) == 2
+    best = best_play(actions, p_peek, early=early).label if actions else ""
     if not actions:  # a natural: paid, pushed by a dealer blackjack (paid under BJW)
         pays = rules.blackjack_pays
         natural = shown(pays if rules.blackjack_wins or (peeked and not unconditioned)
@@ -273,16 +275,16 @@ def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,
     natural: Number | None = None
     suits = []
     for state, evs in analysis.suit_actions(upcard, cards):
+        best_case = analysis.best_of(upcard, cards, evs)
         if unconditioned and analysis.conditioned(upcard):
             p_bj = analysis.p_blackjack(upcard, cards)
             evs = {a: unpeeked_play(a, v, p_bj, analysis.rules.surrender)
                    for a, v in evs.items()}
-        best_case = max(evs, key=lambda a: evs[a])
         suits.append(SuitCase(label=state.label, chance=state.chance,
                               actions=tuple((Action(a).label, v) for a, v in evs.items()),
                               best=Action(best_case).label))
-    if actions:
-        top = max(actions, key=lambda a: actions[a])
+    if actions:  # the engine's play, chosen as its EV counts it (ties, early surrender)
+        top = analysis.best_of(upcard, cards, analysis.actions(upcard, cards))
         listed, best = tuple((Action(a).label, v) for a, v in actions.items()), Action(top).label
     else:  # a natural: settled at once
         natural = analysis.natural_value(upcard, unconditioned=unconditioned)
@@ -316,7 +318,7 @@ def _pair_play(analysis: Analysis, upcard: int, pair: int) -> PairPlay | None:
         actions = analysis.actions(upcard, (pair, pair))
     except HandError:  # the shoe cannot deal this pair against this upcard
         return None
-    best = max(actions, key=lambda a: actions[a])
+    best = analysis.best_of(upcard, (pair, pair), actions)
     return PairPlay(best=Action(best).label, ev=actions[best])
 
 

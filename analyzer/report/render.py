@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 from analyzer.core.cards import format_value
 from analyzer.core.levels import LEVEL_TITLES, SPLIT_TITLES
 from analyzer.core.presets import READINGS, Preset
-from analyzer.core.rules import describe_rules, format_spec
+from analyzer.core.rules import Surrender, describe_rules, format_spec
 from analyzer.core.shoe import Shoe, format_shoe
 from analyzer.util.text import fraction_text
 
@@ -235,6 +235,10 @@ def hand_text(report: HandReport) -> str:
     for name, v in report.actions:
         mark = "  <- best" if name == report.best else ""
         lines.append(f"  {name:<9} {float(v) * 100:15.9f}{mark}")
+    if report.conditioned and report.rules.surrender is Surrender.EARLY and \
+            any(name == "surrender" for name, _v in report.actions):
+        lines.append("early surrender is made before the peek: the best play weighs it against "
+                     "the others with the dealer blackjack in (--unconditioned shows them so)")
     if report.suits:
         lines.append("by the suits you see (the figures above average over them):")
         for case in report.suits:
