@@ -57,6 +57,9 @@ def test_bad_chart_files_are_one_line_errors(tmp_path: Path) -> None:
         _call("evaluate", "--rules", "XX", "--chart", str(bad))
     with pytest.raises(ChartError, match="--format png needs --out"):
         _call("chart", "--rules", SPEC_1D, "--format", "png")
+    # --json once silently dropped the format asked for (found by a chart tester)
+    with pytest.raises(ChartError, match="--format csv needs --out FILE beside it"):
+        _call("chart", "--rules", SPEC_1D, "--format", "csv", "--json")
 
 
 def test_chart_formats(tmp_path: Path) -> None:

@@ -64,6 +64,9 @@ def cmd_chart(args: argparse.Namespace) -> dict[str, Any] | str:
 
     if args.format == "png" and args.out is None:
         raise ChartError("--format png needs --out FILE")
+    if args.json and args.out is None and args.format != "txt":  # one of them would be lost
+        raise ChartError(f"--json prints the chart as JSON: --format {args.format} needs "
+                         "--out FILE beside it")
     if args.out is not None:
         check_target(args.out)  # before the work: a link or a device is refused
     result = chart(cli_game(args.game, args.rules), by_cards=args.by_cards or None)
