@@ -129,6 +129,14 @@ def test_bad_toml_is_the_callers_error_in_one_line(text: str, needle: str) -> No
     assert "\n" not in str(err.value)
 
 
+def test_a_byte_order_mark_is_no_toml_error(tmp_path: Path) -> None:
+    """A UTF-8 file saved with a byte-order mark is read as without one (it was refused as
+    "invalid statement at line 1, column 1")."""
+    path = tmp_path / "meta.toml"
+    path.write_bytes(b"\xef\xbb\xbflab = \"Example Test Lab\"\n")
+    assert load_toml(path, "metadata file", UsageError) == {"lab": "Example Test Lab"}
+
+
 def test_toml_at_the_depth_cap_is_read() -> None:
     d = MAX_TOML_DEPTH
     data = parse_toml("a = " + "[" * d + "]" * d, "f", GridError)

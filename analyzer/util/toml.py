@@ -75,8 +75,11 @@ def load_toml(path: Path, what: str, error: type[AnalyzerError]) -> dict[str, An
     """The TOML file ``path`` (a regular file, size-capped), or ``error`` naming it.
 
     ``what`` names the kind of file in messages: ``"pay table"``, ``"grid file"``...
+    A leading byte-order mark (as some Windows editors write UTF-8) is dropped: TOML has
+    none, and the parser's "invalid statement at line 1, column 1" did not say why.
     """
-    return parse_toml(read_input(path, what, error), f"{what} {str(path)!r}", error)
+    text = read_input(path, what, error).removeprefix("\ufeff")
+    return parse_toml(text, f"{what} {str(path)!r}", error)
 
 
 __all__ = ["load_toml", "nesting", "parse_toml"]
