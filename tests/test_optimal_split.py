@@ -86,7 +86,7 @@ SPANISH = ("DAN DDR BJW P21W B5C=3:2 B6C=2:1 B7C=3:1 B678=3:2/2:1/3:1 B777=3:2/2
 SPANISH_FAST = [
     pytest.param("1D S17 D10 DAS SPL1 LS", "DAN RD1 DDR", S16, 9, 2, id="DAN-RD1-DDR"),
     pytest.param("1D S17 DOA DAS SPL1 NS", "DAN B5C=3:2 B6C=2:1 B7C=3:1", S16, 6, 2,
-                 id="DAN-B5C"),
+                 id="DAN-B5C", marks=pytest.mark.slow),  # its BND sibling is slow too
 ]
 SPANISH_SLOW = [
     pytest.param("1D S17 DOA DAS SPL1 NS", "DAN", S16, 6, 2, id="DAN"),

@@ -45,7 +45,8 @@ CASES = [
     pytest.param("1D S17 DOA DAS SPL3 LS SAH DAN", TWOS, id="SAH",
                  marks=pytest.mark.slow),
     pytest.param("1D H17 DOA DAS SPL3 NS B678=3:2/2:1/3:1 B777=3:2/2:1/3:1 P21W", ACE,
-                 id="suit-bonuses-P21W"),
+                 id="suit-bonuses-P21W",  # the spanish21 case below has both, on this shoe
+                 marks=pytest.mark.slow),
     pytest.param("1D S17 DOA DAS SPL1 NS B5C=2:1 B6C=3:1 B7C=5:1 BJW", SMALL,
                  id="card-bonuses-BJW",
                  marks=pytest.mark.slow),
