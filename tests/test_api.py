@@ -132,6 +132,8 @@ WRONG_TYPES = {
     "hand(upcard=None)": (lambda a: a.hand("1D", None, "T,6"), "upcard must be"),
     "edge(cut=0)": (lambda a: a.edge("1D", cut=0), "cut must be"),
     "certify(rounds=10**11)": (lambda a: a.certify("1D", rounds=10**11), "rounds must be"),
+    "certify(rounds=999)": (lambda a: a.certify("1D", rounds=999),
+                            "rounds must be a whole number 1,000 to"),
 }
 
 

@@ -61,6 +61,18 @@ def test_cross_check_figures() -> None:
     assert check.p_value == pytest.approx(chi2_sf(1.6, 1)) and check.agrees
     bad = _check(groups, unexpected=1)  # a result the exact distribution calls impossible
     assert bad.chi2 == math.inf and bad.p_value == 0.0 and not bad.agrees
+    assert (check.verdict, bad.verdict) == ("agrees", "DISAGREES")
+
+
+def test_too_few_rounds_are_no_test_and_never_agree() -> None:
+    """Two rounds once printed "AGREES": one pooled group (no degrees of freedom, p = 1)
+    and a spread of 0 (z forced to 0).  Neither is a test."""
+    one_group = _check((Group(F(-1), F(1), 2, 2.0),))
+    assert one_group.dof == 0 and not one_group.tested and not one_group.agrees
+    groups = (Group(F(-1), F(-1), 480, 500.0), Group(F(0), F(1), 520, 500.0))
+    flat = SimCheck(rounds=1000, seed=1, jobs=1, strategy="s", mean=-1.0, se=0.0,
+                    exact_ev=-0.004, groups=groups, unexpected=0)
+    assert not flat.tested and not flat.agrees and flat.verdict == "NOT TESTED"
 
 
 def test_pdf_dates_are_pinned_without_moving_a_byte() -> None:
@@ -106,6 +118,8 @@ def test_slug() -> None:
     (["certify", "--rules", "6D S17 7Q"], "'7Q'"),
     (["certify", "--game", "charlie7", "--rules", "6D"], "not allowed with argument --game"),
     (["certify", "--game", "charlie7", "--rounds", "0.5"], "--rounds"),
+    (["certify", "--game", "charlie7", "--rounds", "999"], "--rounds must be a whole number "
+                                                           "1,000 to"),
 ])
 def test_cli_refuses_in_one_line(argv: list[str], needle: str,
                                  capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

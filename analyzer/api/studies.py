@@ -432,7 +432,7 @@ def sidebet(bet: str, *, decks: int | None = None, shoe: str | None = None,
                                      (played, "played", 1, MAX_PLAYED_ROUNDS)):
         if number is not None and (isinstance(number, bool) or not isinstance(number, int)
                                    or not low <= number <= high):
-            raise UsageError(f"{what} must be a whole number {low} to {high:,}, "
+            raise UsageError(f"{what} must be a whole number {low:,} to {high:,}, "
                              f"not {shown(number)}")
     for word, what in ((straights, "straights"), (pair_by, "pair_by"), (reading, "reading"),
                        (step, "step")):
@@ -1267,7 +1267,7 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
     exact : bool, default True
         The RTP levels in exact rational arithmetic; False: float (faster).
     rounds : int, optional
-        Rounds of the simulation cross-check, 2 to 1e11 (default 20,000,000).
+        Rounds of the simulation cross-check, 1,000 to 1e10 (default 20,000,000).
     seed : int, optional
         The cross-check's seed, 0 to 2**128 - 1 (default 20251201).
     meta : Path, str or Meta, optional
@@ -1313,13 +1313,13 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
     pdf, exact = flag(pdf, "pdf"), flag(exact, "exact")
     if meta is not None and not isinstance(meta, (str, Path, Meta)):
         raise UsageError(f"meta must be a TOML file's path or a Meta, not {shown(meta)}")
-    from analyzer.core.limits import MAX_CHECK_ROUNDS, MAX_SEED
+    from analyzer.core.limits import MAX_CHECK_ROUNDS, MAX_SEED, MIN_CHECK_ROUNDS
 
-    for value, what, low, high in ((rounds, "rounds", 2, MAX_CHECK_ROUNDS),
+    for value, what, low, high in ((rounds, "rounds", MIN_CHECK_ROUNDS, MAX_CHECK_ROUNDS),
                                    (seed, "seed", 0, MAX_SEED)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not low <= value <= high):
-            raise UsageError(f"{what} must be a whole number {low} to {high:,}, "
+            raise UsageError(f"{what} must be a whole number {low:,} to {high:,}, "
                              f"not {shown(value)}")
     particulars = load_meta(Path(meta)) if isinstance(meta, (str, Path)) else meta
     rules, name = resolve(game)

@@ -87,8 +87,19 @@ class SimCheck:
         return chi2_sf(self.chi2, self.dof)
 
     @property
+    def tested(self) -> bool:
+        """Whether there was a test at all: a spread to measure z by and a chi-square
+        with one degree of freedom or more (too few rounds leave neither)."""
+        return self.se > 0 and self.dof >= 1
+
+    @property
     def agrees(self) -> bool:
-        return abs(self.z) <= Z_LIMIT and self.p_value >= P_LIMIT
+        return self.tested and abs(self.z) <= Z_LIMIT and self.p_value >= P_LIMIT
+
+    @property
+    def verdict(self) -> str:
+        """``agrees``, ``DISAGREES``, or ``NOT TESTED`` (too few rounds for a test)."""
+        return "agrees" if self.agrees else "DISAGREES" if self.tested else "NOT TESTED"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from analyzer.cli.options import SEED, add_progress, progress_bar, whole
 from analyzer.core.errors import UsageError
-from analyzer.core.limits import MAX_CHECK_ROUNDS
+from analyzer.core.limits import MAX_CHECK_ROUNDS, MIN_CHECK_ROUNDS
 from analyzer.core.presets import game_base
 from analyzer.core.rules import format_spec, parse_spec
 
@@ -40,8 +40,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--no-pdf", action="store_true", help="skip the PDF (no Chromium needed)")
     p.add_argument("--float", action="store_true",
                    help="RTP levels in float arithmetic (faster; no exact fractions)")
-    p.add_argument("--rounds", action=whole(2, MAX_CHECK_ROUNDS), default=None,
-                   help="rounds of the simulation cross-check (default 2e7, at most 1e10)")
+    p.add_argument("--rounds", action=whole(MIN_CHECK_ROUNDS, MAX_CHECK_ROUNDS), default=None,
+                   help="rounds of the simulation cross-check (default 2e7; 1e3 to 1e10)")
     p.add_argument("--seed", action=SEED, default=None, help="seed of the cross-check")
     p.add_argument("--meta", type=Path, default=None, metavar="FILE.toml",
                    help="the submission's particulars (lab, manufacturer, game name as "

@@ -43,6 +43,7 @@ MAX_SIDEBET_SEED = 2**63 - 1  # the side bets' simulations (a counter, Bust It p
 MAX_SIDEBET_SHOES = 10_000_000  # shoes a side bet's counter is dealt
 MAX_PLAYED_ROUNDS = 100_000_000  # Bust It's played reading, simulated
 MAX_CHECK_ROUNDS = 10**10  # a certificate's cross-check: a tenth of the simulator's cap
+MIN_CHECK_ROUNDS = 1_000  # fewer leave its chi-square no groups of 5 expected rounds to test
 MAX_GRID_CELLS = 10_000  # each cell is an exact analysis of a rule set
 MAX_EXPLAIN_GAMES = 32  # each explained pair analyses up to 2^players rule sets
 MAX_PLAYERS = 12  # 4,096 intermediate games per explained pair (Harsanyi: 3^12 subsets)
@@ -58,4 +59,4 @@ MAX_TOML_DEPTH = 32  # arrays and tables nested; the files the project reads use
 __all__ = ["MAX_CHECK_ROUNDS", "MAX_COUNT_SAMPLES", "MAX_DECISIONS", "MAX_EXPLAIN_GAMES",
            "MAX_GRID_CELLS", "MAX_INPUT_BYTES", "MAX_JOBS", "MAX_PAY", "MAX_PLAYED_ROUNDS",
            "MAX_PLAYERS", "MAX_RESULT_BINS", "MAX_SEED", "MAX_SIDEBET_SEED", "MAX_SIDEBET_SHOES",
-           "MAX_STATES", "MAX_TARGET_RTP", "MAX_TOML_DEPTH"]
+           "MAX_STATES", "MAX_TARGET_RTP", "MAX_TOML_DEPTH", "MIN_CHECK_ROUNDS"]
