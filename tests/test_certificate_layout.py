@@ -68,3 +68,16 @@ def test_exact_certificate_with_its_appendix_prints_on_a4(tmp_path: Path) -> Non
     html = render_html(cert)
     assert "Appendix A: exact values" in html and "exact fraction: appendix A.1" in html
     assert _check_print(cert, tmp_path) == []
+
+
+def test_long_particulars_stay_on_the_page(tmp_path: Path) -> None:
+    """A 200-character name without a space (the longest ``--meta`` takes) widened its
+    column past the page: values clipped on page 1, the sign-off's signature and date
+    columns pushed off the page (found by a print audit).  The cover and the sign-off are
+    laid out in fixed columns, and a long word breaks inside its own."""
+    unbroken, words = "W" * 200, ("Wide Words " * 19)[:200].strip()
+    meta = Meta(lab=words, manufacturer=words, game_name=words, submission_reference=unbroken,
+                jurisdiction=words, mathematician=unbroken, reviewer=words)
+    preset = PRESETS["charlie7"]
+    cert = certify(preset.rules, "charlie7", preset, SETTINGS, meta=meta)
+    assert _check_print(cert, tmp_path) == []

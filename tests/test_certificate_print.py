@@ -127,6 +127,11 @@ def test_what_a_user_wrote_is_never_markup_in_the_certificate() -> None:
     ('lab = "a\\u2028b"\n', "control character (U+2028)"),  # a line separator
     ('lab = "a\\u202eb"\n', "control character (U+202E)"),  # right-to-left override
     ('lab = "  "\n', "blank"),
+    # a date field takes a date: "next Tuesday, probably" once printed as one
+    ('submission_date = "next Tuesday, probably"\n',
+     "submission_date must be a date such as 2026-11-30, not 'next Tuesday, probably'"),
+    ('report_date = "2026-02-30"\n', "report_date must be a date"),
+    ("report_date = 2026-12-01T10:00:00\n", "report_date must be text or a date"),
     ("lab = \n", "not valid TOML"),
 ])
 def test_bad_meta_is_refused_before_the_work(tmp_path: Path, text: str, needle: str,

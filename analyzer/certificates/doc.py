@@ -22,7 +22,7 @@ from analyzer.core.arith import is_exact
 from analyzer.core.cards import format_value
 from analyzer.core.levels import LEVEL_TITLES
 from analyzer.core.presets import READINGS
-from analyzer.report.distribution_model import DistributionReport, Extreme, format_result
+from analyzer.report.distribution_model import DistributionReport, format_result, one_in_text
 from analyzer.sidebets.paytable import format_pay
 from analyzer.sidebets.stats import CONFIDENCES, ParSheet, rtp_interval
 from analyzer.util.text import fixed, fraction_text
@@ -116,11 +116,6 @@ def scientific(n: int, digits: int = 10) -> str:
     return f"{mantissa} x 10^{exponent}"
 
 
-def odds(e: Extreme) -> str:
-    n = e.one_in
-    return "impossible" if n is None else f"1 in {n:,.1f}"
-
-
 def _summary(c: Certificate, ax: Appendix) -> Part:
     d = c.optimal
     chart = c.levels["chart"]
@@ -144,9 +139,8 @@ def _summary(c: Certificate, ax: Appendix) -> Part:
                  f" (+- {100 * d.chance_bound(lambda x: x > 0):.2g}%)" if sd_bound else ""),
               "-"),
              (f"largest win (CDZ-){top}", f"{format_result(d.largest_win.result)} units, "
-                                          f"{odds(d.largest_win)}", "-"),
-             ("simulation cross-check (off the top)",
-              "agrees" if c.check.agrees else "DISAGREES", "-")]
+                                          f"{d.largest_win.odds(float(d.dist.error_bound))}", "-"),
+             ("simulation cross-check (off the top)", c.check.verdict, "-")]
     if d.dist.error_bound:
         rows += [("distribution: error bound of each probability (resplit rounds past the "
                   "enumeration budget; see the assumptions)", f"{float(d.dist.error_bound):.3g}",
@@ -169,8 +163,9 @@ def _rules(c: Certificate) -> list[Part]:
                           (*(read if c.source else ()), c.readings)))
     if c.published_rtp:
         blocks: tuple[Block, ...] = (
-            f"The operator publishes an RTP of {c.published_rtp}; this certificate's exact "
-            f"CDZ- figure for the rules as read is {pct(c.rtp, 4)}.",)
+            f"The operator publishes an RTP of {c.published_rtp}; this certificate's "
+            f"{'exact' if c.settings.exact else 'float64'} CDZ- figure for the rules as read "
+            f"is {pct(c.rtp, 4)}.",)
         if c.variants:
             rows = tuple((v.change, f"`{v.spec}`", pct(v.rtp, 5)) for v in c.variants)
             blocks += ("The same game with one rule changed at a time (CDZ-, float64 "
@@ -204,10 +199,12 @@ def _levels(c: Certificate, ax: Appendix) -> Part:
 
 def _dist_rows(c: Certificate) -> tuple[tuple[str, ...], ...]:
     a, b = c.optimal.probabilities, c.chart_dist.probabilities
+    bound = float(c.optimal.dist.error_bound)
     rows = []
     for x in sorted(set(a) | set(b)):
         pa, pb = a.get(x, 0.0), b.get(x, 0.0)
-        one_in = f"{1 / float(pa):,.1f}" if pa else "-"
+        one_in = one_in_text(float(pa), bound, say_bound=False).removeprefix("1 in ") \
+            if pa or bound else "-"
         rows.append((format_result(x), dec(pa, 12), one_in, dec(float(x) * float(pa), 12),
                      dec(pb, 12)))
     rows.append(("total", dec(c.optimal.total, 12), "", dec(c.optimal.mean, 12),
@@ -229,9 +226,9 @@ def _figure_rows(d: DistributionReport, e: DistributionReport) -> tuple[tuple[st
             ("P(push) = P(net = 0)", *both(lambda r: pct(r.p_push, 6))),
             ("P(loss) = P(net < 0)", *both(lambda r: pct(r.p_loss, 6))),
             ("largest win", *both(lambda r: f"{format_result(r.largest_win.result)}: "
-                                            f"{odds(r.largest_win)}")),
+                                            f"{r.largest_win.odds(float(r.dist.error_bound))}")),
             ("largest loss", *both(lambda r: f"{format_result(r.largest_loss.result)}: "
-                                             f"{odds(r.largest_loss)}")),
+                                             f"{r.largest_loss.odds(float(r.dist.error_bound))}")),
             ("volatility index 90% / 95% / 99%", vi[0], vi[1]),
             ("error bound per probability", *both(lambda r: f"{float(r.dist.error_bound):.3g}")),
             ("error bound of the standard deviation", *both(lambda r: f"{r.sd_bound:.3g}"))]
@@ -247,8 +244,8 @@ def _distribution(c: Certificate) -> list[Part]:
              + ("The mean equals the engine's EV of the same play." if not d.dist.error_bound
                 else "Rounds with three or four split hands past the enumeration budget are "
                      "settled approximately (see the assumptions): each probability is within "
-                     f"{float(d.dist.error_bound):.3g} of the exact value, so the total and "
-                     "the mean differ slightly from 1 and from the engine's exact EV."))
+                     f"{float(d.dist.error_bound):.3g} of the exact value, so the total "
+                     "and the mean are known only to that bound per result, not exactly."))
     bound = [f" +- {float(r.dist.error_bound):.2g}" if r.dist.error_bound else ""
              for r in (d, c.chart_dist)]
     dist = Table(("net result", f"P (CDZ-){bound[0]}", "1 in N (CDZ-)", "contribution (CDZ-)",
@@ -369,7 +366,7 @@ def _check(c: Certificate) -> Part:
     rows = tuple((format_result(g.low) if g.low == g.high else
                   f"{format_result(g.low)} .. {format_result(g.high)}",
                   f"{g.observed:,}", f"{g.expected:,.1f}", f"{g.term:.3f}") for g in k.groups)
-    verdict = "AGREES" if k.agrees else "DISAGREES"
+    verdict = k.verdict.upper()
     return Part("Simulation cross-check", (
         f"The independent simulator played {k.rounds:,} rounds (seed {k.seed}, {k.jobs} jobs), "
         f"each off a freshly shuffled shoe; strategy: {k.strategy}.",

@@ -19,6 +19,7 @@ stays a pure function of its inputs.  Example::
 from __future__ import annotations
 
 import datetime
+import re
 import unicodedata
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -80,8 +81,21 @@ def _hidden(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or ch in _BIDI
 
 
+DATES = ("submission_date", "report_date")  # a TOML date, or its text: 2026-11-30
+
+
+def _date(name: str, text: str, where: str) -> str:
+    """A date's ISO text, refused unless it is one ("next Tuesday" is not a date)."""
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            return datetime.date.fromisoformat(text).isoformat()
+    except ValueError:
+        pass
+    raise UsageError(f"{where}: {name} must be a date such as 2026-11-30, not {text!r}")
+
+
 def _field(name: str, value: Any, where: str) -> str:
-    """One field as text: a string, or a TOML date (printed ISO)."""
+    """One field as text: a string, or a TOML date (printed ISO); a date field a date."""
     if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
         return value.isoformat()
     if not isinstance(value, str):
@@ -93,7 +107,7 @@ def _field(name: str, value: Any, where: str) -> str:
         raise UsageError(f"{where}: {name} holds a control character (U+{ord(odd):04X})")
     if not value.strip():
         raise UsageError(f"{where}: {name} is blank (leave it out instead)")
-    return value.strip()
+    return _date(name, value.strip(), where) if name in DATES else value.strip()
 
 
 def meta_from(data: dict[str, Any], where: str) -> Meta:
@@ -111,4 +125,4 @@ def load_meta(path: Path) -> Meta:
                      f"metadata file {str(path)!r}")
 
 
-__all__ = ["LABELS", "MAX_FIELD", "NOT_SUPPLIED", "Meta", "load_meta", "meta_from"]
+__all__ = ["DATES", "LABELS", "MAX_FIELD", "NOT_SUPPLIED", "Meta", "load_meta", "meta_from"]

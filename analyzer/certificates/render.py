@@ -120,13 +120,23 @@ table.appendix, table.long { break-inside: auto; }
 table.appendix { font-size: 8pt; }
 table.appendix td:first-child { white-space: nowrap; }
 table.signoff td { height: 16mm; }
-table.signoff th:nth-child(3) { width: 45%; }
-code { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; word-break: break-all; }
+table.cover, table.signoff { table-layout: fixed; }
+table.cover td + td, table.signoff td + td { overflow-wrap: anywhere; }
+table.cover th:first-child { width: 24%; }
+table.signoff th:first-child { width: 16%; }
+table.signoff th:nth-child(2) { width: 27%; }
+table.signoff th:nth-child(3) { width: 40%; }
+code { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; overflow-wrap: anywhere; }
 table.chart td, table.chart th { width: 2.1em; text-align: center; padding: 1pt 2pt;
   font-weight: bold; }
 table.chart tbody th { min-width: 6.5em; white-space: nowrap; }
 div.plot svg { width: 100%; height: auto; }
 p.verdict { font-weight: bold; }
+@media screen and (max-width: 700px) {
+  body { padding: 0 8px; }
+  table.numbers, table.chart, table.appendix { display: block; overflow-x: auto; }
+  div.plot { overflow-x: auto; } div.plot svg { min-width: 640px; }
+}
 """
 
 
@@ -141,13 +151,14 @@ def _css_string(text: str) -> str:
 
 def _page_css(c: Certificate) -> str:
     """The running header (game, rules, engine), footer (rules, source hash) and page N of M."""
-    head = f"{c.title} | {c.spec} | {c.provenance.engine}"
+    head = " | ".join(dict.fromkeys((c.title, c.spec, c.provenance.engine)))  # title may be spec
     foot = f"rules {c.spec} | source SHA-256 {c.provenance.source_sha256[:16]}"
     box = "font-family: 'DejaVu Sans', sans-serif; font-size: 7.5pt; color: #444;"
     return ("@page { "
-            f"@top-left {{ content: {_css_string(head)}; {box} }} "
-            f"@bottom-left {{ content: {_css_string(foot)}; {box} }} "
-            f'@bottom-right {{ content: "page " counter(page) " of " counter(pages); {box} }} '
+            f"@top-left {{ content: {_css_string(head)}; {box} width: 100%; }} "
+            f"@bottom-left {{ content: {_css_string(foot)}; {box} width: 78%; }} "
+            f'@bottom-right {{ content: "page " counter(page) " of " counter(pages); {box} '
+            "width: 22%; text-align: right; white-space: nowrap; } "
             "}")
 
 
@@ -233,6 +244,7 @@ def render_html(c: Certificate) -> str:
     title, parts = document(c)
     svg = render_svg(c)
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>{escape(title)}</title>", f"<style>{_CSS}{_page_css(c)}</style>", "</head>",
            "<body>",
            f"<h1>{escape(title)}</h1>"]

@@ -56,6 +56,30 @@ class Extreme:
         """Odds as "1 in N" (None when impossible)."""
         return float(1 / self.probability) if self.probability else None
 
+    def odds(self, bound: float = 0.0) -> str:
+        """Its chance as text (:func:`one_in_text`)."""
+        return one_in_text(float(self.probability), bound)
+
+
+def one_in_text(probability: float, bound: float = 0.0, *, say_bound: bool = True) -> str:
+    """A chance as "1 in N", with only the digits of N that ``bound`` (the most the
+    probability may be off by; 0: exact) determines.
+
+    A chance within its own bound has no odds to print: its value and the bound are.
+
+    >>> one_in_text(6.46146e-07), one_in_text(0.0)
+    ('1 in 1,547,637.8', 'impossible')
+    >>> one_in_text(6.46146e-07, 7.11e-05), one_in_text(2.3e-3, 7.11e-05)
+    ('p = 6.5e-07 +- 7.1e-05', '1 in 400 (p +- 7.1e-05)')
+    """
+    if not bound:
+        return f"1 in {1 / probability:,.1f}" if probability else "impossible"
+    if probability <= 2 * bound:
+        return f"p = {probability:.2g} +- {bound:.2g}"
+    digits = max(1, math.floor(math.log10(probability / bound)))
+    n = float(f"{1 / probability:.{digits}g}")
+    return f"1 in {n:,.0f}" + (f" (p +- {bound:.2g})" if say_bound else "")
+
 
 SPOTS_ROUNDS = 4_000_000  # two-spot rounds simulated: SE of the covariance about 0.0006
 SPOTS_SEED = 20251203

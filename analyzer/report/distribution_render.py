@@ -15,7 +15,6 @@ from typing import NotRequired, TypedDict
 from analyzer.core.arith import Number
 from analyzer.report.distribution_model import (
     DistributionReport,
-    Extreme,
     HeaderJson,
     Spots,
     format_result,
@@ -33,11 +32,6 @@ def _dec(x: Number, places: int = PLACES) -> str:
 def _pct(x: Number, places: int = 6) -> str:
     return _dec(x * 100, places) + "%"
 
-
-
-def _odds(e: Extreme) -> str:
-    n = e.one_in
-    return "impossible" if n is None else f"1 in {n:,.1f}"
 
 
 def _rows(r: DistributionReport) -> list[list[str]]:
@@ -60,6 +54,7 @@ def _header(r: DistributionReport) -> list[str]:
 
 def _figures(r: DistributionReport) -> list[list[str]]:
     win, loss = r.largest_win, r.largest_loss
+    bound = float(r.dist.error_bound)
     if r.dist.error_bound:  # the mean of probabilities known within a bound is no exact EV
         ev = (f"{_dec(r.mean, 10)} (the mean of these probabilities, each within "
               f"{float(r.dist.error_bound):.2g}: the EV is the engine's, below)")
@@ -75,8 +70,8 @@ def _figures(r: DistributionReport) -> list[list[str]]:
         ["P(win) = P(net > 0) (hit frequency)", _pct(r.p_win)],
         ["P(push) = P(net = 0)", _pct(r.p_push)],
         ["P(loss) = P(net < 0)", _pct(r.p_loss)],
-        ["largest win", f"{format_result(win.result)} units: {_odds(win)}"],
-        ["largest loss", f"{format_result(loss.result)} units: {_odds(loss)}"],
+        ["largest win", f"{format_result(win.result)} units: {win.odds(bound)}"],
+        ["largest loss", f"{format_result(loss.result)} units: {loss.odds(bound)}"],
         ["volatility index 90% / 95% / 99%",
          " / ".join(f"{v:.4f}" for v in r.volatility().values())],
     ]
