@@ -71,14 +71,19 @@ def one_in_text(probability: float, bound: float = 0.0, *, say_bound: bool = Tru
     ('1 in 1,547,637.8', 'impossible')
     >>> one_in_text(6.46146e-07, 7.11e-05), one_in_text(2.3e-3, 7.11e-05)
     ('p = 6.5e-07 +- 7.1e-05', '1 in 400 (p +- 7.1e-05)')
+    >>> one_in_text(0.408285851707, 7.11e-05, say_bound=False)
+    '1 in 2.4'
     """
     if not bound:
         return f"1 in {1 / probability:,.1f}" if probability else "impossible"
     if probability <= 2 * bound:
         return f"p = {probability:.2g} +- {bound:.2g}"
     digits = max(1, math.floor(math.log10(probability / bound)))
-    n = float(f"{1 / probability:.{digits}g}")
-    return f"1 in {n:,.0f}" + (f" (p +- {bound:.2g})" if say_bound else "")
+    n = 1 / probability
+    places = min(1, digits - 1 - math.floor(math.log10(n)))  # N to the digits known, at
+    # most one decimal (as without a bound), rounded once
+    return f"1 in {round(n, places):,.{max(0, places)}f}" + (
+        f" (p +- {bound:.2g})" if say_bound else "")
 
 
 SPOTS_ROUNDS = 4_000_000  # two-spot rounds simulated: SE of the covariance about 0.0006
