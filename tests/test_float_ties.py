@@ -92,3 +92,26 @@ def test_bja_hand_marks_the_play_the_engine_makes_on_a_tie() -> None:
     tied = dict(hand_report(exact, 10, (2, 8)).actions)
     assert tied["hit"] == tied["double"] == 0
     assert hand_report(exact, 10, (2, 8)).best == hand_report(floats, 10, (2, 8)).best == "hit"
+
+
+@pytest.mark.parametrize(("spec", "counts", "upcard", "cards"), [
+    ("1D S17 DOA NDAS SPL1 ES", (1, 0, 0, 0, 0, 2, 2, 0, 2, 6), 9, (1, 6)),  # stand = hit
+    ("1D H17 DOA DAS SPL1 LS", (1, 0, 0, 0, 1, 1, 3, 1, 3, 6), 9, (6, 9)),  # stand = give up
+    ("1D S17 D10 NDAS NSPL NS", (0, 0, 0, 0, 0, 0, 3, 2, 2, 6), 9, (7, 7)),  # stand = hit
+])
+def test_the_frozen_strategy_plays_a_tie_alike_in_both_arithmetics(
+        spec: str, counts: tuple[int, ...], upcard: int, cards: tuple[int, int]) -> None:
+    """The strategy the distribution and the simulator play (``FrozenStrategy``) compared
+    with a plain ``>``: on these exact ties it chose by rounding in floats, another play
+    than exactly (3 of 71 random small shoes).  It asks ``beats`` as the engine does."""
+    from analyzer.core.cards import composition
+    from analyzer.engine.frozen import FrozenStrategy
+
+    rules, shoe = parse_spec(spec), Shoe(counts)
+    exact, floats = Analysis(rules, shoe, exact=True), Analysis(rules, shoe)
+    actions = exact.actions(upcard, cards)
+    assert len(set(actions.values())) < len(actions)  # a tie, exactly
+    options, comp = frozenset(actions), composition(cards)
+    played = FrozenStrategy(exact).decide(upcard, comp, options)
+    assert FrozenStrategy(floats).decide(upcard, comp, options) == played
+    assert played == exact.best_of(upcard, cards, actions)  # the play the EV counts

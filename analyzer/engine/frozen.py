@@ -80,7 +80,7 @@ class FrozenStrategy:
         best = STAND
         for action in PREFERENCE:
             if action in candidates and action in options and \
-                    candidates[action] > candidates[best]:
+                    beats(candidates[action], candidates[best]):  # a float tie is a tie
                 best = action
         return best
 
@@ -193,8 +193,8 @@ class FrozenStrategy:
             chosen = -1
             for action in PREFERENCE:
                 if action in actions and action in options and (
-                        chosen < 0 or worth(action, actions[action])
-                        > worth(chosen, actions[chosen])):
+                        chosen < 0 or beats(worth(action, actions[action]),
+                                            worth(chosen, actions[chosen]))):
                     chosen = action
             return chosen
 
@@ -203,7 +203,7 @@ class FrozenStrategy:
         if SPLIT in options and split is not None and SPLIT not in cases[0][1]:
             average = sum((chance * worth(act, acts[act]) for chance, acts, act
                            in plays.values()), Fraction(0))
-            if worth(SPLIT, split) > average:  # the split, decided on the ranks
+            if beats(worth(SPLIT, split), average):  # the split, decided on the ranks
                 return SPLIT
         if label not in plays:  # a suit case the rules' decks cannot deal (three 7s of
             return self.decide(upcard, comp, options)  # one suit from two decks)
