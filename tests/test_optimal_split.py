@@ -219,6 +219,18 @@ def test_a_case_past_the_dealer_budget_is_refused_in_one_line(
     assert err.startswith("bja: error: optimal splitting of ") and err.count("\n") == 1
 
 
+@pytest.mark.slow
+def test_the_budget_case_within_its_budget_equals_the_oracle() -> None:
+    """The figure the refusal test above computes before lowering the budget, against the
+    brute-force oracle as fractions (20 s: kept out of the default run)."""
+    rules = parse_spec("1D S17 DOA DAS SPL3 NS")
+    counts = (1, 3, 1, 1, 1, 1, 1, 1, 1, 9)
+    try:
+        assert engine(rules, counts, 6, 2) == optimal_split_ev(rules, counts, 6, 2)
+    finally:
+        clear_caches()
+
+
 def test_cdp_equals_cdp1_without_resplits() -> None:
     """With one split there is only one level of removed pair cards: CDP is CDP1."""
     rules = parse_spec("2D H17 DOA DAS SPL1 LS")
