@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 import numpy as np
@@ -17,9 +18,9 @@ from analyzer.core.errors import (
     UsageError,
 )
 from analyzer.core.rules import Surrender
-from analyzer.engine.analysis import Analysis, unpeeked_play
+from analyzer.engine.analysis import Analysis, best_play, unpeeked_play
 from analyzer.engine.dealer import KEY_BASE, KEY_LIMIT
-from analyzer.engine.strategy import PREFERENCE, beats, checked_comps
+from analyzer.engine.strategy import beats, checked_comps
 from analyzer.engine.suits import case_label
 
 
@@ -57,32 +58,19 @@ class FrozenStrategy:
         return self._decided[key]
 
     def _decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
-        ua = self._analysis.upcard(upcard)
-        values = ua.values
+        a = self._analysis
+        values = a.upcard(upcard).values
         node = values.space.index[comp]
         if values.forced[node] or is_natural(comp):
             return STAND  # an ace and a ten (after a split) stand, as a blackjack would
-        if sum(comp) == 2:
+        if sum(comp) == 2:  # the engine's own choice among the legal plays (best_play)
             cards = comp_cards(comp)
-            candidates = self._analysis.actions(upcard, cards)
-            if SURRENDER in options and self._early_surrender_before_peek(upcard):
-                # Early surrender is decided before the peek: weigh the other plays
-                # with the dealer's blackjack put back in, as the surrender is.
-                candidates = self._analysis.hand_actions(upcard, cards, unconditioned=True)
-                candidates[SURRENDER] = self._analysis.surrender_value(upcard, comp,
-                                                                        unconditional=True)
-        else:  # a hand reached by hitting may double (DAN), surrender (SAH) where offered
-            candidates = {STAND: values.stand[node], HIT: values.hit[node]}
-            if DOUBLE in options:
-                candidates[DOUBLE] = values.double[node]
-            if SURRENDER in options:
-                candidates[SURRENDER] = Fraction(-1, 2)  # SAH: half the bet
-        best = STAND
-        for action in PREFERENCE:
-            if action in candidates and action in options and \
-                    beats(candidates[action], candidates[best]):  # a float tie is a tie
-                best = action
-        return best
+            return a.best_of(upcard, cards, _legal(a.actions(upcard, cards), options))
+        # a hand reached by hitting may double (DAN), surrender (SAH, after the peek)
+        candidates: dict[int, Number] = {STAND: values.stand[node], HIT: values.hit[node],
+                                         DOUBLE: values.double[node],
+                                         SURRENDER: Fraction(-1, 2)}
+        return best_play(_legal(candidates, options), 0, early=False)
 
     def _nodes(self, upcard: int, comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """The node of each row of ``comps`` in this analysis's hands against ``upcard``,
@@ -189,14 +177,11 @@ class FrozenStrategy:
                 return value
             return unpeeked_play(action, value, p_bj, a.rules.surrender)
 
+        early = a.rules.surrender is Surrender.EARLY and a.conditioned(upcard)
+
         def best(actions: dict[int, Number]) -> int:
-            chosen = -1
-            for action in PREFERENCE:
-                if action in actions and action in options and (
-                        chosen < 0 or beats(worth(action, actions[action]),
-                                            worth(chosen, actions[chosen]))):
-                    chosen = action
-            return chosen
+            return best_play(_legal(actions, options), p_bj if a.conditioned(upcard) else 0,
+                             early=early)
 
         plays = {state.label: (state.chance, acts, best(acts)) for state, acts in cases}
         split = a.actions(upcard, cards).get(SPLIT)
@@ -229,10 +214,6 @@ class FrozenStrategy:
                              f"not {level!r}")
         return bool(table[level - 1, values.space.index[comp]])
 
-    def _early_surrender_before_peek(self, upcard: int) -> bool:
-        a = self._analysis
-        return a.rules.surrender is Surrender.EARLY and a.conditioned(upcard)
-
     def decide_free(self, upcard: int, comp: tuple[int, ...]) -> int:
         """Hit or stand for a hand carrying a free bet (Free Bet's free split hand)."""
         values = self._analysis.upcard(upcard).values
@@ -242,3 +223,8 @@ class FrozenStrategy:
         if values.forced[node] or not beats(values.free_hit[node], values.free_stand[node]):
             return STAND
         return HIT
+
+
+def _legal(actions: Mapping[int, Number], options: frozenset[int]) -> dict[int, Number]:
+    """The plays of ``actions`` among ``options``; standing is always open."""
+    return {k: v for k, v in actions.items() if k in options or k == STAND}
