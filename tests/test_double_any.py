@@ -254,8 +254,16 @@ class _Doubler:
     """A fixed strategy for stacked deals: split 3s, double any 9-11 where offered, else
     hit below 17; give up a double that landed on 12-16 (under DDR)."""
 
+    def __init__(self) -> None:
+        self._totals: dict[tuple[int, ...], int] = {}  # the tables ask of every upcard alike
+
+    def _total(self, comp: tuple[int, ...]) -> int:
+        if comp not in self._totals:
+            self._totals[comp] = hand_total(comp_cards(comp))[0]
+        return self._totals[comp]
+
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
-        total = hand_total(comp_cards(comp))[0]
+        total = self._total(comp)
         if SPLIT in options and comp[2] == 2:
             return SPLIT
         if DOUBLE in options and 9 <= total <= 11:
@@ -266,10 +274,10 @@ class _Doubler:
         return STAND
 
     def decide_rescue(self, upcard: int, comp: tuple[int, ...], level: int = 1) -> bool:
-        return 12 <= hand_total(comp_cards(comp))[0] <= 16
+        return 12 <= self._total(comp) <= 16
 
     def decide_redouble(self, upcard: int, comp: tuple[int, ...], level: int) -> bool:
-        return 9 <= hand_total(comp_cards(comp))[0] <= 11
+        return 9 <= self._total(comp) <= 11
 
 
 @pytest.mark.parametrize(("spec", "cards", "expected"), [

@@ -103,7 +103,7 @@ body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; font-size: 9pt;
 h1 { font-size: 14pt; border-bottom: 2px solid #333; padding-bottom: 3pt; margin-top: 0; }
 h2 { font-size: 12pt; margin: 12pt 0 4pt; border-bottom: 1px solid #999; }
 h3 { font-size: 10.5pt; margin: 9pt 0 3pt; }
-h1, h2, h3 { break-after: avoid; }
+h1, h2, h3, p:has(+ table) { break-after: avoid; }  /* a table printed with its lead-in */
 div.keep { break-inside: avoid; }
 p, ul { margin: 3pt 0 5pt; } li { margin: 1pt 0; }
 table { border-collapse: collapse; margin: 4pt 0 8pt; break-inside: avoid; max-width: 100%; }

@@ -134,16 +134,21 @@ def soft_total(hard: Any, aces: Any) -> tuple[Any, Any]:
     return hard + 10 * soft, soft
 
 
+_INT = frozenset({int})
+_VALUES = frozenset(range(1, 11))
+
+
 def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
     """Best total of a hand and whether it is soft (an ace counted as 11).
 
     >>> hand_total((1, 6)), hand_total((1, 6, 10)), hand_total((10, 6))
     ((17, True), (17, False), (16, False))
     """
-    if isinstance(cards, str) or any(isinstance(c, bool) or not isinstance(c, int)
-                                     or not 1 <= c <= 10 for c in cards):
+    plain = type(cards) is tuple and set(map(type, cards)) <= _INT and set(cards) <= _VALUES
+    if not plain and (isinstance(cards, str) or any(  # the common case, then the rule
+            isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= 10 for c in cards)):
         raise CardNotationError(f"a hand's cards are values 1 (ace) to 10, not {shown(cards)}")
-    return soft_total(sum(cards), sum(1 for c in cards if c == 1))
+    return soft_total(sum(cards), cards.count(1))
 
 
 def comp_hard(comp: Sequence[int]) -> int:

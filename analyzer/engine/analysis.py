@@ -118,15 +118,18 @@ def best_play(actions: Mapping[A, Number], p_bj: Number, *, early: bool) -> A:
     >>> best_play({STAND: -0.35, HIT: -0.3, SURRENDER: -0.5}, 0.31, early=True).name
     'SURRENDER'
     """
-    others = {a: v for a, v in actions.items() if not (early and a == SURRENDER)}
-    order = sorted(others, key=PREFERENCE.index)
-    best = order[0]
-    for action in order[1:]:
-        if beats(others[action], others[best]):
+    best: A | None = None
+    give: A | None = None  # the early surrender, weighed last
+    for action in sorted(actions, key=PREFERENCE.index):
+        if early and action == SURRENDER:
+            give = action
+        elif best is None or beats(actions[action], actions[best]):
             best = action
-    give = next((a for a in actions if early and a == SURRENDER), None)
-    if give is not None and beats(actions[give], unpeeked(others[best], p_bj)):
+    if give is not None and (best is None or beats(actions[give],
+                                                   unpeeked(actions[best], p_bj))):
         return give
+    if best is None:
+        raise UsageError("a hand has no play to choose from")
     return best
 
 
@@ -699,8 +702,10 @@ class Analysis:
         """The engine's play of ``cards`` given its plays' EVs ``actions`` as
         :meth:`actions` gives them (given no dealer blackjack where peeked): what its round
         EV counts; ``bja hand`` marks it best."""
-        p_bj = self.p_blackjack(upcard, cards)
-        return self._best_action(upcard, dict(actions), p_bj, len(cards))[0]
+        early = self.rules.surrender is Surrender.EARLY and len(cards) == 2
+        # the chance of the dealer's blackjack weighs only an early surrender
+        p_bj = self.p_blackjack(upcard, cards) if early and self.conditioned(upcard) else 0
+        return best_play(actions, p_bj, early=early)
 
     def _suited_value(self, ua: UpcardAnalysis, hand: tuple[int, int],
                       actions: dict[int, Number], states: tuple[SuitState, ...],

@@ -23,6 +23,8 @@ from analyzer.engine.dealer import KEY_BASE, KEY_LIMIT
 from analyzer.engine.strategy import beats, checked_comps
 from analyzer.engine.suits import case_label
 
+_HALF_LOST = Fraction(-1, 2)  # a surrender after hitting (SAH)
+
 
 class FrozenStrategy:
     """The optimal composition-dependent decisions of one analysis, frozen.
@@ -67,10 +69,12 @@ class FrozenStrategy:
             cards = comp_cards(comp)
             return a.best_of(upcard, cards, _legal(a.actions(upcard, cards), options))
         # a hand reached by hitting may double (DAN), surrender (SAH, after the peek)
-        candidates: dict[int, Number] = {STAND: values.stand[node], HIT: values.hit[node],
-                                         DOUBLE: values.double[node],
-                                         SURRENDER: Fraction(-1, 2)}
-        return best_play(_legal(candidates, options), 0, early=False)
+        candidates: dict[int, Number] = {STAND: values.stand[node], HIT: values.hit[node]}
+        if DOUBLE in options:
+            candidates[DOUBLE] = values.double[node]
+        if SURRENDER in options:
+            candidates[SURRENDER] = _HALF_LOST
+        return best_play(candidates, 0, early=False)
 
     def _nodes(self, upcard: int, comps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """The node of each row of ``comps`` in this analysis's hands against ``upcard``,
