@@ -1,7 +1,8 @@
 """The dealer kernels: the C extension and the numba fallback give the same bits.
 
-Each of the six kernels is run on random inputs by both paths and the outputs
-compared bit for bit (the fallback does the C's IEEE operations in the C's order);
+Each kernel is run on random inputs by both paths and the outputs compared bit for
+bit (the fallback does the C's IEEE operations in the C's order; the residue pairing
+also against Python integers);
 both refuse arrays of the wrong dtype, shape or order alike; the C extension's exact
 dealer sums (128-bit integers, no numba twin) equal the Python integers of the exact
 path, and decline a denominator beyond 128 bits; and the command line
@@ -27,6 +28,7 @@ import numpy.typing as npt
 import pytest
 
 from analyzer.core.errors import UsageError
+from analyzer.core.modular import primes_for
 from analyzer.core.outcomes import N_OUTCOMES
 from analyzer.core.shoe import Shoe
 from analyzer.engine import dealer, kernel, kernel_numba
@@ -175,6 +177,88 @@ def test_sum_rows_and_pair_accumulate_same_bits() -> None:
             for k in range(3):
                 expect[i, k, results[r, 1 + k]] += weights[rows[i * 5 + j], k] * results[r, 0]
     assert np.allclose(acc, expect, rtol=1e-15, atol=0)
+
+
+def _residue_inputs(seed: int, sizes: tuple[int, ...] = (2, 1, 0, 2, 1)) -> tuple[Any, ...]:
+    """A pairing for :func:`pair_residues`: sums partly absent, heads not quite sorted,
+    residues near the primes (the largest products), ``sizes[b]`` rounds of tail set b."""
+    rng = np.random.default_rng(seed)
+    primes = primes_for(90)  # four primes below 2**26
+    unique = np.unique(rng.integers(0, 10**6, 3000)).astype(np.int64)
+    head = np.sort(rng.choice(unique, 300)).astype(np.int64)
+    head[7] = head[200]
+    tail = np.array([0, 0, 1, 5, 10**6], dtype=np.int64)
+    joint = (primes[:, None, None] - 1 - rng.integers(0, 3, (len(primes), 9, len(unique)))
+             ).astype(np.int32)
+    outcomes = np.array([0, 2, 3, 8], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    results = rng.integers(0, 4, (int(starts[-1]), 1 + len(outcomes))).astype(np.int64)
+    orders = (primes[None, :] - 1 - rng.integers(0, 2, (len(results), len(primes)))
+              ).astype(np.int64)
+    return head, tail, unique, joint, outcomes, primes, starts, results, orders
+
+
+# (1000, 0, 900, 1000, 2): more products to an entry than fit between reductions
+@pytest.mark.parametrize("sizes", [(2, 1, 0, 2, 1), (1000, 0, 900, 1000, 2)])
+def test_pair_residues_is_the_modular_sum(sizes: tuple[int, ...]) -> None:
+    """Each implementation against Python integers pair by pair; C and numba the same."""
+    head, tail, unique, joint, outcomes, primes, starts, results, orders = \
+        _residue_inputs(5, sizes)
+
+    def run(m: ModuleType) -> tuple[int, npt.NDArray[np.int64]]:
+        acc = np.zeros((len(primes), len(head), len(outcomes), 4), dtype=np.int64)
+        acc[:, 3, 1, 2] = primes - 1  # residues on entry are added to
+        return m.pair_residues(head, tail, 0, unique, joint, outcomes, primes, starts,
+                               results, orders, acc), acc
+
+    outs = [run(m) for m in (kernel_numba, C) if m is not None]
+    for other in outs[1:]:
+        _same(outs[0], other)
+    missing, acc = outs[0]
+    index = {int(v): i for i, v in enumerate(unique)}
+    expect = np.zeros(acc.shape, dtype=object)
+    expect[:, 3, 1, 2] = primes - 1
+    gone = 0
+    for i, h in enumerate(head.tolist()):
+        for j, t in enumerate(tail.tolist()):
+            row = index.get(h + t)
+            gone += row is None
+            for r in range(starts[j], starts[j + 1]) if row is not None else ():
+                for k, o in enumerate(outcomes.tolist()):
+                    for p in range(len(primes)):
+                        expect[p, i, k, results[r, 1 + k]] += \
+                            int(joint[p, o, row]) * int(orders[r, p])
+    assert missing == gone > 0
+    assert (acc == expect % primes[:, None, None, None].astype(object)).all()
+
+
+@pytest.mark.parametrize("impl", PATHS)
+def test_pair_residues_refuses_what_is_not_residues(impl: ModuleType) -> None:
+    head, tail, unique, joint, outcomes, primes, starts, results, orders = _residue_inputs(6)
+
+    def call(joint: Any = joint, orders: Any = orders, outcomes: Any = outcomes,
+             acc: Any = None) -> int:
+        acc = np.zeros((len(primes), len(head), len(outcomes), 4), np.int64) if acc is None \
+            else acc
+        missing: int = impl.pair_residues(head, tail, 0, unique, joint, outcomes, primes,
+                                          starts, results, orders, acc)
+        return missing
+
+    assert call() > 0
+    big = _residue_inputs(6, (1025, 0, 0, 0, 0))  # a set of more rounds than fit: refused
+    with pytest.raises(ValueError, match="out of range"):
+        impl.pair_residues(big[0], big[1], 0, *big[2:],
+                           np.zeros((len(primes), len(head), len(outcomes), 4), np.int64))
+    with pytest.raises(TypeError, match="joint must be int32"):
+        call(joint=joint.astype(np.int64))
+    with pytest.raises(ValueError, match="out of range"):
+        call(orders=orders + primes[None, :])  # not reduced
+    with pytest.raises(ValueError, match="out of range"):
+        call(outcomes=outcomes + 1)  # a column past joint's outcomes
+    with pytest.raises(ValueError, match="residues"):
+        call(acc=np.full((len(primes), len(head), len(outcomes), 4), 2**40, np.int64))
+    with pytest.raises(ValueError, match="sizes disagree"):
+        call(acc=np.zeros((len(primes), len(head) + 1, len(outcomes), 4), np.int64))
 
 
 def _split_inputs(seed: int) -> tuple[Any, ...]:

@@ -91,7 +91,8 @@ def test_joint_residues_are_the_exact_joint_weights() -> None:
                       [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 3, 0, 0, 0, 0, 0, 0, 0, 0]],
                      dtype=np.int64)
     res, den, ps = joint_residues(base, drawn, 6, hits_soft_17=True, bits=1)
-    nums = rebuild(res, ps)
+    assert res.dtype == np.int32 and ((res >= 0) & (res < ps[:, None, None])).all()
+    nums = rebuild(res, ps).T
     assert nums.shape == (len(drawn), N_OUTCOMES)
     assert ((nums >= 0) & (nums <= den)).all()
     exact = np.vectorize(lambda n: Fraction(int(n), den), otypes=[object])(nums)

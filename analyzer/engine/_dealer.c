@@ -70,6 +70,15 @@
  * the sorted list, a tile of sorted heads per tail set: the sums of neighbouring heads
  * are neighbours, so the rows they read stay in cache, where a hash table's slots are
  * scattered over hundreds of megabytes.
+ * pair_residues(head, tail, extra, unique, joint, outcomes, primes, starts, results, orders,
+ * acc) -> missing: pair_accumulate in exact mode, modulo each prime (dist_splits.py,
+ * analyzer/core/modular.py): joint int32 (P, all outcomes, u) the residues of the dealer
+ * weights over the common denominator, outcomes int64 (no,) the columns paired, orders
+ * int64 (r, P) each tail round's card orders modulo each prime, acc int64 (P, na, no, ny)
+ * residues on entry and on return.  Products of two residues (< 2**26) stay below 2**52,
+ * so an entry adds RESIDUE_ADDS of them before the tile is reduced: no int64 overflows,
+ * and numpy's gather of (pairs x primes) weights and integer matrix products (no BLAS
+ * for integers) are replaced by a few products per pair, outcome and prime.
  * split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit):
  * for split hands under optimal play (postsplit.py), each hand's stand EV and an
  * upper bound on its hit EV, from its own dealer outcomes only:
@@ -109,7 +118,8 @@
 
 /* -- arguments: arrays through the buffer protocol, checked ------------------------------ */
 
-/* One argument: its name, 'i' (int64) or 'f' (float64), its dimensions, written or not. */
+/* One argument: its name, 'i' (int64), 'w' (int32) or 'f' (float64), its dimensions,
+ * written or not. */
 typedef struct {
     const char *name;
     char kind;
@@ -128,16 +138,19 @@ static int native_little(void)
     return *(const uint8_t *)&one == 1;
 }
 
-/* Whether a buffer format names the kind: int64 ('l' or 'q' of 8 bytes) or float64
- * ('d'), in native byte order ('@', '=' or the host's '<'/'>' prefix, or none). */
+/* Whether a buffer format names the kind: int64 ('l' or 'q' of 8 bytes), int32 (kind
+ * 'w': 'i' or 'l' of 4 bytes) or float64 ('d'), in native byte order ('@', '=' or the
+ * host's '<'/'>' prefix, or none). */
 static int format_is(const char *format, Py_ssize_t itemsize, char kind)
 {
-    if (format == NULL || itemsize != 8)
+    if (format == NULL || itemsize != (kind == 'w' ? 4 : 8))
         return 0;
     if (*format == '@' || *format == '=' || *format == (native_little() ? '<' : '>'))
         format++;
     if (format[0] == '\0' || format[1] != '\0')
         return 0;
+    if (kind == 'w')
+        return format[0] == 'i' || format[0] == 'l';
     return kind == 'i' ? (format[0] == 'l' || format[0] == 'q') : format[0] == 'd';
 }
 
@@ -150,7 +163,7 @@ static int take(PyObject *obj, Arr *a, const Spec *spec, const char *fn)
         PyErr_Format(PyExc_ValueError, "%s: %s must be writable", fn, spec->name);
         return 0;
     }
-    const char *type = spec->kind == 'i' ? "int64" : "float64";
+    const char *type = spec->kind == 'i' ? "int64" : spec->kind == 'w' ? "int32" : "float64";
     if (!format_is(a->view.format, a->view.itemsize, spec->kind)) {
         PyErr_Format(PyExc_TypeError, "%s: %s must be %s, not a buffer of format '%s' "
                      "(%zd-byte items)", fn, spec->name, type,
@@ -990,6 +1003,120 @@ done:
     return result;
 }
 
+#define RESIDUE_ADDS 1024  /* products (each < 2**52) added to a residue (< 2**26) between
+                              reductions: 1024 * 2**52 + 2**26 < 2**63 */
+
+/* acc[p, i0..i1) modulo primes[p]: every entry of a tile of heads below its prime again. */
+static void reduce_tile(int64_t *acc, const int64_t *primes, Py_ssize_t np_, Py_ssize_t na,
+                        Py_ssize_t i0, Py_ssize_t i1, Py_ssize_t row)
+{
+    for (Py_ssize_t p = 0; p < np_; p++) {
+        int64_t *a = acc + (p * na + i0) * row, q = primes[p];
+        for (Py_ssize_t e = 0; e < (i1 - i0) * row; e++)
+            a[e] %= q;
+    }
+}
+
+static PyObject *pair_residues(PyObject *self, PyObject *args)
+{
+    static const Spec specs[9] = {
+        {"head", 'i', 1, 0}, {"tail", 'i', 1, 0}, {"unique", 'i', 1, 0},
+        {"joint", 'w', 3, 0}, {"outcomes", 'i', 1, 0}, {"primes", 'i', 1, 0},
+        {"starts", 'i', 1, 0}, {"results", 'i', 2, 0}, {"acc", 'i', 4, 1},
+    };
+    static const Spec orders_spec = {"orders", 'i', 2, 0};
+    const char *fn = "pair_residues";
+    PyObject *o[10];
+    Arr a[10];
+    long long extra;
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOLOOOOOOOO", &o[0], &o[1], &extra, &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[9], &o[8]))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t missing = 0;
+    if (!take_all(o, a, specs, 9, fn) || !take(o[9], &a[9], &orders_spec, fn))
+        goto done;
+    Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0), n = dim(&a[2], 0);
+    Py_ssize_t np_ = dim(&a[5], 0), no = dim(&a[4], 0), nr = dim(&a[7], 0);
+    Py_ssize_t n_all = dim(&a[3], 1), ny = dim(&a[8], 3);
+    if (dim(&a[3], 0) != np_ || dim(&a[3], 2) != n || dim(&a[6], 0) != nb + 1
+        || dim(&a[7], 1) != no + 1 || dim(&a[9], 0) != nr || dim(&a[9], 1) != np_
+        || dim(&a[8], 0) != np_ || dim(&a[8], 1) != na || dim(&a[8], 2) != no) {
+        disagree(fn);
+        goto done;
+    }
+    if (!sorted_strictly(&a[2])) {
+        PyErr_Format(PyExc_ValueError, "%s: unique is not strictly increasing", fn);
+        goto done;
+    }
+    const int64_t *outs = a[4].view.buf, *primes = a[5].view.buf, *st = a[6].view.buf;
+    const int64_t *res = a[7].view.buf, *ord = a[9].view.buf;
+    int bad = st[0] != 0 || st[nb] != nr;
+    for (Py_ssize_t b = 0; b < nb; b++)
+        bad |= st[b + 1] < st[b] || st[b + 1] - st[b] > RESIDUE_ADDS;
+    for (Py_ssize_t r = 0; r < nr; r++)
+        for (Py_ssize_t k = 1; k <= no; k++)
+            bad |= res[r * (no + 1) + k] < 0 || res[r * (no + 1) + k] >= ny;
+    for (Py_ssize_t k = 0; k < no; k++)
+        bad |= outs[k] < 0 || outs[k] >= n_all;
+    for (Py_ssize_t p = 0; p < np_; p++)
+        bad |= primes[p] < 2 || primes[p] > ((int64_t)1 << 26);
+    for (Py_ssize_t e = 0; e < nr * np_; e++)
+        bad |= ord[e] < 0 || ord[e] >= primes[e % np_];
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "%s: an index or residue out of range", fn);
+        goto done;
+    }
+    const int64_t *h = a[0].view.buf, *t = a[1].view.buf, *u = a[2].view.buf;
+    const int32_t *joint = a[3].view.buf;
+    int64_t *acc = a[8].view.buf;
+    const Py_ssize_t row = no * ny;  /* one head's entries per prime */
+    for (Py_ssize_t e = 0; e < np_ * na * row; e++)
+        bad |= acc[e] < 0 || acc[e] >= ((int64_t)1 << 26);
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "%s: acc must hold residues", fn);
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i0 = 0; i0 < na; i0 += PAIR_TILE) {
+        Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
+        Py_ssize_t since = 0;  /* products added to an entry since the tile's last reduction */
+        for (Py_ssize_t j = 0; j < nb; j++) {
+            if (since + (st[j + 1] - st[j]) > RESIDUE_ADDS) {
+                reduce_tile(acc, primes, np_, na, i0, i1, row);
+                since = 0;
+            }
+            since += st[j + 1] - st[j];
+            Py_ssize_t pos = 0;
+            int64_t last = INT64_MIN;
+            for (Py_ssize_t i = i0; i < i1; i++) {
+                Py_ssize_t at = row_of(u, n, h[i] + t[j] + (int64_t)extra, &last, &pos);
+                if (at < 0) {
+                    missing++;
+                    continue;
+                }
+                for (Py_ssize_t r = st[j]; r < st[j + 1]; r++) {
+                    const int64_t *rr = res + r * (no + 1), *m = ord + r * np_;
+                    for (Py_ssize_t k = 0; k < no; k++) {
+                        const int32_t *w = joint + outs[k] * n + at;
+                        int64_t *out = acc + (i * no + k) * ny + rr[k + 1];
+                        for (Py_ssize_t p = 0; p < np_; p++)
+                            out[p * na * row] += (int64_t)w[p * n_all * n] * m[p];
+                    }
+                }
+            }
+        }
+        reduce_tile(acc, primes, np_, na, i0, i1, row);
+    }
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromSsize_t(missing);
+done:
+    release_all(a, 10);
+    return result;
+}
+
 /* -- split_bounds ------------------------------------------------------------------------- */
 
 static PyObject *split_bounds(PyObject *self, PyObject *args)
@@ -1194,6 +1321,11 @@ static PyMethodDef methods[] = {
      "pair_accumulate(head, tail, extra, unique, weights, starts, results, acc) -> missing\n"
      "acc[a, o, y] += weights[row(head[a] + tail[b] + extra), o] * count, over the tail's\n"
      "rounds of each set b with result y against o (missing: sums not in the table)."},
+    {"pair_residues", pair_residues, METH_VARARGS,
+     "pair_residues(head, tail, extra, unique, joint, outcomes, primes, starts, results,\n"
+     "              orders, acc) -> missing\n"
+     "pair_accumulate in residues: acc[p, a, k, y] += joint[p, outcomes[k], row] *\n"
+     "orders[r, p] modulo primes[p] (missing: sums not in the table)."},
     {"split_bounds", split_bounds, METH_VARARGS,
      "split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit)\n"
      "Each split hand's stand EV and an upper bound on its hit EV (written)."},

@@ -5,6 +5,7 @@ import numpy.typing as npt
 
 _Int = npt.NDArray[np.int64]
 _Float = npt.NDArray[np.float64]
+_Int32 = npt.NDArray[np.int32]
 
 def outcome_sums(shoes: _Int, blocks: _Int, block_of: _Int, halves: _Int, low_of: _Int,
                  high_of: _Int, runs: _Int, mult: _Float, kmax: int, out: _Float, /) -> None: ...
@@ -20,6 +21,9 @@ def merge_pairs(k1: _Int, k2: _Int, mult: _Int, first: _Int, total: _Int, /) -> 
 def sum_rows(head: _Int, tail: _Int, extra: int, unique: _Int, rows: _Int, /) -> int: ...
 def pair_accumulate(head: _Int, tail: _Int, extra: int, unique: _Int, weights: _Float,
                     starts: _Int, results: _Int, acc: _Float, /) -> int: ...
+def pair_residues(head: _Int, tail: _Int, extra: int, unique: _Int, joint: _Int32,
+                  outcomes: _Int, primes: _Int, starts: _Int, results: _Int, orders: _Int,
+                  acc: _Int, /) -> int: ...
 def split_bounds(rows: _Float, pay: _Float, shoes: _Int, total: _Int, hard: _Int,
                  kid_total: _Int, charlie: _Int, slack: float, stand: _Float, hit: _Float,
                  /) -> None: ...

@@ -42,6 +42,7 @@ from analyzer.engine.dealer import draw_table, unique_rows
 # the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
 IntArray = npt.NDArray[np.int64]
+Int32Array = npt.NDArray[np.int32]
 FloatArray = npt.NDArray[np.float64]
 # Values A..4 form the low half: on privilege's largest card sets this cut was the
 # fastest of 3..6 for every upcard measured, and a cost model choosing per call lost
@@ -135,22 +136,28 @@ def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
 
 
 def joint_residues(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
-                   hits_soft_17: bool, bits: int) -> tuple[IntArray, int, IntArray]:
-    """``(R, d, primes)``: ``R[:, s, o]`` are the residues of the integer ``d * J[s, o]``
+                   hits_soft_17: bool, bits: int) -> tuple[Int32Array, int, IntArray]:
+    """``(R, d, primes)``: ``R[:, o, s]`` are the residues of the integer ``d * J[s, o]``
     modulo ``primes`` (:mod:`analyzer.core.modular`), ``d`` one common denominator.
 
     The primes suffice for any integer combination of these weights below
     ``2**bits * d`` in absolute value: the caller states ``bits`` from what its
     result is (e.g. 1 for a probability times ``d``).
+
+    Held by outcome (the pairings gather one outcome's row at a time) and as int32: a
+    residue is below ``2**PRIME_BITS``.  A split round's millions of card sets times a
+    dozen primes made this table the largest array of an exact distribution (Spanish 21's
+    aces against an 8: 4.8 million sets, 16 primes).
     """
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
     den, scales = _scales(base, _top(base, drawn, upcard, hits_soft_17))
     primes = primes_for(den.bit_length() + bits)
-    out = np.zeros((len(primes), len(drawn), N_OUTCOMES), dtype=np.int64)
+    seq = _sequence_residues(base, drawn, primes, scales)
+    out = np.zeros((len(primes), N_OUTCOMES, len(drawn)), dtype=np.int32)
     if len(drawn):
         _fill_residues(out, base, drawn, upcard, hits_soft_17, CUT, primes, scales)
-    seq = _sequence_residues(base, drawn, primes, scales)
-    out[:, :, Outcome.BUST23] = (seq - out.sum(axis=2)) % primes[:, None]
+    for i, p in enumerate(primes):  # bust 23+: the rest; a prime at a time (memory)
+        out[i, Outcome.BUST23] = (seq[i] - out[i].sum(axis=0, dtype=np.int64)) % p
     return out, den, primes
 
 
@@ -207,10 +214,13 @@ def _fill(out: FloatArray, base: tuple[int, ...], drawn: IntArray, upcard: int,
     out[by_low[:, None], present[None, :]] = res
 
 
-def _fill_residues(out: IntArray, base: tuple[int, ...], drawn: IntArray, upcard: int,
-                   hits_soft_17: bool, cut: int, primes: IntArray, scales: list[int]) -> None:
+def _fill_residues(out: Int32Array, base: tuple[int, ...], drawn: IntArray,
+                   upcard: int, hits_soft_17: bool, cut: int, primes: IntArray,
+                   scales: list[int]) -> None:
     """:func:`_fill` in integers over the common denominator, modulo each prime: the
-    same products, the division by ``ff(N, |U| + |k|)`` a product by ``scales``."""
+    same products, the division by ``ff(N, |U| + |k|)`` a product by ``scales``.
+    ``out`` is by outcome (``(P, outcome, set)``), written a batch of low halves at a
+    time: no second table of every set."""
     low, high, low_of, _, _, _ = _dealer_halves(upcard, hits_soft_17, cut)
     u_low, u_low_of, u_high, u_high_of = _halves_of(drawn, cut)
     p = primes[:, None, None]
@@ -222,7 +232,6 @@ def _fill_residues(out: IntArray, base: tuple[int, ...], drawn: IntArray, upcard
     by_low = np.argsort(u_low_of, kind="stable")
     first = np.searchsorted(u_low_of[by_low], np.arange(len(u_low) + 1))
     high_sorted = u_high_of[by_low]
-    res = np.empty((len(primes), len(drawn), len(present)), dtype=np.int64)
     for lo in range(0, len(u_low), RESIDUE_CHUNK):
         plow = _product_residues(base, range(1, cut + 1), u_low[lo:lo + RESIDUE_CHUNK], low,
                                  primes)
@@ -230,10 +239,13 @@ def _fill_residues(out: IntArray, base: tuple[int, ...], drawn: IntArray, upcard
         flat = np.zeros((len(primes), plow.shape[1], len(high) * len(present)), dtype=np.int64)
         flat[:, :, cols] = np.add.reduceat(terms, starts, axis=2) % p
         a = flat.reshape(len(primes), plow.shape[1], len(high), len(present))
+        first_row, past = first[lo], first[lo + plow.shape[1]]  # the batch's sets, by_low order
+        res = np.empty((len(primes), past - first_row, len(present)), dtype=np.int64)
         for j in range(plow.shape[1]):
-            begin, end = first[lo + j], first[lo + j + 1]
-            res[:, begin:end] = matmul(phigh[:, high_sorted[begin:end]], a[:, j], primes)
-    out[:, by_low[:, None], present[None, :]] = res
+            begin, end = first[lo + j] - first_row, first[lo + j + 1] - first_row
+            res[:, begin:end] = matmul(phigh[:, high_sorted[first_row + begin:first_row + end]],
+                                       a[:, j], primes)
+        out[:, present[:, None], by_low[None, first_row:past]] = res.transpose(0, 2, 1)
 
 
 def _sequence_residues(base: tuple[int, ...], drawn: IntArray, primes: IntArray,

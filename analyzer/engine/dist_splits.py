@@ -268,24 +268,19 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
               for o in outcomes}
     by_pair: dict[int, Any] = {}
     den = 1
+    rounds = _TailRounds(tail, tail_of.ravel(), len(tail_sets), s, outcomes)
     if s.exact:  # integers over one denominator, as residues: each sum <= den (a chance)
         joint, den, primes = joint_residues(base, sets, s.upcard, hits_soft_17=s.hits_soft_17,
                                             bits=1)
-        by_outcome = np.ascontiguousarray(joint.transpose(0, 2, 1))
-        mods = {o: (residues(h.T, primes), residues(t, primes))
-                for o, ((h, _), (t, _)) in tables.items()}
-        for rows, where in sums.slices():
-            for o, (h, t) in mods.items():
-                k = np.take(by_outcome[:, o], where, axis=1)
-                part = matmul(h[:, :, rows], matmul(k, t, primes), primes)
-                by_pair[o] = (by_pair.get(o, 0) + part) % primes[:, None, None]
+        by_pair = _residue_pairing(sums, joint, primes, [tables[o][0][0] for o in outcomes],
+                                   rounds, outcomes)
         by_pair = {o: _numerators(r, primes, den) for o, r in by_pair.items()}
     else:
         weights = np.ascontiguousarray(joint_weights(base, sets, s.upcard,
                                                      hits_soft_17=s.hits_soft_17)[:, outcomes])
         by_pair = _float_pairing(sums, weights,
-                                 [tables[o][0][0].astype(np.float64) for o in outcomes], tail,
-                                 tail_of.ravel(), s, outcomes)
+                                 [tables[o][0][0].astype(np.float64) for o in outcomes], rounds,
+                                 outcomes)
     result: dict[int, dict[int, Any]] = {}
     for o in outcomes:
         (_, h_values), (_, t_values) = tables[o]
@@ -297,35 +292,73 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
     return result
 
 
+class _TailRounds:
+    """The last hand's rounds grouped by card set, as the pairing kernels read them:
+    ``order`` (the rounds in set order), ``starts`` (set ``b``'s rounds are ``starts[b] ..
+    starts[b + 1] - 1``), ``results`` (per round its card orders, then its result's index
+    against each paired outcome, indices as :func:`_orders_by_result` orders the values)
+    and ``counts`` (the result values per outcome)."""
+
+    def __init__(self, tail: Rounds, tail_of: IntArray, n_sets: int, s: SplitSettings,
+                 outcomes: list[int]) -> None:
+        self.order = np.argsort(tail_of, kind="stable")
+        self.starts = np.searchsorted(tail_of[self.order],
+                                      np.arange(n_sets + 1)).astype(np.int64)
+        self.results = np.empty((len(self.order), 1 + len(outcomes)), dtype=np.int64)
+        self.results[:, 0] = tail.mult[self.order]
+        for k, o in enumerate(outcomes):
+            self.results[:, 1 + k] = np.unique(tail.results(o, s),
+                                               return_inverse=True)[1].ravel()[self.order]
+        self.counts = [int(self.results[:, 1 + k].max(initial=-1)) + 1
+                       for k in range(len(outcomes))]
+        self.ny = max(self.counts, default=0)
+
+
 def _float_pairing(sums: PairSums, weights: npt.NDArray[np.float64],
-                   head_orders: list[npt.NDArray[np.float64]],
-                   tail: Rounds, tail_of: IntArray, s: SplitSettings,
+                   head_orders: list[npt.NDArray[np.float64]], tail: _TailRounds,
                    outcomes: list[int]) -> dict[int, npt.NDArray[np.float64]]:
     """``H_o^T K_o T_o`` per outcome in floats, ``K_o T_o`` added up pair by pair in the
     kernel (:func:`analyzer.engine.kernel.pair_accumulate`): a tail set has one or two
     rounds, so that is a few products per pair and outcome where ``T_o`` as a dense
     matrix costs one per result value, and no (pairs x outcomes) array is built.
 
-    ``head_orders[k]`` is ``H_o`` for ``o = outcomes[k]``; the tail's result values
-    are ordered as :func:`_orders_by_result` orders them.
+    ``head_orders[k]`` is ``H_o`` for ``o = outcomes[k]``.
     """
-    order = np.argsort(tail_of, kind="stable")  # the tail's rounds grouped by card set
-    starts = np.searchsorted(tail_of[order], np.arange(len(sums.tail) + 1)).astype(np.int64)
-    results = np.empty((len(order), 1 + len(outcomes)), dtype=np.int64)
-    results[:, 0] = tail.mult[order]
-    for k, o in enumerate(outcomes):
-        results[:, 1 + k] = np.unique(tail.results(o, s), return_inverse=True)[1].ravel()[order]
-    counts = [int(results[:, 1 + k].max(initial=-1)) + 1 for k in range(len(outcomes))]
-    ny = max(counts, default=0)
     by_pair: dict[int, npt.NDArray[np.float64]] = {}
     for rows, head in sums.head_slices():
-        acc = np.zeros((len(head), len(outcomes), ny))
-        if _dealer.pair_accumulate(head, sums.tail, sums.extra, sums.unique, weights, starts,
-                                   results, acc):
+        acc = np.zeros((len(head), len(outcomes), tail.ny))
+        if _dealer.pair_accumulate(head, sums.tail, sums.extra, sums.unique, weights,
+                                   tail.starts, tail.results, acc):
             raise InternalError("a pair's card set is missing from the distinct sums")
         for k, o in enumerate(outcomes):
-            part = head_orders[k][rows].T @ acc[:, k, :counts[k]]
+            part = head_orders[k][rows].T @ acc[:, k, :tail.counts[k]]
             by_pair[o] = by_pair[o] + part if o in by_pair else part
+    return by_pair
+
+
+def _residue_pairing(sums: PairSums, joint: npt.NDArray[np.int32], primes: IntArray,
+                     head_orders: list[IntArray], tail: _TailRounds,
+                     outcomes: list[int]) -> dict[int, IntArray]:
+    """:func:`_float_pairing` in exact mode, modulo each prime: ``K_o T_o`` pair by pair in
+    the kernel (:func:`analyzer.engine.kernel.pair_residues`), then ``H_o^T`` times it.
+
+    The heads' card orders become residues a slice at a time: the head of a three-hand
+    round has a quarter of a million card sets, which with a dozen primes and every
+    outcome would take more memory than the joint table.  Returns per outcome the
+    residues ``(P, head results, tail results)``.
+    """
+    orders = np.ascontiguousarray(residues(tail.results[:, 0], primes).T)
+    columns = np.array(outcomes, dtype=np.int64)
+    by_pair: dict[int, IntArray] = {}
+    for rows, head in sums.head_slices():
+        acc = np.zeros((len(primes), len(head), len(outcomes), tail.ny), dtype=np.int64)
+        if _dealer.pair_residues(head, sums.tail, sums.extra, sums.unique, joint, columns,
+                                 primes, tail.starts, tail.results, orders, acc):
+            raise InternalError("a pair's card set is missing from the distinct sums")
+        for k, o in enumerate(outcomes):
+            h = residues(head_orders[k][rows].T, primes)
+            part = matmul(h, np.ascontiguousarray(acc[:, :, k, :tail.counts[k]]), primes)
+            by_pair[o] = (by_pair[o] + part) % primes[:, None, None] if o in by_pair else part
     return by_pair
 
 

@@ -17,7 +17,6 @@ from analyzer.core.errors import (
     RuleConflictError,
     UsageError,
 )
-from analyzer.core.rules import Surrender
 from analyzer.engine.analysis import Analysis, best_play, unpeeked_play
 from analyzer.engine.dealer import KEY_BASE, KEY_LIMIT
 from analyzer.engine.strategy import beats, checked_comps
@@ -181,13 +180,8 @@ class FrozenStrategy:
                 return value
             return unpeeked_play(action, value, p_bj, a.rules.surrender)
 
-        early = a.rules.surrender is Surrender.EARLY and a.conditioned(upcard)
-
-        def best(actions: dict[int, Number]) -> int:
-            return best_play(_legal(actions, options), p_bj if a.conditioned(upcard) else 0,
-                             early=early)
-
-        plays = {state.label: (state.chance, acts, best(acts)) for state, acts in cases}
+        plays = {state.label: (state.chance, acts, a.best_of(upcard, cards, _legal(acts, options)))
+                 for state, acts in cases}
         split = a.actions(upcard, cards).get(SPLIT)
         if SPLIT in options and split is not None and SPLIT not in cases[0][1]:
             average = sum((chance * worth(act, acts[act]) for chance, acts, act

@@ -1,12 +1,13 @@
 """The dealer kernels: the C extension when it is built, else the same loops compiled by numba.
 
-Six loops of the float engine are compiled (``analyzer/engine/_dealer.c``): the dealer's
+The engine's hot loops are compiled (``analyzer/engine/_dealer.c``): the dealer's
 outcome sums, the hash table of :class:`~analyzer.engine.dealer.OutcomeCache`, the
-card-set dedupe of split rounds, the post-split bounds and optimal splitting's hand
-recursion.  The C extension is optional: ``pip install`` builds it when a compiler is
-there and goes on without it otherwise; :mod:`analyzer.engine.kernel_numba` holds the
-same loops compiled by numba, which gives the same bits (the same IEEE operations in
-the same order) at the cost of numba's import and a one-time compilation.  The C
+card-set dedupe of split rounds and their pairing with the last hand (in floats, and in
+residues for exact mode: :func:`pair_residues`), the post-split bounds and optimal
+splitting's hand recursion.  The C extension is optional: ``pip install`` builds it when
+a compiler is there and goes on without it otherwise; :mod:`analyzer.engine.kernel_numba`
+holds the same loops compiled by numba, which gives the same bits (the same IEEE
+operations in the same order) at the cost of numba's import and a one-time compilation.  The C
 extension also sums the exact dealer weights in 128-bit integers
 (:func:`outcome_sums_exact`); numba has no such type, so on the fallback exact mode
 sums them with Python integers, the same integers.  The hash table holds integer keys
@@ -21,7 +22,7 @@ fallback) or ``python`` (the numba fallback).  ``bja --version`` names the path 
 Every function takes numpy arrays of the dtype and shape given, C-ordered (outputs
 writable), and refuses anything else with a ``TypeError`` (dtype) or ``ValueError``
 (dimensions, order, sizes, indices out of range): an int32 array of the right byte
-length is an error, never misread.
+length is an error, never misread (``pair_residues`` reads one int32 array, by name).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # numpy is not imported here: `bja --version` asks describe()
 
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
+    Int32Array = npt.NDArray[np.int32]
 
 ENV = "BJA_KERNEL"
 CHOICES = ("auto", "c", "python")
@@ -363,6 +365,41 @@ def pair_accumulate(head: IntArray, tail: IntArray, extra: int, unique: IntArray
     return missing
 
 
+def pair_residues(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
+                  joint: Int32Array, outcomes: IntArray, primes: IntArray, starts: IntArray,
+                  results: IntArray, orders: IntArray, acc: IntArray) -> int:
+    """:func:`pair_accumulate` in exact mode: the same pairing modulo each prime.
+
+    ``acc[p, a, k, results[r, 1 + k]] += joint[p, outcomes[k], row] * orders[r, p]``,
+    reduced modulo ``primes[p]`` (at most :data:`~analyzer.core.modular.PRIME_BITS` bits):
+    products of two residues fit 52 bits, so a thousand are added between reductions.
+
+    Parameters
+    ----------
+    head, tail, extra, unique, starts, results
+        As :func:`pair_accumulate` (``results[:, 0]`` unread: the orders are ``orders``).
+    joint : int32 (P, n_outcomes, u)
+        The residues of each distinct sum's dealer weights over one denominator
+        (:func:`analyzer.engine.dist_dealer.joint_residues`).
+    outcomes : int64 (no,)
+        The columns of ``joint`` paired, in the order of ``acc``'s third axis.
+    primes : int64 (P,)
+        The moduli, below ``2**26``.
+    orders : int64 (r, P)
+        Each tail round's card orders modulo each prime.
+    acc : int64 (P, na, no, ny)
+        Residues, added to.
+
+    Returns
+    -------
+    int
+        The number of pairs whose sum is not in ``unique``.
+    """
+    missing: int = _module().pair_residues(head, tail, extra, unique, joint, outcomes, primes,
+                                           starts, results, orders, acc)
+    return missing
+
+
 def split_bounds(rows: FloatArray, pay: FloatArray, shoes: IntArray, total: IntArray,
                  hard: IntArray, kid_total: IntArray, charlie: IntArray, slack: float,
                  stand: FloatArray, hit: FloatArray) -> None:
@@ -440,4 +477,4 @@ def implementations() -> dict[str, Any]:
 __all__ = ["C_EXTENSION", "CHOICES", "ENV", "FALLBACK", "best_play", "cache_find",
            "cache_find_keys", "cache_rehash", "compiled", "describe", "distinct_sums",
            "implementations", "merge_pairs", "name", "outcome_sums", "outcome_sums_exact",
-           "pair_accumulate", "requested", "split_bounds", "sum_rows"]
+           "pair_accumulate", "pair_residues", "requested", "split_bounds", "sum_rows"]

@@ -50,8 +50,9 @@ class ArrayValueError(InternalError, ValueError):
 
 def _array(fn: str, name: str, a: object, kind: str, ndim: int,
            writable: bool = False) -> npt.NDArray[Any]:
-    """``a`` as the kernel reads it: an int64 (``kind`` "i") or float64 ("f") C-ordered array."""
-    want = np.dtype(np.int64) if kind == "i" else np.dtype(np.float64)
+    """``a`` as the kernel reads it: an int64 (``kind`` "i"), int32 ("w") or float64 ("f")
+    C-ordered array."""
+    want = np.dtype({"i": np.int64, "w": np.int32}.get(kind, np.float64))
     if not isinstance(a, np.ndarray):
         raise ArrayTypeError(f"{fn}: {name} must be a numpy array of {want}, "
                              f"not {type(a).__name__}")
@@ -514,6 +515,80 @@ def pair_accumulate(head: object, tail: object, extra: int, unique: object, weig
             or (res.size and no and (res[:, 1:].min() < 0 or res[:, 1:].max() >= ac.shape[2]))):
         raise ArrayValueError(f"{fn}: an index out of range")
     return int(_pair_accumulate(h, t, int(extra), u, w, st, res, ac))
+
+
+_RESIDUE_ADDS = 1024  # as _dealer.c: products (< 2**52) added to a residue between reductions
+
+
+@_njit
+def _reduce_tile(acc: Any, primes: Any, i0: int, i1: int) -> None:
+    for p in range(acc.shape[0]):
+        q = primes[p]
+        for i in range(i0, i1):
+            for k in range(acc.shape[2]):
+                for y in range(acc.shape[3]):
+                    acc[p, i, k, y] %= q
+
+
+@_njit
+def _pair_residues(h: Any, t: Any, extra: int, u: Any, joint: Any, outs: Any, primes: Any,
+                   st: Any, res: Any, orders: Any, acc: Any) -> int:
+    na, nb, n, no, n_p = h.shape[0], t.shape[0], u.shape[0], outs.shape[0], primes.shape[0]
+    missing = 0
+    for i0 in range(0, na, _PAIR_TILE):
+        i1 = min(i0 + _PAIR_TILE, na)
+        since = 0
+        for j in range(nb):
+            if since + (st[j + 1] - st[j]) > _RESIDUE_ADDS:
+                _reduce_tile(acc, primes, i0, i1)
+                since = 0
+            since += st[j + 1] - st[j]
+            pos = 0
+            last = np.iinfo(np.int64).min
+            for i in range(i0, i1):
+                row, last, pos = _row_of(u, n, h[i] + t[j] + extra, last, pos)
+                if row < 0:
+                    missing += 1
+                    continue
+                for r in range(st[j], st[j + 1]):
+                    for k in range(no):
+                        y = res[r, k + 1]
+                        for p in range(n_p):
+                            acc[p, i, k, y] += np.int64(joint[p, outs[k], row]) * orders[r, p]
+        _reduce_tile(acc, primes, i0, i1)
+    return missing
+
+
+def pair_residues(head: object, tail: object, extra: int, unique: object, joint: object,
+                  outcomes: object, primes: object, starts: object, results: object,
+                  orders: object, acc: object) -> int:
+    fn = "pair_residues"
+    h = _array(fn, "head", head, "i", 1)
+    t = _array(fn, "tail", tail, "i", 1)
+    u = _array(fn, "unique", unique, "i", 1)
+    jo = _array(fn, "joint", joint, "w", 3)
+    outs = _array(fn, "outcomes", outcomes, "i", 1)
+    ps = _array(fn, "primes", primes, "i", 1)
+    st = _array(fn, "starts", starts, "i", 1)
+    res = _array(fn, "results", results, "i", 2)
+    orde = _array(fn, "orders", orders, "i", 2)
+    ac = _array(fn, "acc", acc, "i", 4, writable=True)
+    no = len(outs)
+    if (jo.shape[0] != len(ps) or jo.shape[2] != len(u) or st.shape != (len(t) + 1,)
+            or res.shape[1] != no + 1 or orde.shape != (len(res), len(ps))
+            or ac.shape[:3] != (len(ps), len(h), no)):
+        raise _disagree(fn)
+    _strictly_increasing(fn, u)
+    if (st[0] != 0 or st[-1] != len(res) or (np.diff(st) < 0).any()
+            or (np.diff(st) > _RESIDUE_ADDS).any()
+            or (res.size and no and (res[:, 1:].min() < 0 or res[:, 1:].max() >= ac.shape[3]))
+            or (no and (outs.min() < 0 or outs.max() >= jo.shape[1]))
+            or (ps < 2).any() or (ps > 2**26).any()
+            or (orde < 0).any() or (orde >= ps[None, :]).any()):
+        raise ArrayValueError(f"{fn}: an index or residue out of range")
+    if ac.size and (ac.min() < 0 or ac.max() >= 2**26):
+        raise ArrayValueError(f"{fn}: acc must hold residues")
+    return int(_pair_residues(h, t, int(extra), u, jo, outs, ps, st, res, orde, ac))
 
 
 # -- split_bounds -----------------------------------------------------------------------------
