@@ -928,6 +928,21 @@ done:
     return result;
 }
 
+/* Whether a tail's rounds are well formed for the pairings: set b's rounds starts[b] ..
+ * starts[b+1]-1 (at most `most` of them), covering the nr rounds in order, and each
+ * round's result index against each of the no outcomes below ny. */
+static int tail_ok(const int64_t *st, Py_ssize_t nb, const int64_t *res, Py_ssize_t nr,
+                   Py_ssize_t no, Py_ssize_t ny, Py_ssize_t most)
+{
+    int bad = st[0] != 0 || st[nb] != nr;
+    for (Py_ssize_t b = 0; b < nb; b++)
+        bad |= st[b + 1] < st[b] || st[b + 1] - st[b] > most;
+    for (Py_ssize_t r = 0; r < nr; r++)  /* the card orders, then a result per outcome */
+        for (Py_ssize_t k = 1; k <= no; k++)
+            bad |= res[r * (no + 1) + k] < 0 || res[r * (no + 1) + k] >= ny;
+    return !bad;
+}
+
 static PyObject *pair_accumulate(PyObject *self, PyObject *args)
 {
     static const Spec specs[7] = {
@@ -960,13 +975,7 @@ static PyObject *pair_accumulate(PyObject *self, PyObject *args)
         goto done;
     }
     const int64_t *st = a[4].view.buf, *res = a[5].view.buf;
-    int bad = st[0] != 0 || st[nb] != nr;
-    for (Py_ssize_t b = 0; b < nb; b++)
-        bad |= st[b + 1] < st[b];
-    for (Py_ssize_t r = 0; r < nr; r++)  /* the card orders, then a result per outcome */
-        for (Py_ssize_t k = 1; k <= no; k++)
-            bad |= res[r * (no + 1) + k] < 0 || res[r * (no + 1) + k] >= ny;
-    if (bad) {
+    if (!tail_ok(st, nb, res, nr, no, ny, nr)) {
         PyErr_Format(PyExc_ValueError, "%s: an index out of range", fn);
         goto done;
     }
@@ -1053,12 +1062,7 @@ static PyObject *pair_residues(PyObject *self, PyObject *args)
     }
     const int64_t *outs = a[4].view.buf, *primes = a[5].view.buf, *st = a[6].view.buf;
     const int64_t *res = a[7].view.buf, *ord = a[9].view.buf;
-    int bad = st[0] != 0 || st[nb] != nr;
-    for (Py_ssize_t b = 0; b < nb; b++)
-        bad |= st[b + 1] < st[b] || st[b + 1] - st[b] > RESIDUE_ADDS;
-    for (Py_ssize_t r = 0; r < nr; r++)
-        for (Py_ssize_t k = 1; k <= no; k++)
-            bad |= res[r * (no + 1) + k] < 0 || res[r * (no + 1) + k] >= ny;
+    int bad = !tail_ok(st, nb, res, nr, no, ny, RESIDUE_ADDS);
     for (Py_ssize_t k = 0; k < no; k++)
         bad |= outs[k] < 0 || outs[k] >= n_all;
     for (Py_ssize_t p = 0; p < np_; p++)

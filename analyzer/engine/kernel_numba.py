@@ -474,6 +474,17 @@ def sum_rows(head: object, tail: object, extra: int, unique: object, rows: objec
     return int(_sum_rows(h, t, int(extra), u, r))
 
 
+def _tail_ok(st: npt.NDArray[np.int64], res: npt.NDArray[np.int64], most: int,
+             ny: int) -> bool:
+    """As ``tail_ok`` in ``_dealer.c``: set ``b``'s rounds ``st[b] .. st[b+1]-1`` (at most
+    ``most``) cover the rounds in order; each result index is below ``ny``."""
+    sizes = np.diff(st)
+    return bool(st[0] == 0 and st[-1] == len(res) and (sizes >= 0).all()
+                and (sizes <= most).all()
+                and not (res.size and res.shape[1] > 1
+                         and (res[:, 1:].min() < 0 or res[:, 1:].max() >= ny)))
+
+
 @_njit
 def _pair_accumulate(h: Any, t: Any, extra: int, u: Any, w: Any, st: Any, res: Any,
                      acc: Any) -> int:
@@ -511,8 +522,7 @@ def pair_accumulate(head: object, tail: object, extra: int, unique: object, weig
             or ac.shape[:2] != (len(h), no)):
         raise _disagree(fn)
     _strictly_increasing(fn, u)
-    if (st[0] != 0 or st[-1] != len(res) or (np.diff(st) < 0).any()
-            or (res.size and no and (res[:, 1:].min() < 0 or res[:, 1:].max() >= ac.shape[2]))):
+    if not _tail_ok(st, res, len(res), ac.shape[2]):
         raise ArrayValueError(f"{fn}: an index out of range")
     return int(_pair_accumulate(h, t, int(extra), u, w, st, res, ac))
 
@@ -579,9 +589,7 @@ def pair_residues(head: object, tail: object, extra: int, unique: object, joint:
             or ac.shape[:3] != (len(ps), len(h), no)):
         raise _disagree(fn)
     _strictly_increasing(fn, u)
-    if (st[0] != 0 or st[-1] != len(res) or (np.diff(st) < 0).any()
-            or (np.diff(st) > _RESIDUE_ADDS).any()
-            or (res.size and no and (res[:, 1:].min() < 0 or res[:, 1:].max() >= ac.shape[3]))
+    if (not _tail_ok(st, res, _RESIDUE_ADDS, ac.shape[3])
             or (no and (outs.min() < 0 or outs.max() >= jo.shape[1]))
             or (ps < 2).any() or (ps > 2**26).any()
             or (orde < 0).any() or (orde >= ps[None, :]).any()):
