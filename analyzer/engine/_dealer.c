@@ -75,7 +75,9 @@
  * analyzer/core/modular.py): joint int32 (P, all outcomes, u) the residues of the dealer
  * weights over the common denominator, outcomes int64 (no,) the columns paired, orders
  * int64 (r, P) each tail round's card orders modulo each prime, acc int64 (P, na, no, ny)
- * residues on entry and on return.  Products of two residues (< 2**26) stay below 2**52,
+ * residues on entry and on return.  The orders and acc are checked to be residues; the
+ * joint table is not (billions of entries, read again for every slice of heads): it is
+ * the caller's, from joint_residues, whose values are below its primes.  Products of two residues (< 2**26) stay below 2**52,
  * so an entry adds RESIDUE_ADDS of them before the tile is reduced: no int64 overflows,
  * and numpy's gather of (pairs x primes) weights and integer matrix products (no BLAS
  * for integers) are replaced by a few products per pair, outcome and prime.

@@ -380,7 +380,8 @@ def pair_residues(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
         As :func:`pair_accumulate` (``results[:, 0]`` unread: the orders are ``orders``).
     joint : int32 (P, n_outcomes, u)
         The residues of each distinct sum's dealer weights over one denominator
-        (:func:`analyzer.engine.dist_dealer.joint_residues`).
+        (:func:`analyzer.engine.dist_dealer.joint_residues`), each below its prime: not
+        checked here (the table is read again for every slice of heads).
     outcomes : int64 (no,)
         The columns of ``joint`` paired, in the order of ``acc``'s third axis.
     primes : int64 (P,)
