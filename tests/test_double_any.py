@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
+from functools import cache
 
 import pytest
 
@@ -254,13 +255,10 @@ class _Doubler:
     """A fixed strategy for stacked deals: split 3s, double any 9-11 where offered, else
     hit below 17; give up a double that landed on 12-16 (under DDR)."""
 
-    def __init__(self) -> None:
-        self._totals: dict[tuple[int, ...], int] = {}  # the tables ask of every upcard alike
-
-    def _total(self, comp: tuple[int, ...]) -> int:
-        if comp not in self._totals:
-            self._totals[comp] = hand_total(comp_cards(comp))[0]
-        return self._totals[comp]
+    @staticmethod
+    @cache  # the tables ask of every upcard alike
+    def _total(comp: tuple[int, ...]) -> int:
+        return hand_total(comp_cards(comp))[0]
 
     def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> int:
         total = self._total(comp)

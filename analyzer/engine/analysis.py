@@ -684,13 +684,12 @@ class Analysis:
         conditioned on no dealer blackjack where the dealer peeked)."""
         return self._best_action(upcard, actions, p_bj)[1]
 
-    def _best_action(self, upcard: int, actions: dict[int, Number], p_bj: Number,
-                     cards: int = 2) -> tuple[int, Number]:
+    def _best_action(self, upcard: int, actions: dict[int, Number],
+                     p_bj: Number) -> tuple[int, Number]:
         """:meth:`_best_value` and the action that gives it (:func:`best_play`, as a frozen
-        strategy plays) for a hand of ``cards`` cards: an early surrender is a two-card
-        hand's, a later one (SAH) comes after the peek."""
+        strategy plays) for a two-card hand, whose surrender may be early."""
         p_bj = p_bj if self.conditioned(upcard) else 0 * unit(self.exact)
-        early = self.rules.surrender is Surrender.EARLY and cards == 2
+        early = self.rules.surrender is Surrender.EARLY
         best = best_play(actions, p_bj, early=early)
         # With a hole card the EVs are conditioned on no dealer blackjack (unpeeked puts it
         # back); without one (p_bj 0 here) they already carry it.
