@@ -188,7 +188,7 @@ def _residue_inputs(seed: int, sizes: tuple[int, ...] = (2, 1, 0, 2, 1)) -> tupl
     head = np.sort(rng.choice(unique, 300)).astype(np.int64)
     head[7] = head[200]
     tail = np.array([0, 0, 1, 5, 10**6], dtype=np.int64)
-    joint = (primes[:, None, None] - 1 - rng.integers(0, 3, (len(primes), 9, len(unique)))
+    joint = (primes[None, None, :] - 1 - rng.integers(0, 3, (len(unique), 9, len(primes)))
              ).astype(np.int32)
     outcomes = np.array([0, 2, 3, 8], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
@@ -206,8 +206,8 @@ def test_pair_residues_is_the_modular_sum(sizes: tuple[int, ...]) -> None:
         _residue_inputs(5, sizes)
 
     def run(m: ModuleType) -> tuple[int, npt.NDArray[np.int64]]:
-        acc = np.zeros((len(primes), len(head), len(outcomes), 4), dtype=np.int64)
-        acc[:, 3, 1, 2] = primes - 1  # residues on entry are added to
+        acc = np.zeros((len(head), len(outcomes), 4, len(primes)), dtype=np.int64)
+        acc[3, 1, 2] = primes - 1  # residues on entry are added to
         return m.pair_residues(head, tail, 0, unique, joint, outcomes, primes, starts,
                                results, orders, acc), acc
 
@@ -217,7 +217,7 @@ def test_pair_residues_is_the_modular_sum(sizes: tuple[int, ...]) -> None:
     missing, acc = outs[0]
     index = {int(v): i for i, v in enumerate(unique)}
     expect = np.zeros(acc.shape, dtype=object)
-    expect[:, 3, 1, 2] = primes - 1
+    expect[3, 1, 2] = primes - 1
     gone = 0
     for i, h in enumerate(head.tolist()):
         for j, t in enumerate(tail.tolist()):
@@ -226,10 +226,10 @@ def test_pair_residues_is_the_modular_sum(sizes: tuple[int, ...]) -> None:
             for r in range(starts[j], starts[j + 1]) if row is not None else ():
                 for k, o in enumerate(outcomes.tolist()):
                     for p in range(len(primes)):
-                        expect[p, i, k, results[r, 1 + k]] += \
-                            int(joint[p, o, row]) * int(orders[r, p])
+                        expect[i, k, results[r, 1 + k], p] += \
+                            int(joint[row, o, p]) * int(orders[r, p])
     assert missing == gone > 0
-    assert (acc == expect % primes[:, None, None, None].astype(object)).all()
+    assert (acc == expect % primes.astype(object)).all()
 
 
 @pytest.mark.parametrize("impl", PATHS)
@@ -238,7 +238,7 @@ def test_pair_residues_refuses_what_is_not_residues(impl: ModuleType) -> None:
 
     def call(joint: Any = joint, orders: Any = orders, outcomes: Any = outcomes,
              acc: Any = None) -> int:
-        acc = np.zeros((len(primes), len(head), len(outcomes), 4), np.int64) if acc is None \
+        acc = np.zeros((len(head), len(outcomes), 4, len(primes)), np.int64) if acc is None \
             else acc
         missing: int = impl.pair_residues(head, tail, 0, unique, joint, outcomes, primes,
                                           starts, results, orders, acc)
@@ -248,7 +248,7 @@ def test_pair_residues_refuses_what_is_not_residues(impl: ModuleType) -> None:
     big = _residue_inputs(6, (1025, 0, 0, 0, 0))  # a set of more rounds than fit: refused
     with pytest.raises(ValueError, match="out of range"):
         impl.pair_residues(big[0], big[1], 0, *big[2:],
-                           np.zeros((len(primes), len(head), len(outcomes), 4), np.int64))
+                           np.zeros((len(head), len(outcomes), 4, len(primes)), np.int64))
     with pytest.raises(TypeError, match="joint must be int32"):
         call(joint=joint.astype(np.int64))
     with pytest.raises(ValueError, match="out of range"):
@@ -256,9 +256,143 @@ def test_pair_residues_refuses_what_is_not_residues(impl: ModuleType) -> None:
     with pytest.raises(ValueError, match="out of range"):
         call(outcomes=outcomes + 1)  # a column past joint's outcomes
     with pytest.raises(ValueError, match="residues"):
-        call(acc=np.full((len(primes), len(head), len(outcomes), 4), 2**40, np.int64))
+        call(acc=np.full((len(head), len(outcomes), 4, len(primes)), 2**40, np.int64))
     with pytest.raises(ValueError, match="sizes disagree"):
-        call(acc=np.zeros((len(primes), len(head) + 1, len(outcomes), 4), np.int64))
+        call(acc=np.zeros((len(head) + 1, len(outcomes), 4, len(primes)), np.int64))
+
+
+def _fill_inputs(seed: int, nh: int = 9) -> dict[str, Any]:
+    """A joint fill: 40 sets over 6 low halves, the low products near the primes (one
+    value's factors near them, the others 1), the high table near them too.  With 9 high
+    halves, eleven groups of compositions, one of 2,400 with orderings near the primes: its
+    sum would overflow an int64 unreduced.  With more, one composition per column of ``A``
+    (orderings 1, so every entry of ``A`` is near its prime): a set's sums over thousands of
+    high halves would overflow unreduced."""
+    rng = np.random.default_rng(seed)
+    primes = primes_for(90)
+    cut, nl, nuh, n_p, nsets = 4, 5, 7, 3, 40
+    q = primes[:, None]
+    ff = np.ones((len(primes), cut, 7), dtype=np.int64)
+    ff[:, 0] = q - 1 - rng.integers(0, 3, (len(primes), 7))
+    if nh == 9:  # eleven groups: two empty, one of 2,400 compositions
+        starts = np.array([0, 100, 100, 100, 2500, 2520, 2540, 2560, 2580, 2590, 2595, 2600])
+        cols = rng.choice(nh * n_p, len(starts) - 1, replace=False)
+        mult = q - 1 - rng.integers(0, 3, (len(primes), starts[-1]))
+    else:
+        starts = np.arange(nh * n_p + 1)
+        cols = rng.permutation(nh * n_p)
+        mult = np.ones((len(primes), starts[-1]), dtype=np.int64)
+    arrays = dict(
+        ff=ff, u_low=rng.integers(0, 3, (6, cut)), low=rng.integers(0, 4, (nl, cut)),
+        comp_low=rng.integers(0, nl, starts[-1]), mult=mult, starts=starts, cols=cols,
+        phigh=q.T[:, :, None] - 1 - rng.integers(0, 3, (nuh, len(primes), nh)),
+        first=np.concatenate([[0], np.sort(rng.integers(0, nsets, 5)), [nsets]]),
+        high_rows=rng.integers(0, nuh, nsets), sets=rng.permutation(nsets),
+        present=np.array([0, 3, 7]), primes=primes)
+    return {k: np.ascontiguousarray(v, dtype=np.int64) for k, v in arrays.items()}
+
+
+def _fill_expected(x: dict[str, Any], i: int) -> dict[tuple[int, int], int]:
+    """The joint fill modulo the ``i``-th prime by its definition, one entry at a time, in
+    Python integers."""
+    p = int(x["primes"][i])
+    ff, mult, ph = x["ff"][i], x["mult"][i], x["phigh"][:, i]
+    n_p, nh = len(x["present"]), ph.shape[1]
+    out: dict[tuple[int, int], int] = {}
+    for j, u in enumerate(x["u_low"].tolist()):
+        plow = []
+        for kl in x["low"].tolist():
+            v = 1
+            for c in range(len(u)):
+                v *= int(ff[c, u[c] + kl[c]])
+            plow.append(v)
+        flat = [0] * (nh * n_p)
+        for g, col in enumerate(x["cols"].tolist()):
+            flat[col] = sum(plow[x["comp_low"][c]] * int(mult[c])
+                            for c in range(x["starts"][g], x["starts"][g + 1]))
+        for r in range(x["first"][j], x["first"][j + 1]):
+            for q, o in enumerate(x["present"].tolist()):
+                s = sum(int(ph[x["high_rows"][r], h]) * flat[h * n_p + q] for h in range(nh))
+                out[int(x["sets"][r]), o] = s % p
+    return out
+
+
+_FILL_ORDER = ("ff", "u_low", "low", "comp_low", "mult", "starts", "cols", "phigh", "first",
+               "high_rows", "sets", "present", "primes")
+
+
+# 9: a group's sum past an int64 unreduced; 3,000: a set's sum over the high halves
+@pytest.mark.parametrize("nh", [9, 3000])
+def test_joint_fill_residues_is_the_modular_sum(nh: int) -> None:
+    """Each path against Python integers entry by entry; C and numba the same bytes."""
+    x = _fill_inputs(8, nh=nh)
+    outs = []
+    for m in (kernel_numba, C):
+        if m is None:
+            continue
+        out = np.full((40, N_OUTCOMES, len(x["primes"])), -1, dtype=np.int32)
+        m.joint_fill_residues(*(x[k] for k in _FILL_ORDER), out)
+        outs.append(out)
+        for i in range(len(x["primes"])):
+            for (s, o), v in _fill_expected(x, i).items():
+                assert out[s, o, i] == v
+        assert (np.delete(out, [0, 3, 7], axis=1) == -1).all()  # other outcomes untouched
+    _same(outs[0], outs[-1])
+
+
+def test_product_residues_is_the_modular_product() -> None:
+    rng = np.random.default_rng(9)
+    primes = primes_for(90)
+    ff = (primes[:, None, None] - 1 - rng.integers(0, 3, (len(primes), 3, 9))).astype(np.int64)
+    mine = rng.integers(0, 5, (11, 3)).astype(np.int64)
+    theirs = rng.integers(0, 5, (6, 3)).astype(np.int64)
+    outs = []
+    for m in (kernel_numba, C):
+        if m is None:
+            continue
+        out = np.empty((11, len(primes), 6), dtype=np.int64)
+        m.product_residues(ff, mine, theirs, primes, out)
+        outs.append(out)
+    for p, q in enumerate(primes.tolist()):
+        for a, b in np.ndindex(11, 6):
+            v = 1
+            for c in range(3):
+                v *= int(ff[p, c, mine[a, c] + theirs[b, c]])
+            assert outs[0][a, p, b] == v % q
+    _same(outs[0], outs[-1])
+
+
+@pytest.mark.parametrize("impl", PATHS)
+def test_the_exact_fills_refuse_indices_and_residues_out_of_range(impl: ModuleType) -> None:
+    e = _fill_inputs(8)
+    primes = e["primes"]
+
+    def fill(dtype: Any = np.int32, **bad: Any) -> None:
+        args = {**e, **bad}
+        impl.joint_fill_residues(*(args[k] for k in _FILL_ORDER),
+                                 np.zeros((40, N_OUTCOMES, len(primes)), dtype=dtype))
+
+    fill()
+    for bad in (dict(u_low=e["u_low"] + 5), dict(comp_low=e["comp_low"] + 5),
+                dict(cols=e["cols"] + 27), dict(high_rows=e["high_rows"] + 7),
+                dict(sets=e["sets"] + 1), dict(present=e["present"] + 1),
+                dict(first=e["first"][::-1].copy())):
+        with pytest.raises(ValueError, match="out of range"):
+            fill(**bad)
+    with pytest.raises(ValueError, match="sizes disagree"):
+        fill(mult=e["mult"][:, 1:].copy())
+    phigh = e["phigh"].copy()
+    phigh[-1, -1, -1] = primes[-1]  # one residue, of the last prime, unreduced
+    for bad in (dict(ff=e["ff"] + primes[:, None, None]), dict(mult=e["mult"] + 2**30),
+                dict(phigh=-e["phigh"] - 1), dict(phigh=phigh), dict(primes=primes * 2**10)):
+        with pytest.raises(ValueError, match="residue out of range"):
+            fill(**bad)
+    with pytest.raises(TypeError, match="out must be int32"):
+        fill(dtype=np.int64)
+    out = np.empty((11, len(primes), 6), dtype=np.int64)
+    with pytest.raises(ValueError, match="out of range"):
+        impl.product_residues(e["ff"][:, :3, :3].copy(), np.full((11, 3), 2, np.int64),
+                              np.full((6, 3), 1, np.int64), primes, out)  # 2 + 1 past 3
 
 
 def _split_inputs(seed: int) -> tuple[Any, ...]:

@@ -91,8 +91,9 @@ def test_joint_residues_are_the_exact_joint_weights() -> None:
                       [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 3, 0, 0, 0, 0, 0, 0, 0, 0]],
                      dtype=np.int64)
     res, den, ps = joint_residues(base, drawn, 6, hits_soft_17=True, bits=1)
-    assert res.dtype == np.int32 and ((res >= 0) & (res < ps[:, None, None])).all()
-    nums = rebuild(res, ps).T
+    assert res.dtype == np.int32 and res.shape == (len(drawn), N_OUTCOMES, len(ps))
+    assert ((res >= 0) & (res < ps[None, None, :])).all()
+    nums = rebuild(res.transpose(2, 0, 1), ps)
     assert nums.shape == (len(drawn), N_OUTCOMES)
     assert ((nums >= 0) & (nums <= den)).all()
     exact = np.vectorize(lambda n: Fraction(int(n), den), otypes=[object])(nums)

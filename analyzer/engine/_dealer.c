@@ -72,15 +72,31 @@
  * scattered over hundreds of megabytes.
  * pair_residues(head, tail, extra, unique, joint, outcomes, primes, starts, results, orders,
  * acc) -> missing: pair_accumulate in exact mode, modulo each prime (dist_splits.py,
- * analyzer/core/modular.py): joint int32 (P, all outcomes, u) the residues of the dealer
+ * analyzer/core/modular.py): joint int32 (u, all outcomes, P) the residues of the dealer
  * weights over the common denominator, outcomes int64 (no,) the columns paired, orders
- * int64 (r, P) each tail round's card orders modulo each prime, acc int64 (P, na, no, ny)
- * residues on entry and on return.  The orders and acc are checked to be residues; the
- * joint table is not (billions of entries, read again for every slice of heads): it is
- * the caller's, from joint_residues, whose values are below its primes.  Products of two residues (< 2**26) stay below 2**52,
+ * int64 (r, P) each tail round's card orders modulo each prime, acc int64 (na, no, ny, P)
+ * residues on entry and on return.  The primes are the last axis of every table, so a
+ * pair reads one stretch of its sum's row and adds into one stretch of each entry, where
+ * a prime-first layout touched a cache line per prime.  The orders and acc are checked
+ * to be residues; the joint table is not (billions of entries, read again for every
+ * slice of heads): it is the caller's, from joint_residues, whose values are below its
+ * primes.  Products of two residues (< 2**26) stay below 2**52,
  * so an entry adds RESIDUE_ADDS of them before the tile is reduced: no int64 overflows,
  * and numpy's gather of (pairs x primes) weights and integer matrix products (no BLAS
  * for integers) are replaced by a few products per pair, outcome and prime.
+ * joint_fill_residues(ff, u_low, low, comp_low, mult, starts, cols, phigh, first,
+ * high_rows, sets, present, primes, out): the dealer's joint weights of a split round's
+ * card sets in exact mode, modulo each prime (dist_dealer.py, _fill_residues): per
+ * distinct low half of the sets, the low values' falling-factorial products (ff int64
+ * (P, cut, top)) against each dealer low half, summed by group of compositions (one high
+ * half and outcome; mult int64 (P, nc) their orderings) into A, then each of its sets'
+ * row of the high table (phigh int64 (nuh, P, nh)) times A, written at out[sets[r],
+ * present[q], p] (int32 (nsets, n_out, P): the layout pair_residues reads).  ff, mult and
+ * phigh are checked to be residues.  numpy had taken these as a modulo of whole arrays
+ * per factor and a Python loop of small integer matrix products, one per low half.
+ * product_residues(ff, mine, theirs, primes, out): out[a, p, b] = prod_v ff[p, v, mine[a,
+ * v] + theirs[b, v]] modulo primes[p], exact mode's falling-factorial tables (the high
+ * halves' table, and each set's own chance).
  * split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit):
  * for split hands under optimal play (postsplit.py), each hand's stand EV and an
  * upper bound on its hit EV, from its own dealer outcomes only:
@@ -1014,17 +1030,58 @@ done:
     return result;
 }
 
+/* Whether the counts mine (na, nv) and theirs (nb, nv) are not negative and every sum of
+ * a row of each, column by column, is below top: an index of a table of top entries. */
+static int sums_fit(const int64_t *mine, Py_ssize_t na, const int64_t *theirs, Py_ssize_t nb,
+                    Py_ssize_t nv, Py_ssize_t top)
+{
+    int bad = 0;
+    for (Py_ssize_t v = 0; v < nv; v++) {
+        int64_t most_a = 0, most_b = 0;
+        for (Py_ssize_t i = 0; i < na; i++) {
+            bad |= mine[i * nv + v] < 0;
+            most_a = mine[i * nv + v] > most_a ? mine[i * nv + v] : most_a;
+        }
+        for (Py_ssize_t i = 0; i < nb; i++) {
+            bad |= theirs[i * nv + v] < 0;
+            most_b = theirs[i * nv + v] > most_b ? theirs[i * nv + v] : most_b;
+        }
+        bad |= most_a + most_b >= top;
+    }
+    return !bad;
+}
+
+/* Whether every modulus is a prime's size this module takes: 2 .. 2**26. */
+static int primes_ok(const int64_t *primes, Py_ssize_t n)
+{
+    int bad = 0;
+    for (Py_ssize_t p = 0; p < n; p++)
+        bad |= primes[p] < 2 || primes[p] > ((int64_t)1 << 26);
+    return !bad;
+}
+
+/* Whether every entry of x[p, 0..n) is below primes[p] and not negative. */
+static int below_primes(const int64_t *x, Py_ssize_t np_, Py_ssize_t n, const int64_t *primes)
+{
+    int bad = 0;
+    for (Py_ssize_t p = 0; p < np_; p++)
+        for (Py_ssize_t e = 0; e < n; e++)
+            bad |= x[p * n + e] < 0 || x[p * n + e] >= primes[p];
+    return !bad;
+}
+
 #define RESIDUE_ADDS 1024  /* products (each < 2**52) added to a residue (< 2**26) between
                               reductions: 1024 * 2**52 + 2**26 < 2**63 */
 
-/* acc[p, i0..i1) modulo primes[p]: every entry of a tile of heads below its prime again. */
-static void reduce_tile(int64_t *acc, const int64_t *primes, Py_ssize_t np_, Py_ssize_t na,
-                        Py_ssize_t i0, Py_ssize_t i1, Py_ssize_t row)
+/* acc[i0..i1) modulo each prime: every entry of a tile of heads below its prime again
+ * (the prime is acc's last axis). */
+static void reduce_tile(int64_t *acc, const int64_t *primes, Py_ssize_t np_, Py_ssize_t i0,
+                        Py_ssize_t i1, Py_ssize_t row)
 {
-    for (Py_ssize_t p = 0; p < np_; p++) {
-        int64_t *a = acc + (p * na + i0) * row, q = primes[p];
-        for (Py_ssize_t e = 0; e < (i1 - i0) * row; e++)
-            a[e] %= q;
+    for (Py_ssize_t e = i0 * row; e < i1 * row; e++) {
+        int64_t *a = acc + e * np_;
+        for (Py_ssize_t p = 0; p < np_; p++)
+            a[p] %= primes[p];
     }
 }
 
@@ -1051,10 +1108,10 @@ static PyObject *pair_residues(PyObject *self, PyObject *args)
         goto done;
     Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0), n = dim(&a[2], 0);
     Py_ssize_t np_ = dim(&a[5], 0), no = dim(&a[4], 0), nr = dim(&a[7], 0);
-    Py_ssize_t n_all = dim(&a[3], 1), ny = dim(&a[8], 3);
-    if (dim(&a[3], 0) != np_ || dim(&a[3], 2) != n || dim(&a[6], 0) != nb + 1
+    Py_ssize_t n_all = dim(&a[3], 1), ny = dim(&a[8], 2);
+    if (dim(&a[3], 2) != np_ || dim(&a[3], 0) != n || dim(&a[6], 0) != nb + 1
         || dim(&a[7], 1) != no + 1 || dim(&a[9], 0) != nr || dim(&a[9], 1) != np_
-        || dim(&a[8], 0) != np_ || dim(&a[8], 1) != na || dim(&a[8], 2) != no) {
+        || dim(&a[8], 3) != np_ || dim(&a[8], 0) != na || dim(&a[8], 1) != no) {
         disagree(fn);
         goto done;
     }
@@ -1064,11 +1121,9 @@ static PyObject *pair_residues(PyObject *self, PyObject *args)
     }
     const int64_t *outs = a[4].view.buf, *primes = a[5].view.buf, *st = a[6].view.buf;
     const int64_t *res = a[7].view.buf, *ord = a[9].view.buf;
-    int bad = !tail_ok(st, nb, res, nr, no, ny, RESIDUE_ADDS);
+    int bad = !tail_ok(st, nb, res, nr, no, ny, RESIDUE_ADDS) || !primes_ok(primes, np_);
     for (Py_ssize_t k = 0; k < no; k++)
         bad |= outs[k] < 0 || outs[k] >= n_all;
-    for (Py_ssize_t p = 0; p < np_; p++)
-        bad |= primes[p] < 2 || primes[p] > ((int64_t)1 << 26);
     for (Py_ssize_t e = 0; e < nr * np_; e++)
         bad |= ord[e] < 0 || ord[e] >= primes[e % np_];
     if (bad) {
@@ -1078,7 +1133,7 @@ static PyObject *pair_residues(PyObject *self, PyObject *args)
     const int64_t *h = a[0].view.buf, *t = a[1].view.buf, *u = a[2].view.buf;
     const int32_t *joint = a[3].view.buf;
     int64_t *acc = a[8].view.buf;
-    const Py_ssize_t row = no * ny;  /* one head's entries per prime */
+    const Py_ssize_t row = no * ny;  /* one head's entries, each a residue per prime */
     for (Py_ssize_t e = 0; e < np_ * na * row; e++)
         bad |= acc[e] < 0 || acc[e] >= ((int64_t)1 << 26);
     if (bad) {
@@ -1091,7 +1146,7 @@ static PyObject *pair_residues(PyObject *self, PyObject *args)
         Py_ssize_t since = 0;  /* products added to an entry since the tile's last reduction */
         for (Py_ssize_t j = 0; j < nb; j++) {
             if (since + (st[j + 1] - st[j]) > RESIDUE_ADDS) {
-                reduce_tile(acc, primes, np_, na, i0, i1, row);
+                reduce_tile(acc, primes, np_, i0, i1, row);
                 since = 0;
             }
             since += st[j + 1] - st[j];
@@ -1103,23 +1158,223 @@ static PyObject *pair_residues(PyObject *self, PyObject *args)
                     missing++;
                     continue;
                 }
+                /* the sum's row, then the entry's residues: each prime's side by side */
+                const int32_t *w = joint + at * n_all * np_;
                 for (Py_ssize_t r = st[j]; r < st[j + 1]; r++) {
                     const int64_t *rr = res + r * (no + 1), *m = ord + r * np_;
                     for (Py_ssize_t k = 0; k < no; k++) {
-                        const int32_t *w = joint + outs[k] * n + at;
-                        int64_t *out = acc + (i * no + k) * ny + rr[k + 1];
+                        int64_t *out = acc + ((i * no + k) * ny + rr[k + 1]) * np_;
+                        const int32_t *wk = w + outs[k] * np_;
                         for (Py_ssize_t p = 0; p < np_; p++)
-                            out[p * na * row] += (int64_t)w[p * n_all * n] * m[p];
+                            out[p] += (int64_t)wk[p] * m[p];
                     }
                 }
             }
         }
-        reduce_tile(acc, primes, np_, na, i0, i1, row);
+        reduce_tile(acc, primes, np_, i0, i1, row);
     }
     Py_END_ALLOW_THREADS
     result = PyLong_FromSsize_t(missing);
 done:
     release_all(a, 10);
+    return result;
+}
+
+/* -- joint_fill_residues, product_residues ----------------------------------------------- */
+
+/* Whether the arrays of a joint fill index within each other (dist_dealer.py,
+ * _fill_residues): every low half of a set plus every low half of the dealer's
+ * compositions within the falling-factorial tables' `top` entries, the compositions'
+ * groups (starts, nc, cols below `width`), the sets' rows by low half (first, nrows),
+ * their high halves (below nuh), their places (below nsets) and the outcome columns
+ * (below n_out). */
+static int fill_ok(const int64_t *u_low, Py_ssize_t nul, const int64_t *low, Py_ssize_t nl,
+                   Py_ssize_t cut, Py_ssize_t top, const int64_t *comp_low, Py_ssize_t nc,
+                   const int64_t *starts, Py_ssize_t ng, const int64_t *cols, Py_ssize_t width,
+                   const int64_t *first, const int64_t *high_rows, Py_ssize_t nrows,
+                   Py_ssize_t nuh, const int64_t *sets, Py_ssize_t nsets, const int64_t *present,
+                   Py_ssize_t np_, Py_ssize_t n_out)
+{
+    int bad = !sums_fit(u_low, nul, low, nl, cut, top);
+    for (Py_ssize_t c = 0; c < nc; c++)
+        bad |= comp_low[c] < 0 || comp_low[c] >= nl;
+    bad |= starts[0] != 0 || starts[ng] != nc;
+    for (Py_ssize_t g = 0; g < ng; g++)
+        bad |= starts[g + 1] < starts[g] || cols[g] < 0 || cols[g] >= width;
+    bad |= first[0] != 0 || first[nul] != nrows;
+    for (Py_ssize_t j = 0; j < nul; j++)
+        bad |= first[j + 1] < first[j];
+    for (Py_ssize_t r = 0; r < nrows; r++)
+        bad |= high_rows[r] < 0 || high_rows[r] >= nuh || sets[r] < 0 || sets[r] >= nsets;
+    for (Py_ssize_t q = 0; q < np_; q++)
+        bad |= present[q] < 0 || present[q] >= n_out;
+    return !bad;
+}
+
+static PyObject *product_residues(PyObject *self, PyObject *args)
+{
+    static const Spec specs[5] = {
+        {"ff", 'i', 3, 0}, {"mine", 'i', 2, 0}, {"theirs", 'i', 2, 0}, {"primes", 'i', 1, 0},
+        {"out", 'i', 3, 1},
+    };
+    const char *fn = "product_residues";
+    PyObject *o[5];
+    Arr a[5];
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOO", &o[0], &o[1], &o[2], &o[3], &o[4]))
+        return NULL;
+    PyObject *result = NULL;
+    if (!take_all(o, a, specs, 5, fn))
+        goto done;
+    Py_ssize_t n_p = dim(&a[3], 0), nv = dim(&a[0], 1), top = dim(&a[0], 2);
+    Py_ssize_t na = dim(&a[1], 0), nb = dim(&a[2], 0);
+    if (dim(&a[0], 0) != n_p || dim(&a[1], 1) != nv || dim(&a[2], 1) != nv
+        || dim(&a[4], 0) != na || dim(&a[4], 1) != n_p || dim(&a[4], 2) != nb) {
+        disagree(fn);
+        goto done;
+    }
+    const int64_t *ff = a[0].view.buf, *mine = a[1].view.buf, *theirs = a[2].view.buf;
+    const int64_t *primes = a[3].view.buf;
+    if (!primes_ok(primes, n_p) || !sums_fit(mine, na, theirs, nb, nv, top)
+        || !below_primes(ff, n_p, nv * top, primes)) {
+        PyErr_Format(PyExc_ValueError, "%s: an index, prime or residue out of range", fn);
+        goto done;
+    }
+    int64_t *out = a[4].view.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t p = 0; p < n_p; p++) {
+        const int64_t q = primes[p], *fp = ff + p * nv * top;
+        for (Py_ssize_t i = 0; i < na; i++) {
+            int64_t *row = out + (i * n_p + p) * nb;
+            for (Py_ssize_t j = 0; j < nb; j++) {
+                int64_t x = 1;
+                for (Py_ssize_t v = 0; v < nv; v++)
+                    x = x * fp[v * top + mine[i * nv + v] + theirs[j * nv + v]] % q;
+                row[j] = x;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    release_all(a, 5);
+    return result;
+}
+
+static PyObject *joint_fill_residues(PyObject *self, PyObject *args)
+{
+    static const Spec specs[14] = {
+        {"ff", 'i', 3, 0}, {"u_low", 'i', 2, 0}, {"low", 'i', 2, 0}, {"comp_low", 'i', 1, 0},
+        {"mult", 'i', 2, 0}, {"starts", 'i', 1, 0}, {"cols", 'i', 1, 0}, {"phigh", 'i', 3, 0},
+        {"first", 'i', 1, 0}, {"high_rows", 'i', 1, 0}, {"sets", 'i', 1, 0},
+        {"present", 'i', 1, 0}, {"primes", 'i', 1, 0}, {"out", 'w', 3, 1},
+    };
+    const char *fn = "joint_fill_residues";
+    PyObject *o[14];
+    Arr a[14];
+    (void)self;
+    memset(a, 0, sizeof a);
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12], &o[13]))
+        return NULL;
+    PyObject *result = NULL;
+    int64_t *plow = NULL, *flat = NULL, *acc = NULL;
+    if (!take_all(o, a, specs, 14, fn))
+        goto done;
+    Py_ssize_t n_p = dim(&a[12], 0), cut = dim(&a[0], 1), top = dim(&a[0], 2);
+    Py_ssize_t nul = dim(&a[1], 0), nl = dim(&a[2], 0), nc = dim(&a[3], 0);
+    Py_ssize_t ng = dim(&a[6], 0), nuh = dim(&a[7], 0), nh = dim(&a[7], 2);
+    Py_ssize_t nrows = dim(&a[9], 0), np_ = dim(&a[11], 0);
+    Py_ssize_t nsets = dim(&a[13], 0), n_out = dim(&a[13], 1);
+    if (dim(&a[0], 0) != n_p || dim(&a[1], 1) != cut || dim(&a[2], 1) != cut
+        || dim(&a[4], 0) != n_p || dim(&a[4], 1) != nc || dim(&a[5], 0) != ng + 1
+        || dim(&a[7], 1) != n_p || dim(&a[8], 0) != nul + 1 || dim(&a[10], 0) != nrows
+        || dim(&a[13], 2) != n_p) {
+        disagree(fn);
+        goto done;
+    }
+    const int64_t *u_low = a[1].view.buf, *low = a[2].view.buf, *comp_low = a[3].view.buf;
+    const int64_t *starts = a[5].view.buf, *cols = a[6].view.buf, *first = a[8].view.buf;
+    const int64_t *high_rows = a[9].view.buf, *sets = a[10].view.buf;
+    const int64_t *present = a[11].view.buf, *primes = a[12].view.buf;
+    const Py_ssize_t width = nh * np_;
+    if (!fill_ok(u_low, nul, low, nl, cut, top, comp_low, nc, starts, ng, cols, width, first,
+                 high_rows, nrows, nuh, sets, nsets, present, np_, n_out)) {
+        PyErr_Format(PyExc_ValueError, "%s: an index out of range", fn);
+        goto done;
+    }
+    int bad = !primes_ok(primes, n_p);
+    const int64_t *ff = a[0].view.buf, *mult = a[4].view.buf, *phigh = a[7].view.buf;
+    for (Py_ssize_t i = 0; i < nuh; i++)
+        bad |= !below_primes(phigh + i * n_p * nh, n_p, nh, primes);
+    if (bad || !below_primes(ff, n_p, cut * top, primes) || !below_primes(mult, n_p, nc, primes)) {
+        PyErr_Format(PyExc_ValueError, "%s: a prime or residue out of range", fn);
+        goto done;
+    }
+    int32_t *out = a[13].view.buf;
+    plow = malloc(sizeof(int64_t) * (size_t)(nl > 0 ? nl : 1));
+    flat = malloc(sizeof(int64_t) * (size_t)(n_p * width > 0 ? n_p * width : 1));
+    acc = malloc(sizeof(int64_t) * (size_t)(np_ > 0 ? np_ : 1));
+    if (plow == NULL || flat == NULL || acc == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < nul; j++) {
+        /* A[uL, kH, o] of every prime first: then a set's row of PH, every prime's side
+         * by side, is read once, in order */
+        for (Py_ssize_t p = 0; p < n_p; p++) {
+            const int64_t q = primes[p], *fp = ff + p * cut * top, *mp = mult + p * nc;
+            int64_t *fl = flat + p * width;
+            for (Py_ssize_t l = 0; l < nl; l++) {
+                int64_t v = 1;
+                for (Py_ssize_t c = 0; c < cut; c++)
+                    v = v * fp[c * top + u_low[j * cut + c] + low[l * cut + c]] % q;
+                plow[l] = v;
+            }
+            memset(fl, 0, sizeof(int64_t) * (size_t)width);
+            for (Py_ssize_t g = 0; g < ng; g++) {
+                int64_t s = 0;
+                for (Py_ssize_t c = starts[g]; c < starts[g + 1]; c++) {
+                    s += plow[comp_low[c]] * mp[c];
+                    if ((c - starts[g]) % RESIDUE_ADDS == RESIDUE_ADDS - 1)
+                        s %= q;
+                }
+                fl[cols[g]] = s % q;
+            }
+        }
+        for (Py_ssize_t r = first[j]; r < first[j + 1]; r++) {
+            for (Py_ssize_t p = 0; p < n_p; p++) {
+                const int64_t q = primes[p], *ph = phigh + (high_rows[r] * n_p + p) * nh;
+                const int64_t *fl = flat + p * width;
+                for (Py_ssize_t k = 0; k < np_; k++)
+                    acc[k] = 0;
+                for (Py_ssize_t h0 = 0; h0 < nh; h0 += RESIDUE_ADDS) {
+                    Py_ssize_t h1 = h0 + RESIDUE_ADDS < nh ? h0 + RESIDUE_ADDS : nh;
+                    for (Py_ssize_t h = h0; h < h1; h++) {
+                        const int64_t x = ph[h], *f = fl + h * np_;
+                        for (Py_ssize_t k = 0; k < np_; k++)
+                            acc[k] += x * f[k];
+                    }
+                    for (Py_ssize_t k = 0; k < np_; k++)
+                        acc[k] %= q;
+                }
+                int32_t *o = out + sets[r] * n_out * n_p + p;
+                for (Py_ssize_t k = 0; k < np_; k++)
+                    o[present[k] * n_p] = (int32_t)acc[k];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    free(plow);
+    free(flat);
+    free(acc);
+    release_all(a, 14);
     return result;
 }
 
@@ -1332,6 +1587,14 @@ static PyMethodDef methods[] = {
      "              orders, acc) -> missing\n"
      "pair_accumulate in residues: acc[p, a, k, y] += joint[p, outcomes[k], row] *\n"
      "orders[r, p] modulo primes[p] (missing: sums not in the table)."},
+    {"joint_fill_residues", joint_fill_residues, METH_VARARGS,
+     "joint_fill_residues(ff, u_low, low, comp_low, mult, starts, cols, phigh, first,\n"
+     "                    high_rows, sets, present, primes, out)\n"
+     "The dealer's joint weights of card sets modulo each prime: out[sets[r], present[q],\n"
+     "p] (int32, written)."},
+    {"product_residues", product_residues, METH_VARARGS,
+     "product_residues(ff, mine, theirs, primes, out)\n"
+     "out[p, a, b] = prod_v ff[p, v, mine[a, v] + theirs[b, v]] modulo primes[p] (written)."},
     {"split_bounds", split_bounds, METH_VARARGS,
      "split_bounds(rows, pay, shoes, total, hard, kid_total, charlie, slack, stand, hit)\n"
      "Each split hand's stand EV and an upper bound on its hit EV (written)."},

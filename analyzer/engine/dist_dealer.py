@@ -19,10 +19,13 @@ counts that fix the denominator): ``J = PL[uL, kL] * M[kL, kH] * PH[uH, kH]``
 summed over the dealer's compositions.  ``PL`` and ``PH`` are tables over the
 *distinct* halves only, the sum over ``kL`` is done once per distinct low half
 (``A = PL M``), so each ``U`` costs one dot product over the few distinct high
-halves of the dealer's compositions.  Exact mode runs the same products in
-integers over one common denominator, held as residues modulo a few primes
-(:mod:`analyzer.core.modular`: int64 array operations, not Python big integers);
-the caller rebuilds its few final sums and divides once.
+halves of the dealer's compositions (in floats a BLAS product per low half).  Exact
+mode runs the same products in integers over one common denominator, held as residues
+modulo a few primes (:mod:`analyzer.core.modular`), in compiled loops
+(:func:`~analyzer.engine.kernel.product_residues`,
+:func:`~analyzer.engine.kernel.joint_fill_residues`: numpy has no BLAS for integers, and
+its modulo of whole arrays was most of the time); the caller rebuilds its few final sums
+and divides once.
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.core.modular import matmul, multiply, primes_for, residues
+from analyzer.core.modular import primes_for, residues
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
+from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 from analyzer.engine.dealer import draw_table, unique_rows
 
 # float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
@@ -48,8 +52,8 @@ FloatArray = npt.NDArray[np.float64]
 # fastest of 3..6 for every upcard measured, and a cost model choosing per call lost
 # to it.
 CUT = 4
-LOW_CHUNK = 2048  # distinct low halves per batch of the A table
-RESIDUE_CHUNK = 256  # the same in exact mode, whose batch holds one table per prime
+LOW_CHUNK = 2048  # distinct low halves per batch of the A table (floats)
+BUST_BATCH = 1 << 16  # sets whose bust-23 residues are computed at once
 
 
 @lru_cache(maxsize=128)
@@ -91,17 +95,6 @@ def _product_table(base: tuple[int, ...], values: range, mine: IntArray, theirs:
     return out
 
 
-def _product_residues(base: tuple[int, ...], values: range, mine: IntArray, theirs: IntArray,
-                      primes: IntArray) -> IntArray:
-    """:func:`_product_table` modulo each prime: shape ``(P, len(mine), len(theirs))``."""
-    out = np.ones((len(primes), len(mine), len(theirs)), dtype=np.int64)
-    for j, v in enumerate(values):
-        top = int(mine[:, j].max(initial=0) + theirs[:, j].max(initial=0))
-        ff = residues(_falling_table(base[v - 1], top, True), primes)
-        out = multiply(out, ff[:, mine[:, j][:, None] + theirs[:, j][None, :]], primes)
-    return out
-
-
 def _scales(base: tuple[int, ...], top: int) -> tuple[int, list[int]]:
     """The common denominator ``d = ff(N, top)`` and, per card count ``c`` (and ``top +
     1``: more cards than the shoe holds), the integer ``d / ff(N, c)`` (0 where the shoe
@@ -137,27 +130,31 @@ def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
 
 def joint_residues(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
                    hits_soft_17: bool, bits: int) -> tuple[Int32Array, int, IntArray]:
-    """``(R, d, primes)``: ``R[:, o, s]`` are the residues of the integer ``d * J[s, o]``
+    """``(R, d, primes)``: ``R[s, o, :]`` are the residues of the integer ``d * J[s, o]``
     modulo ``primes`` (:mod:`analyzer.core.modular`), ``d`` one common denominator.
 
     The primes suffice for any integer combination of these weights below
     ``2**bits * d`` in absolute value: the caller states ``bits`` from what its
     result is (e.g. 1 for a probability times ``d``).
 
-    Held by outcome (the pairings gather one outcome's row at a time) and as int32: a
-    residue is below ``2**PRIME_BITS``.  A split round's millions of card sets times a
-    dozen primes made this table the largest array of an exact distribution (Spanish 21's
-    aces against an 8: 4.8 million sets, 16 primes).
+    Held by set, then outcome, the primes side by side (a pairing reads a set's every
+    outcome and prime at once: one stretch of memory, not one per prime and outcome),
+    and as int32: a residue is below ``2**PRIME_BITS``.  A split round's millions of card
+    sets times a dozen primes made this table the largest array of an exact distribution
+    (Spanish 21's aces against an 8: 4.8 million sets, 16 primes).
     """
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
     den, scales = _scales(base, _top(base, drawn, upcard, hits_soft_17))
     primes = primes_for(den.bit_length() + bits)
     seq = _sequence_residues(base, drawn, primes, scales)
-    out = np.zeros((len(primes), N_OUTCOMES, len(drawn)), dtype=np.int32)
+    out = np.zeros((len(drawn), N_OUTCOMES, len(primes)), dtype=np.int32)
     if len(drawn):
         _fill_residues(out, base, drawn, upcard, hits_soft_17, CUT, primes, scales)
-    for i, p in enumerate(primes):  # bust 23+: the rest; a prime at a time (memory)
-        out[i, Outcome.BUST23] = (seq[i] - out[i].sum(axis=0, dtype=np.int64)) % p
+    # Bust 23+: the rest; a batch of sets at a time (memory).
+    for lo in range(0, len(drawn), BUST_BATCH):
+        part = out[lo:lo + BUST_BATCH]
+        part[:, Outcome.BUST23] = (seq[lo:lo + BUST_BATCH]
+                                   - part.sum(axis=1, dtype=np.int64)) % primes
     return out, den, primes
 
 
@@ -165,14 +162,14 @@ def _grouping(upcard: int, hits_soft_17: bool, cut: int) -> tuple[
         IntArray, IntArray, IntArray, IntArray, IntArray]:
     """The dealer's compositions grouped by (high half, outcome): ``(present, order, cols,
     starts, mult)`` -- the outcomes present, the compositions in group order, each
-    group's column in the flat ``(high half, outcome)`` table and first position, and
-    the compositions' orderings in group order."""
+    group's column in the flat ``(high half, outcome)`` table, where each group starts
+    (and the end), and the compositions' orderings in group order."""
     _, _, _, high_of, outcome, mult = _dealer_halves(upcard, hits_soft_17, cut)
     present = np.unique(outcome)
     column = high_of * len(present) + np.searchsorted(present, outcome)
     order = np.argsort(column, kind="stable")
     cols, starts = np.unique(column[order], return_index=True)
-    return present, order, cols, starts, mult[order]
+    return present, order, cols, np.append(starts, len(order)).astype(np.int64), mult[order]
 
 
 def _halves_of(drawn: IntArray, cut: int) -> tuple[IntArray, IntArray, IntArray, IntArray]:
@@ -184,11 +181,49 @@ def _halves_of(drawn: IntArray, cut: int) -> tuple[IntArray, IntArray, IntArray,
     return u_low, u_low_of, u_high, u_high_of
 
 
+def _tables(base: tuple[int, ...], values: range, mine: IntArray, theirs: IntArray,
+            exact: bool) -> Array:
+    """``F[j, x] = ff(base_v, x)`` for each value ``v = values[j]``, ``x`` up to the most
+    ``mine`` and ``theirs`` add up to in its column: the kernels' tables, one row per value
+    (zero-padded to one length)."""
+    tops = mine.max(axis=0, initial=0) + theirs.max(axis=0, initial=0)
+    return _stacked([_falling_table(base[v - 1], int(t), exact) for v, t in zip(values, tops,
+                                                                                strict=True)])
+
+
+def _stacked(rows: list[Array]) -> Array:
+    """The rows as one array, each padded with zeros to the longest."""
+    out = np.zeros((len(rows), max((len(r) for r in rows), default=0)), dtype=rows[0].dtype)
+    for j, r in enumerate(rows):
+        out[j, :len(r)] = r
+    return out
+
+
+def _with_scales(tables: Array, scales: list[int], most: int) -> Array:
+    """The tables and one more row: ``scales`` by card count, to count ``most`` (zeros
+    past the end of ``scales``: more cards than the shoe holds)."""
+    return _stacked([*tables, np.array(scales + [0] * max(0, most + 1 - len(scales)),
+                                       dtype=object)])
+
+
+def _rows_by_low(drawn: IntArray, cut: int) -> tuple[IntArray, IntArray, IntArray, IntArray,
+                                                     IntArray]:
+    """The sets by low half, as the joint fills read them: ``(u_low, u_high, first,
+    high_rows, sets)`` -- the distinct halves, where each low half's sets start, and per
+    set in that order its high half and its own index."""
+    u_low, u_low_of, u_high, u_high_of = _halves_of(drawn, cut)
+    sets = np.argsort(u_low_of, kind="stable")
+    first = np.searchsorted(u_low_of[sets], np.arange(len(u_low) + 1)).astype(np.int64)
+    return u_low, u_high, first, np.ascontiguousarray(u_high_of[sets]), sets.astype(np.int64)
+
+
 def _fill(out: FloatArray, base: tuple[int, ...], drawn: IntArray, upcard: int,
           hits_soft_17: bool, cut: int) -> None:
-    """Write ``J`` (every outcome but bust 23+) into ``out``."""
+    """Write ``J`` (every outcome but bust 23+) into ``out``: per low half, the products of
+    its sets' high halves with its ``A`` in one BLAS product (the bits of numpy's BLAS;
+    :func:`_fill_residues` in exact mode)."""
     low, high, low_of, _, _, _ = _dealer_halves(upcard, hits_soft_17, cut)
-    u_low, u_low_of, u_high, u_high_of = _halves_of(drawn, cut)
+    u_low, u_high, first, high_sorted, by_low = _rows_by_low(drawn, cut)
     phigh = _product_table(base, range(cut + 1, 11), u_high[:, :-1], high[:, :-1])
     # The denominator ff(N, |U| + |k|), divided into PH.
     top = min(int(u_high[:, -1].max(initial=0) + high[:, -1].max(initial=0)), sum(base))
@@ -199,14 +234,11 @@ def _fill(out: FloatArray, base: tuple[int, ...], drawn: IntArray, upcard: int,
     # Each composition adds mult * PL[uL, kL] to A[uL, kH, o]: grouped by (kH, o).
     present, order, cols, starts, mult = _grouping(upcard, hits_soft_17, cut)
     scale = mult.astype(np.float64)
-    by_low = np.argsort(u_low_of, kind="stable")
-    first = np.searchsorted(u_low_of[by_low], np.arange(len(u_low) + 1))
-    high_sorted = u_high_of[by_low]
     res = np.empty((len(drawn), len(present)))
     for lo in range(0, len(u_low), LOW_CHUNK):
         plow = _product_table(base, range(1, cut + 1), u_low[lo:lo + LOW_CHUNK], low)
         flat = np.zeros((len(plow), len(high) * len(present)))
-        flat[:, cols] = np.add.reduceat(plow[:, low_of[order]] * scale, starts, axis=1)
+        flat[:, cols] = np.add.reduceat(plow[:, low_of[order]] * scale, starts[:-1], axis=1)
         a = flat.reshape(len(plow), len(high), len(present))
         for j in range(len(plow)):
             begin, end = first[lo + j], first[lo + j + 1]
@@ -218,45 +250,34 @@ def _fill_residues(out: Int32Array, base: tuple[int, ...], drawn: IntArray,
                    upcard: int, hits_soft_17: bool, cut: int, primes: IntArray,
                    scales: list[int]) -> None:
     """:func:`_fill` in integers over the common denominator, modulo each prime: the
-    same products, the division by ``ff(N, |U| + |k|)`` a product by ``scales``.
-    ``out`` is by outcome (``(P, outcome, set)``), written a batch of low halves at a
-    time: no second table of every set."""
+    same products, the division by ``ff(N, |U| + |k|)`` a product by ``scales``
+    (:func:`analyzer.engine.kernel.joint_fill_residues`).  ``out`` is by set (``(set,
+    outcome, P)``)."""
     low, high, low_of, _, _, _ = _dealer_halves(upcard, hits_soft_17, cut)
-    u_low, u_low_of, u_high, u_high_of = _halves_of(drawn, cut)
-    p = primes[:, None, None]
-    phigh = _product_residues(base, range(cut + 1, 11), u_high[:, :-1], high[:, :-1], primes)
-    count = np.minimum(u_high[:, -1][:, None] + high[:, -1][None, :], len(scales) - 1)
-    phigh = multiply(phigh, residues(np.array(scales, dtype=object), primes)[:, count], primes)
+    u_low, u_high, first, high_rows, sets = _rows_by_low(drawn, cut)
+    # PH with the denominator's factor d / ff(N, |U| + |k|) as one more column's table.
+    ff = _with_scales(_tables(base, range(cut + 1, 11), u_high[:, :-1], high[:, :-1], True),
+                      scales, int(u_high[:, -1].max(initial=0) + high[:, -1].max(initial=0)))
+    phigh = np.empty((len(u_high), len(primes), len(high)), dtype=np.int64)
+    _dealer.product_residues(residues(ff, primes), u_high, high, primes, phigh)
     present, order, cols, starts, mult = _grouping(upcard, hits_soft_17, cut)
-    scale = residues(mult, primes)[:, None, :]
-    by_low = np.argsort(u_low_of, kind="stable")
-    first = np.searchsorted(u_low_of[by_low], np.arange(len(u_low) + 1))
-    high_sorted = u_high_of[by_low]
-    for lo in range(0, len(u_low), RESIDUE_CHUNK):
-        plow = _product_residues(base, range(1, cut + 1), u_low[lo:lo + RESIDUE_CHUNK], low,
-                                 primes)
-        terms = multiply(plow[:, :, low_of[order]], scale, primes)
-        flat = np.zeros((len(primes), plow.shape[1], len(high) * len(present)), dtype=np.int64)
-        flat[:, :, cols] = np.add.reduceat(terms, starts, axis=2) % p
-        a = flat.reshape(len(primes), plow.shape[1], len(high), len(present))
-        first_row, past = first[lo], first[lo + plow.shape[1]]  # the batch's sets, by_low order
-        res = np.empty((len(primes), past - first_row, len(present)), dtype=np.int64)
-        for j in range(plow.shape[1]):
-            begin, end = first[lo + j] - first_row, first[lo + j + 1] - first_row
-            res[:, begin:end] = matmul(phigh[:, high_sorted[first_row + begin:first_row + end]],
-                                       a[:, j], primes)
-        out[:, present[:, None], by_low[None, first_row:past]] = res.transpose(0, 2, 1)
+    low_ff = residues(_tables(base, range(1, cut + 1), u_low, low, True), primes)
+    _dealer.joint_fill_residues(low_ff, u_low, low, np.ascontiguousarray(low_of[order]),
+                                residues(mult, primes), starts, cols, phigh, first, high_rows,
+                                sets, present, primes, out)
 
 
 def _sequence_residues(base: tuple[int, ...], drawn: IntArray, primes: IntArray,
                        scales: list[int]) -> IntArray:
-    """``d`` times the chance of one ordering of each ``drawn[s]``, modulo each prime."""
-    num = np.ones((len(primes), len(drawn)), dtype=np.int64)
-    for v in range(1, 11):
-        ff = _falling_table(base[v - 1], int(drawn[:, v - 1].max(initial=0)), True)
-        num = multiply(num, residues(ff, primes)[:, drawn[:, v - 1]], primes)
-    sizes = np.minimum(drawn.sum(axis=1), len(scales) - 1)
-    return multiply(num, residues(np.array(scales, dtype=object), primes)[:, sizes], primes)
+    """``d`` times the chance of one ordering of each ``drawn[s]``, modulo each prime:
+    ``(set, P)`` (the kernel's products of each set with no cards)."""
+    cards = np.concatenate([drawn, drawn.sum(axis=1)[:, None]], axis=1)
+    none = np.zeros((1, 11), dtype=np.int64)
+    tables = _with_scales(_tables(base, range(1, 11), drawn, none[:, :10], True), scales,
+                          int(cards[:, -1].max(initial=0)))
+    out = np.empty((len(drawn), len(primes), 1), dtype=np.int64)
+    _dealer.product_residues(residues(tables, primes), cards, none, primes, out)
+    return out[:, :, 0]
 
 
 def sequence_weights(base: tuple[int, ...], drawn: IntArray, exact: bool) -> Array:

@@ -351,13 +351,14 @@ def _residue_pairing(sums: PairSums, joint: npt.NDArray[np.int32], primes: IntAr
     columns = np.array(outcomes, dtype=np.int64)
     by_pair: dict[int, IntArray] = {}
     for rows, head in sums.head_slices():
-        acc = np.zeros((len(primes), len(head), len(outcomes), tail.ny), dtype=np.int64)
+        acc = np.zeros((len(head), len(outcomes), tail.ny, len(primes)), dtype=np.int64)
         if _dealer.pair_residues(head, sums.tail, sums.extra, sums.unique, joint, columns,
                                  primes, tail.starts, tail.results, orders, acc):
             raise InternalError("a pair's card set is missing from the distinct sums")
         for k, o in enumerate(outcomes):
             h = residues(head_orders[k][rows].T, primes)
-            part = matmul(h, np.ascontiguousarray(acc[:, :, k, :tail.counts[k]]), primes)
+            part = matmul(h, np.ascontiguousarray(acc[:, k, :tail.counts[k]].transpose(2, 0, 1)),
+                          primes)
             by_pair[o] = (by_pair[o] + part) % primes[:, None, None] if o in by_pair else part
     return by_pair
 

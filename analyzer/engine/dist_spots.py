@@ -256,8 +256,8 @@ def _second_moment(base: tuple[int, ...], sets: IntArray, v: Any, upcard: int,
                                     bits=pay_bits + 2)
     total = np.zeros((len(p1), 1, 1), dtype=np.int64)
     for o in outcomes:
-        total += matmul(residues(v[o], p1)[:, None, :], ones[:, o, :, None].astype(np.int64),
-                        p1)
+        total += matmul(residues(v[o], p1)[:, None, :], ones[:, o].T[:, :, None]
+                        .astype(np.int64), p1)
     first = int(rebuild(total % p1[:, None, None], p1)[0, 0])
     joint, den2, p2 = joint_residues(base, pairs, upcard, hits_soft_17=hits_soft_17,
                                      bits=2 * pay_bits + 3)
@@ -265,7 +265,7 @@ def _second_moment(base: tuple[int, ...], sets: IntArray, v: Any, upcard: int,
     total = np.zeros((len(p2), 1, 1), dtype=np.int64)
     for rows, where in sums.slices():
         for o in outcomes:
-            k = np.take(joint[:, o], where, axis=1).astype(np.int64)
+            k = np.take(joint[:, o], where, axis=0).transpose(2, 0, 1).astype(np.int64)
             total += matmul(mods[o][:, None, rows], matmul(k, mods[o][:, :, None], p2), p2)
             total %= p2[:, None, None]
     second = int(rebuild(total, p2)[0, 0])

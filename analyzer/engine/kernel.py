@@ -3,8 +3,9 @@
 The engine's hot loops are compiled (``analyzer/engine/_dealer.c``): the dealer's
 outcome sums, the hash table of :class:`~analyzer.engine.dealer.OutcomeCache`, the
 card-set dedupe of split rounds and their pairing with the last hand (in floats, and in
-residues for exact mode: :func:`pair_residues`), the post-split bounds and optimal
-splitting's hand recursion.  The C extension is optional: ``pip install`` builds it when
+residues for exact mode: :func:`pair_residues`), exact mode's dealer weights of those card
+sets (:func:`joint_fill_residues`, :func:`product_residues`), the post-split bounds and
+optimal splitting's hand recursion.  The C extension is optional: ``pip install`` builds it when
 a compiler is there and goes on without it otherwise; :mod:`analyzer.engine.kernel_numba`
 holds the same loops compiled by numba, which gives the same bits (the same IEEE
 operations in the same order) at the cost of numba's import and a one-time compilation.  The C
@@ -370,25 +371,27 @@ def pair_residues(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
                   results: IntArray, orders: IntArray, acc: IntArray) -> int:
     """:func:`pair_accumulate` in exact mode: the same pairing modulo each prime.
 
-    ``acc[p, a, k, results[r, 1 + k]] += joint[p, outcomes[k], row] * orders[r, p]``,
+    ``acc[a, k, results[r, 1 + k], p] += joint[row, outcomes[k], p] * orders[r, p]``,
     reduced modulo ``primes[p]`` (at most :data:`~analyzer.core.modular.PRIME_BITS` bits):
     products of two residues fit 52 bits, so a thousand are added between reductions.
+    The primes are the last axis of both tables, so a pair reads and adds stretches of
+    memory, not a cache line per prime.
 
     Parameters
     ----------
     head, tail, extra, unique, starts, results
         As :func:`pair_accumulate` (``results[:, 0]`` unread: the orders are ``orders``).
-    joint : int32 (P, n_outcomes, u)
+    joint : int32 (u, n_outcomes, P)
         The residues of each distinct sum's dealer weights over one denominator
         (:func:`analyzer.engine.dist_dealer.joint_residues`), each below its prime: not
         checked here (the table is read again for every slice of heads).
     outcomes : int64 (no,)
-        The columns of ``joint`` paired, in the order of ``acc``'s third axis.
+        The columns of ``joint`` paired, in the order of ``acc``'s second axis.
     primes : int64 (P,)
         The moduli, below ``2**26``.
     orders : int64 (r, P)
         Each tail round's card orders modulo each prime.
-    acc : int64 (P, na, no, ny)
+    acc : int64 (na, no, ny, P)
         Residues, added to.
 
     Returns
@@ -399,6 +402,60 @@ def pair_residues(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
     missing: int = _module().pair_residues(head, tail, extra, unique, joint, outcomes, primes,
                                            starts, results, orders, acc)
     return missing
+
+
+def product_residues(ff: IntArray, mine: IntArray, theirs: IntArray, primes: IntArray,
+                     out: IntArray) -> None:
+    """``out[a, p, b] = prod_v ff[p, v, mine[a, v] + theirs[b, v]]`` modulo ``primes[p]``:
+    exact mode's falling-factorial products of two sets of halves (the dealer's joint
+    weights, :func:`analyzer.engine.dist_dealer.joint_residues`).
+
+    ``ff`` int64 (P, nv, top) holds residues (checked), ``mine`` and ``theirs`` int64
+    (na, nv) and (nb, nv) counts whose sums index it, ``out`` int64 (na, P, nb) is
+    written.  In numpy each of the ``nv`` factors cost a modulo of the whole array.
+    """
+    _module().product_residues(ff, mine, theirs, primes, out)
+
+
+def joint_fill_residues(ff: IntArray, u_low: IntArray, low: IntArray, comp_low: IntArray,
+                        mult: IntArray, starts: IntArray, cols: IntArray, phigh: IntArray,
+                        first: IntArray, high_rows: IntArray, sets: IntArray,
+                        present: IntArray, primes: IntArray, out: Int32Array) -> None:
+    """The dealer's joint weights of many card sets in exact mode, modulo each prime, a low
+    half at a time (:func:`analyzer.engine.dist_dealer.joint_residues`).
+
+    For each distinct low half ``j`` of the sets and each prime ``p``: ``PL[l] = prod_v
+    ff[p, v, u_low[j, v] + low[l, v]]`` over the dealer's low halves ``l``; per group ``g``
+    of the dealer's compositions (one high half and outcome), ``A[cols[g]] = sum_c
+    PL[comp_low[c]] * mult[p, c]`` over ``c = starts[g] .. starts[g + 1] - 1``; and for each
+    of its sets (rows ``r = first[j] .. first[j + 1] - 1``), ``out[sets[r], present[q], p]
+    = sum_h phigh[high_rows[r], p, h] * A[h * len(present) + q]``, all modulo
+    ``primes[p]`` (below ``2**26``: a thousand products between reductions, as
+    :func:`pair_residues`).
+
+    Parameters
+    ----------
+    ff : int64 (P, cut, top)
+        Residues of the falling factorials of each low value's count in the shoe.
+    u_low, low : int64 (nul, cut), (nl, cut)
+        The sets' distinct low halves; the dealer compositions' distinct low halves.
+    comp_low, mult : int64 (nc,), (P, nc)
+        Per composition, in group order: its low half; its orderings' residues.
+    starts, cols : int64 (ng + 1,), (ng,)
+        Where each group starts (and the end); its column in ``A``, below
+        ``phigh.shape[2] * len(present)``.
+    phigh : int64 (nuh, P, nh)
+        Residues of the high halves' products over the common denominator.
+    first, high_rows, sets : int64 (nul + 1,), (nrows,), (nrows,)
+        The sets by low half: where each low half's start, their high halves, their rows
+        of ``out``.
+    present, primes : int64 (np,), (P,)
+        The outcome columns written; the moduli.
+    out : int32 (nsets, n_out, P)
+        Written at ``[sets[r], present[q], :]``: the layout :func:`pair_residues` reads.
+    """
+    _module().joint_fill_residues(ff, u_low, low, comp_low, mult, starts, cols, phigh, first,
+                                  high_rows, sets, present, primes, out)
 
 
 def split_bounds(rows: FloatArray, pay: FloatArray, shoes: IntArray, total: IntArray,

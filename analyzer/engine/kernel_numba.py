@@ -532,12 +532,11 @@ _RESIDUE_ADDS = 1024  # as _dealer.c: products (< 2**52) added to a residue betw
 
 @_njit
 def _reduce_tile(acc: Any, primes: Any, i0: int, i1: int) -> None:
-    for p in range(acc.shape[0]):
-        q = primes[p]
-        for i in range(i0, i1):
-            for k in range(acc.shape[2]):
-                for y in range(acc.shape[3]):
-                    acc[p, i, k, y] %= q
+    for i in range(i0, i1):
+        for k in range(acc.shape[1]):
+            for y in range(acc.shape[2]):
+                for p in range(acc.shape[3]):
+                    acc[i, k, y, p] %= primes[p]
 
 
 @_njit
@@ -564,7 +563,7 @@ def _pair_residues(h: Any, t: Any, extra: int, u: Any, joint: Any, outs: Any, pr
                     for k in range(no):
                         y = res[r, k + 1]
                         for p in range(n_p):
-                            acc[p, i, k, y] += np.int64(joint[p, outs[k], row]) * orders[r, p]
+                            acc[i, k, y, p] += np.int64(joint[row, outs[k], p]) * orders[r, p]
         _reduce_tile(acc, primes, i0, i1)
     return missing
 
@@ -584,12 +583,12 @@ def pair_residues(head: object, tail: object, extra: int, unique: object, joint:
     orde = _array(fn, "orders", orders, "i", 2)
     ac = _array(fn, "acc", acc, "i", 4, writable=True)
     no = len(outs)
-    if (jo.shape[0] != len(ps) or jo.shape[2] != len(u) or st.shape != (len(t) + 1,)
+    if (jo.shape[2] != len(ps) or jo.shape[0] != len(u) or st.shape != (len(t) + 1,)
             or res.shape[1] != no + 1 or orde.shape != (len(res), len(ps))
-            or ac.shape[:3] != (len(ps), len(h), no)):
+            or ac.shape[:2] != (len(h), no) or ac.shape[3] != len(ps)):
         raise _disagree(fn)
     _strictly_increasing(fn, u)
-    if (not _tail_ok(st, res, _RESIDUE_ADDS, ac.shape[3])
+    if (not _tail_ok(st, res, _RESIDUE_ADDS, ac.shape[2])
             or (no and (outs.min() < 0 or outs.max() >= jo.shape[1]))
             or (ps < 2).any() or (ps > 2**26).any()
             or (orde < 0).any() or (orde >= ps[None, :]).any()):
@@ -597,6 +596,133 @@ def pair_residues(head: object, tail: object, extra: int, unique: object, joint:
     if ac.size and (ac.min() < 0 or ac.max() >= 2**26):
         raise ArrayValueError(f"{fn}: acc must hold residues")
     return int(_pair_residues(h, t, int(extra), u, jo, outs, ps, st, res, orde, ac))
+
+
+# -- joint_fill_residues, product_residues --------------------------------------------
+def _sums_fit(mine: npt.NDArray[Any], theirs: npt.NDArray[Any], top: int) -> bool:
+    """The C module's ``sums_fit``: counts not negative, each column's sums below ``top``."""
+    most = mine.max(axis=0, initial=0) + theirs.max(axis=0, initial=0)
+    return not ((mine < 0).any() or (theirs < 0).any() or (most >= top).any())
+
+
+def _fill_ok(ff_top: int, u_low: Any, low: Any, comp_low: Any, starts: Any, cols: Any,
+             width: int, first: Any, high_rows: Any, nuh: int, sets: Any, nsets: int,
+             present: Any, n_out: int) -> bool:
+    """The C module's ``fill_ok``: every index within what it indexes."""
+    nl, nul, nc, ng = len(low), len(u_low), len(comp_low), len(cols)
+    return not (not _sums_fit(u_low, low, ff_top)
+                or (comp_low < 0).any() or (comp_low >= nl).any()
+                or starts[0] != 0 or starts[ng] != nc or (np.diff(starts) < 0).any()
+                or (cols < 0).any() or (cols >= width).any()
+                or first[0] != 0 or first[nul] != len(high_rows) or (np.diff(first) < 0).any()
+                or (high_rows < 0).any() or (high_rows >= nuh).any()
+                or (sets < 0).any() or (sets >= nsets).any()
+                or (present < 0).any() or (present >= n_out).any())
+
+
+_FILL_RESIDUES = (("ff", "i", 3), ("u_low", "i", 2), ("low", "i", 2), ("comp_low", "i", 1),
+                  ("mult", "i", 2), ("starts", "i", 1), ("cols", "i", 1), ("phigh", "i", 3),
+                  ("first", "i", 1), ("high_rows", "i", 1), ("sets", "i", 1),
+                  ("present", "i", 1), ("primes", "i", 1), ("out", "w", 3))
+
+
+def _take(fn: str, specs: tuple[tuple[str, str, int], ...],
+          args: tuple[object, ...]) -> list[npt.NDArray[Any]]:
+    """Every argument as :func:`_array` takes it, by its (name, kind, dimensions)."""
+    return [_array(fn, name, a, kind, ndim, writable=name == "out")
+            for (name, kind, ndim), a in zip(specs, args, strict=True)]
+
+
+@_njit
+def _joint_fill_residues(ff: Any, u_low: Any, low: Any, comp_low: Any, mult: Any,
+                         starts: Any, cols: Any, phigh: Any, first: Any, high_rows: Any,
+                         sets: Any, present: Any, primes: Any, out: Any) -> None:
+    cut, nl, nh, n_p = ff.shape[1], low.shape[0], phigh.shape[2], present.shape[0]
+    plow = np.empty(nl, dtype=np.int64)
+    flat = np.empty((primes.shape[0], nh * n_p), dtype=np.int64)
+    acc = np.empty(n_p, dtype=np.int64)
+    for j in range(u_low.shape[0]):
+        for p in range(primes.shape[0]):
+            q = primes[p]
+            for m in range(nl):
+                v = np.int64(1)
+                for c in range(cut):
+                    v = v * ff[p, c, u_low[j, c] + low[m, c]] % q
+                plow[m] = v
+            flat[p, :] = 0
+            for g in range(cols.shape[0]):
+                s = np.int64(0)
+                for c in range(starts[g], starts[g + 1]):
+                    s += plow[comp_low[c]] * mult[p, c]
+                    if (c - starts[g]) % _RESIDUE_ADDS == _RESIDUE_ADDS - 1:
+                        s %= q
+                flat[p, cols[g]] = s % q
+        for r in range(first[j], first[j + 1]):
+            hr = high_rows[r]
+            for p in range(primes.shape[0]):
+                q = primes[p]
+                acc[:] = 0
+                for h0 in range(0, nh, _RESIDUE_ADDS):
+                    for h in range(h0, min(h0 + _RESIDUE_ADDS, nh)):
+                        x = phigh[hr, p, h]
+                        for k in range(n_p):
+                            acc[k] += x * flat[p, h * n_p + k]
+                    for k in range(n_p):
+                        acc[k] %= q
+                for k in range(n_p):
+                    out[sets[r], present[k], p] = np.int32(acc[k])
+
+
+def joint_fill_residues(ff: object, u_low: object, low: object, comp_low: object,
+                        mult: object, starts: object, cols: object, phigh: object,
+                        first: object, high_rows: object, sets: object, present: object,
+                        primes: object, out: object) -> None:
+    fn = "joint_fill_residues"
+    (f, ul, lo, cl, mu, st, co, ph, fi, hr, se, pr, ps, ou) = _take(
+        fn, _FILL_RESIDUES, (ff, u_low, low, comp_low, mult, starts, cols, phigh, first,
+                             high_rows, sets, present, primes, out))
+    n_p = len(ps)
+    if (f.shape[0] != n_p or ul.shape[1] != f.shape[1] or lo.shape[1] != f.shape[1]
+            or mu.shape != (n_p, len(cl)) or len(st) != len(co) + 1
+            or ph.shape[1] != n_p or len(fi) != len(ul) + 1 or len(se) != len(hr)
+            or ou.shape[2] != n_p):
+        raise _disagree(fn)
+    if not _fill_ok(f.shape[2], ul, lo, cl, st, co, ph.shape[2] * len(pr), fi, hr, ph.shape[0],
+                    se, ou.shape[0], pr, ou.shape[1]):
+        raise ArrayValueError(f"{fn}: an index out of range")
+    if ((ps < 2).any() or (ps > 2**26).any()
+            or any(((x < 0) | (x >= ps.reshape((-1,) + (1,) * (x.ndim - 1)))).any()
+                   for x in (f, mu, ph.transpose(1, 0, 2)))):
+        raise ArrayValueError(f"{fn}: a prime or residue out of range")
+    _joint_fill_residues(f, ul, lo, cl, mu, st, co, ph, fi, hr, se, pr, ps, ou)
+
+
+@_njit
+def _product_residues(ff: Any, mine: Any, theirs: Any, primes: Any, out: Any) -> None:
+    for p in range(primes.shape[0]):
+        q = primes[p]
+        for i in range(mine.shape[0]):
+            for j in range(theirs.shape[0]):
+                x = np.int64(1)
+                for v in range(ff.shape[1]):
+                    x = x * ff[p, v, mine[i, v] + theirs[j, v]] % q
+                out[i, p, j] = x
+
+
+def product_residues(ff: object, mine: object, theirs: object, primes: object,
+                     out: object) -> None:
+    fn = "product_residues"
+    f, mi, th, ps, ou = _take(fn, (("ff", "i", 3), ("mine", "i", 2), ("theirs", "i", 2),
+                                   ("primes", "i", 1), ("out", "i", 3)),
+                              (ff, mine, theirs, primes, out))
+    n_p, nv = len(ps), f.shape[1]
+    if (f.shape[0] != n_p or mi.shape[1] != nv or th.shape[1] != nv
+            or ou.shape != (len(mi), n_p, len(th))):
+        raise _disagree(fn)
+    if ((ps < 2).any() or (ps > 2**26).any() or not _sums_fit(mi, th, f.shape[2])
+            or (f < 0).any() or (f >= ps[:, None, None]).any()):
+        raise ArrayValueError(f"{fn}: an index, prime or residue out of range")
+    _product_residues(f, mi, th, ps, ou)
 
 
 # -- split_bounds -----------------------------------------------------------------------------
