@@ -527,6 +527,11 @@ def pair_accumulate(head: object, tail: object, extra: int, unique: object, weig
     return int(_pair_accumulate(h, t, int(extra), u, w, st, res, ac))
 
 
+def _primes_ok(ps: npt.NDArray[Any]) -> bool:
+    """The C module's ``primes_ok``: every modulus 2 .. 2**26."""
+    return not ((ps < 2).any() or (ps > 2**26).any())
+
+
 _RESIDUE_ADDS = 1024  # as _dealer.c: products (< 2**52) added to a residue between reductions
 
 
@@ -590,7 +595,7 @@ def pair_residues(head: object, tail: object, extra: int, unique: object, joint:
     _strictly_increasing(fn, u)
     if (not _tail_ok(st, res, _RESIDUE_ADDS, ac.shape[2])
             or (no and (outs.min() < 0 or outs.max() >= jo.shape[1]))
-            or (ps < 2).any() or (ps > 2**26).any()
+            or not _primes_ok(ps)
             or (orde < 0).any() or (orde >= ps[None, :]).any()):
         raise ArrayValueError(f"{fn}: an index or residue out of range")
     if ac.size and (ac.min() < 0 or ac.max() >= 2**26):
@@ -690,7 +695,7 @@ def joint_fill_residues(ff: object, u_low: object, low: object, comp_low: object
     if not _fill_ok(f.shape[2], ul, lo, cl, st, co, ph.shape[2] * len(pr), fi, hr, ph.shape[0],
                     se, ou.shape[0], pr, ou.shape[1]):
         raise ArrayValueError(f"{fn}: an index out of range")
-    if ((ps < 2).any() or (ps > 2**26).any()
+    if (not _primes_ok(ps)
             or any(((x < 0) | (x >= ps.reshape((-1,) + (1,) * (x.ndim - 1)))).any()
                    for x in (f, mu, ph.transpose(1, 0, 2)))):
         raise ArrayValueError(f"{fn}: a prime or residue out of range")
@@ -719,7 +724,7 @@ def product_residues(ff: object, mine: object, theirs: object, primes: object,
     if (f.shape[0] != n_p or mi.shape[1] != nv or th.shape[1] != nv
             or ou.shape != (len(mi), n_p, len(th))):
         raise _disagree(fn)
-    if ((ps < 2).any() or (ps > 2**26).any() or not _sums_fit(mi, th, f.shape[2])
+    if (not _primes_ok(ps) or not _sums_fit(mi, th, f.shape[2])
             or (f < 0).any() or (f >= ps[:, None, None]).any()):
         raise ArrayValueError(f"{fn}: an index, prime or residue out of range")
     _product_residues(f, mi, th, ps, ou)
