@@ -61,7 +61,7 @@ _API: dict[str, str] = {
     "ImpossibleError": "analyzer.core.errors", "RuleError": "analyzer.core.errors",
     "ShoeError": "analyzer.core.errors", "HandError": "analyzer.core.errors",
     "PayTableError": "analyzer.core.errors", "ChartError": "analyzer.core.errors",
-    "SimulationError": "analyzer.core.errors",
+    "SimulationError": "analyzer.core.errors", "TooLargeError": "analyzer.core.errors",
     # one function per job (analyzer.api), their results and progress values
     **{name: "analyzer.api" for name in (
         "analyze", "hand", "dealer", "chart", "evaluate_chart", "distribution", "compare",
@@ -78,7 +78,7 @@ __all__ = ["__version__", "analyze", "hand", "dealer", "chart", "evaluate_chart"
           "get_preset", "hand_report", "hand_total", "HandError", "HandReport", "HoleCard",
           "ImpossibleError", "insurance", "make_chart", "NotationError", "parse_cards",
           "parse_shoe", "parse_spec", "PayTableError", "PRESETS", "RuleError", "Rules", "Shoe",
-          "ShoeError", "SimulationError", "Surrender", "Value"]
+          "ShoeError", "SimulationError", "Surrender", "TooLargeError", "Value"]
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers
     from typing import Any
@@ -114,6 +114,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers
         RuleError,
         ShoeError,
         SimulationError,
+        TooLargeError,
     )
     from analyzer.core.presets import CLASSIC_GAMES, PRESETS, game_rules, get_preset
     from analyzer.core.rules import (

@@ -150,6 +150,27 @@ def test_merge_pairs_same_bits() -> None:
     assert 6000 < c[0] < 9000  # merged, and the table grew past 4,096 slots
 
 
+@pytest.mark.parametrize("impl", PATHS)
+@pytest.mark.parametrize("order", ["sorted", "shuffled", "descending"])
+def test_sum_rows_finds_every_sum_in_any_order(impl: ModuleType, order: str) -> None:
+    """Each search starts where an earlier one ended only when that one's sum was not
+    larger: heads and tails in any order give the rows a dictionary gives."""
+    rng = np.random.default_rng(3)
+    unique = np.unique(rng.integers(0, 10**7, 20_000)).astype(np.int64)
+    head = np.sort(rng.choice(unique[:10_000], 700))  # several tiles of 128
+    tail = np.sort(rng.choice(unique[:2_000], 40)) - unique[0]
+    if order == "shuffled":
+        head, tail = rng.permutation(head), rng.permutation(tail)
+    elif order == "descending":
+        head, tail = head[::-1].copy(), tail[::-1].copy()
+    rows = np.full(len(head) * len(tail), -7, dtype=np.int64)
+    missing = impl.sum_rows(head, tail, 5, unique, rows)
+    index = {int(v): i for i, v in enumerate(unique)}
+    expect = [index.get(int(h) + int(t) + 5, -1) for h in head for t in tail]
+    assert rows.tolist() == expect
+    assert missing == expect.count(-1) and 0 < missing < len(expect)
+
+
 @needs_c
 def test_sum_rows_and_pair_accumulate_same_bits() -> None:
     rng = np.random.default_rng(11)

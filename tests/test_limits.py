@@ -21,12 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.core.errors import (
+    OUT_OF_MEMORY,
     ChartError,
     GridError,
     InternalError,
     NotationError,
     PayTableError,
     SimulationError,
+    TooLargeError,
     UsageError,
 )
 from analyzer.core.limits import MAX_INPUT_BYTES, MAX_TOML_DEPTH
@@ -556,3 +558,77 @@ def test_every_whole_number_option_reads_an_exponent(argv: list[str], dest: str,
     assert getattr(parse_argv(argv), dest) == value
     with pytest.raises(UsageError, match="whole number"):
         parse_argv([*argv[:-1], "1.5"])
+
+
+def test_free_memory_is_the_kernels_estimate(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MemAvailable`` in KiB, read as bytes; none where the file or the line is not."""
+    from analyzer.util import memory
+
+    info = tmp_path / "meminfo"
+    info.write_text("MemTotal:       24000000 kB\nMemFree:  100 kB\n"
+                    "MemAvailable:   12345678 kB\nBuffers: 5 kB\n")
+    monkeypatch.setattr(memory, "MEMINFO", info)
+    assert memory.available() == 12345678 * 1024
+    memory.reserve(12345678 * 1024, "a table")  # what is free fits
+    with pytest.raises(TooLargeError, match=r"^a table needs 12.6 GB of memory and 12.6 GB "
+                                            r"is free; say less$"):
+        memory.reserve(12345678 * 1024 + 1, "a table", "say less")
+    info.write_text("MemTotal: 5 kB\n")
+    assert memory.available() is None
+    monkeypatch.setattr(memory, "MEMINFO", tmp_path / "absent")
+    assert memory.available() is None
+    memory.reserve(10**18, "a table")  # the system says nothing: nothing refused
+
+
+@pytest.mark.parametrize(("exact", "needle"), [
+    (True, r"exact mode: a split round's dealer table \(\d[\d,]* card sets, \d+ primes\) "
+           r"needs \d+ kB of memory and 1 kB is free; in floats \(without exact\) it is "
+           r"\d+ kB$"),
+    (False, r"a split round's dealer table \(\d[\d,]* card sets\) needs"),
+])
+def test_a_dealer_table_past_the_free_memory_is_refused_before_it_exists(
+        monkeypatch: pytest.MonkeyPatch, exact: bool, needle: str) -> None:
+    """Where the machine has less memory free than a split round's table, the
+    distribution stops in one line before allocating it (instead of being killed)."""
+    from analyzer.core.rules import parse_spec
+    from analyzer.engine import dist_dealer
+    from analyzer.engine.distribution import round_distribution
+    from analyzer.util import memory
+
+    filled: list[str] = []
+    for name in ("_fill", "_fill_residues"):
+        real = getattr(dist_dealer, name)
+        monkeypatch.setattr(dist_dealer, name,
+                            lambda *a, real=real, name=name: filled.append(name) or real(*a))
+    rules = parse_spec("1D S17 DOA DAS SPL1 NS")
+    round_distribution(rules, exact=exact)  # with the memory there is: filled
+    assert filled
+    filled.clear()
+    monkeypatch.setattr(memory, "available", lambda: 1_000)
+    with pytest.raises(TooLargeError, match=needle):
+        round_distribution(rules, exact=exact)
+    assert not filled  # refused before the table was made
+
+
+def test_the_cli_says_out_of_memory_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A MemoryError past the checks (an allocation the system refused) is one line and
+    status 2 from the CLI, never a traceback; a refused table is its own line."""
+    import analyzer.api
+    from analyzer.cli.main import main
+    from analyzer.util import memory
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(analyzer.api, "analyze", no_memory)
+    assert main(["ev", "--rules", "1D", "--no-cache"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"bja: error: {OUT_OF_MEMORY}\n"
+    monkeypatch.undo()
+    monkeypatch.setattr(memory, "available", lambda: 1_000)
+    assert main(["distribution", "--exact", "--rules", "1D SPL1", "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("bja: error: exact mode: a split round's dealer table")
+    assert err.count("\n") == 1

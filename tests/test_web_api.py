@@ -135,6 +135,7 @@ HOSTILE: list[tuple[str, str, int, str]] = [
      422, "64 cells"),
     ("GET", "/api/ev?rules=8D&shoe=A:400,T:1600&exact=1", 422, "exact mode"),
     ("GET", "/api/ev?rules=6D&split=optimal", 422, "optimal splitting"),
+    ("GET", "/api/distribution?game=spanish21&exact=1", 422, "resplits (up to 4 hands"),
     ("GET", "/api/ev?" + "rules=6D&" * 2000, 413, "8,192"),
     # a positional value is never read as an option (found by an adversarial test: these
     # wrote a file, opened one and connected out)
@@ -216,6 +217,40 @@ def test_hostile_bodies(client: TestClient, body: bytes, headers: dict[str, str]
     assert r.status_code == status, r.text
     assert r.text.startswith("bja: error: ") and r.text.count("\n") == 1
     assert words in r.text
+
+
+def test_a_job_out_of_memory_is_one_line(client: TestClient,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A MemoryError in a job (an allocation the system refused) is a 4xx with the CLI's
+    line, never an "internal error"."""
+    from analyzer.core.errors import OUT_OF_MEMORY
+    from analyzer.web import commands
+
+    def no_memory(*args: object, **kwargs: object) -> str:
+        raise MemoryError
+
+    monkeypatch.setattr(commands, "run", no_memory)
+    r = client.get("/api/ev?rules=2D+H17+NS+SPL2")
+    assert r.status_code == 400 and r.text == f"bja: error: {OUT_OF_MEMORY}\n"
+
+
+def test_exact_distributions_of_games_that_resplit_are_refused() -> None:
+    """A round of three or four hands costs a minute or more and gigabytes in exact mode on
+    any shoe (four-jacks: 55 s and 1.8 GB; one deck of Spanish 21: three minutes; six
+    classic decks: two minutes and 2.7 GB; Spanish 21: thirteen and 4.8 GB): refused
+    before any work; two hands a round, or floats, pass."""
+    from analyzer.web.commands import WorkLimit, check
+
+    def items(query: str) -> list[tuple[str, str]]:
+        return [(k, v.replace("+", " ")) for k, v in (kv.split("=") for kv in query.split("&"))]
+
+    for query in ("rules=8D+SPL1&exact=1", "game=charlie7&exact=1", "game=spanish21",
+                  "rules=1D+SPL3"):
+        check("distribution", items(query), max_jobs=2)
+    for query in ("rules=1D+SPL2&exact=1", "game=privilege&exact=1",
+                  "game=spanish21&rules=1D&exact=1"):
+        with pytest.raises(WorkLimit, match="resplits"):
+            check("distribution", items(query), max_jobs=2)
 
 
 @pytest.mark.parametrize("query", ["command=sidebet", "command=ev&exact=1"])

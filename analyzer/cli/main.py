@@ -39,7 +39,13 @@ from analyzer.cli import (
     simulate,
 )
 from analyzer.cli.entry import EXIT_INTERRUPTED
-from analyzer.core.errors import AnalyzerError, ImpossibleError, InternalError, UsageError
+from analyzer.core.errors import (
+    OUT_OF_MEMORY,
+    AnalyzerError,
+    ImpossibleError,
+    InternalError,
+    UsageError,
+)
 from analyzer.core.version import __version__
 from analyzer.engine import kernel  # light: names the kernel path without loading it
 
@@ -184,6 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except AnalyzerError as err:
         _say(f"bja: error: {one_line(str(err))}")
+        return EXIT_USAGE
+    except MemoryError:  # an allocation refused past the checks of analyzer.util.memory
+        _say(f"bja: error: {OUT_OF_MEMORY}")
         return EXIT_USAGE
     except InternalError as err:
         _say(f"bja: internal error (a bug; please report it): {err}")

@@ -6,7 +6,9 @@ Two kinds split it, so a caller can tell a typo from a question with no answer:
   unknown or malformed rule token, card, shoe entry, pay table or chart file,
   a command-line value outside its range;
 * :class:`ImpossibleError`: the input reads fine but describes what cannot be:
-  contradictory rules, a hand or a deal the shoe cannot hold, an empty shoe.
+  contradictory rules, a hand or a deal the shoe cannot hold, an empty shoe, and
+  work this machine cannot hold (:class:`TooLargeError`: a table larger than the
+  memory free).
 
 Each topic (rules, shoe, hand, pay table, ...) has a class with one subclass
 per kind, and raising the topic class itself gives its usual kind, the way
@@ -117,6 +119,18 @@ class StrategyError(ImpossibleError):
     """A strategy chose an action the hand does not allow."""
 
 
+class TooLargeError(ImpossibleError):
+    """Work whose tables would not fit in the memory free, refused before allocating them
+    (:mod:`analyzer.util.memory`); and a :class:`MemoryError` met on the way, as the CLI
+    and the web app report it."""
+
+
+# What the CLI and the web app say of a MemoryError: the one line of a TooLargeError.
+OUT_OF_MEMORY = ("out of memory: this computation needs more memory than is free (exact "
+                 "mode needs the most: try it without exact, with fewer jobs, or on a "
+                 "smaller shoe)")
+
+
 _DEFAULT_KIND: dict[type, type] = {
     RuleError: RuleNotationError,
     ShoeError: ShoeNotationError,
@@ -130,10 +144,11 @@ class InternalError(RuntimeError):
 
 
 __all__ = [
-    "AnalyzerError", "CardNotationError", "ChartError", "HandError", "ImpossibleError",
+    "OUT_OF_MEMORY", "AnalyzerError", "CardNotationError", "ChartError", "HandError",
+    "ImpossibleError",
     "ImpossibleHandError", "ImpossiblePayError", "ImpossibleShoeError", "InternalError",
     "NotationError", "PayTableError", "PayTableNotationError", "RuleConflictError",
     "GridError", "RuleError", "RuleNotationError", "ShoeError", "ShoeNotationError",
     "SimulationError",
-    "StrategyError", "UsageError",
+    "StrategyError", "TooLargeError", "UsageError",
 ]

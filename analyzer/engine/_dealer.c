@@ -66,10 +66,11 @@
  * (r, 1 + o): the round's card orders, then its result index against each outcome),
  * added into acc float64 (na, o, ny).  A tail set holds one or two rounds, so this is a
  * few products per pair where a dense product against the tail's results costs one per
- * result value and outcome.  Both find a sum by galloping from the previous head's in
- * the sorted list, a tile of sorted heads per tail set: the sums of neighbouring heads
- * are neighbours, so the rows they read stay in cache, where a hash table's slots are
- * scattered over hundreds of megabytes.
+ * result value and outcome.  Both find a sum by galloping in the sorted list, a tile of
+ * sorted heads per tail set, from where the previous head's or the previous tail's
+ * search ended (tile_rows): the sums of neighbouring heads are neighbours, so the rows
+ * they read stay in cache, where a hash table's slots are scattered over hundreds of
+ * megabytes.
  * pair_residues(head, tail, extra, unique, joint, outcomes, primes, starts, results, orders,
  * acc) -> missing: pair_accumulate in exact mode, modulo each prime (dist_splits.py,
  * analyzer/core/modular.py): joint int32 (u, all outcomes, P) the residues of the dealer
@@ -734,16 +735,40 @@ static Py_ssize_t gallop(const int64_t *u, Py_ssize_t n, Py_ssize_t from, int64_
     return hi;
 }
 
-/* The row of head[i] + tail[j] + extra in u, -1 if absent; *pos: where the search starts
- * (the previous head's row for this tail set), updated. */
-static inline Py_ssize_t row_of(const int64_t *u, Py_ssize_t n, int64_t key, int64_t *last,
-                                Py_ssize_t *pos)
+/* The rows in u of the sums h[i] + tj (tj: a tail's key plus the extra cards) of the
+ * tile's heads i0 .. i1-1, -1 where a sum is absent; returns how many are.  A search
+ * starts from the furthest of two places known to be at or below its sum's row: where
+ * the previous head's search for this tail ended (at[] holds each head's search for the
+ * previous tail, keyed[] the sum it searched), each used only if its sum was not larger,
+ * so any order of heads and tails gives the same rows.  Both places are near the sum in
+ * sorted heads and tails, and the rows between them were read a moment before. */
+static Py_ssize_t tile_rows(const int64_t *u, Py_ssize_t n, const int64_t *h, Py_ssize_t i0,
+                            Py_ssize_t i1, int64_t tj, Py_ssize_t *at, int64_t *keyed,
+                            Py_ssize_t *rows)
 {
-    if (key < *last)
-        *pos = 0;  /* heads not in order: search from the start */
-    *last = key;
-    *pos = gallop(u, n, *pos, key);
-    return (*pos < n && u[*pos] == key) ? *pos : -1;
+    Py_ssize_t before = 0, missing = 0;
+    int64_t before_key = INT64_MIN;
+    for (Py_ssize_t i = i0; i < i1; i++) {
+        int64_t key = h[i] + tj;
+        Py_ssize_t from = key >= keyed[i - i0] ? at[i - i0] : 0;
+        if (key >= before_key && before > from)
+            from = before;
+        Py_ssize_t q = gallop(u, n, from, key);
+        at[i - i0] = before = q;
+        keyed[i - i0] = before_key = key;
+        rows[i - i0] = (q < n && u[q] == key) ? q : -1;
+        missing += rows[i - i0] < 0;
+    }
+    return missing;
+}
+
+/* A tile's search state before its first tail: no search done. */
+static void tile_start(Py_ssize_t *at, int64_t *keyed)
+{
+    for (Py_ssize_t i = 0; i < PAIR_TILE; i++) {
+        at[i] = 0;
+        keyed[i] = INT64_MAX;
+    }
 }
 
 static int sorted_strictly(const Arr *a)
@@ -929,14 +954,13 @@ static PyObject *sum_rows(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i0 = 0; i0 < na; i0 += PAIR_TILE) {
         Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
+        Py_ssize_t at[PAIR_TILE], rows[PAIR_TILE];
+        int64_t keyed[PAIR_TILE];
+        tile_start(at, keyed);
         for (Py_ssize_t j = 0; j < nb; j++) {
-            Py_ssize_t pos = 0;
-            int64_t last = INT64_MIN;
-            for (Py_ssize_t i = i0; i < i1; i++) {
-                Py_ssize_t row = row_of(u, n, h[i] + t[j] + (int64_t)extra, &last, &pos);
-                r[i * nb + j] = row;
-                missing += row < 0;
-            }
+            missing += tile_rows(u, n, h, i0, i1, t[j] + (int64_t)extra, at, keyed, rows);
+            for (Py_ssize_t i = i0; i < i1; i++)
+                r[i * nb + j] = rows[i - i0];
         }
     }
     Py_END_ALLOW_THREADS
@@ -1003,15 +1027,15 @@ static PyObject *pair_accumulate(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i0 = 0; i0 < na; i0 += PAIR_TILE) {
         Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
+        Py_ssize_t at[PAIR_TILE], rows[PAIR_TILE];
+        int64_t keyed[PAIR_TILE];
+        tile_start(at, keyed);
         for (Py_ssize_t j = 0; j < nb; j++) {
-            Py_ssize_t pos = 0;
-            int64_t last = INT64_MIN;
+            missing += tile_rows(u, n, h, i0, i1, t[j] + (int64_t)extra, at, keyed, rows);
             for (Py_ssize_t i = i0; i < i1; i++) {
-                Py_ssize_t row = row_of(u, n, h[i] + t[j] + (int64_t)extra, &last, &pos);
-                if (row < 0) {
-                    missing++;
+                Py_ssize_t row = rows[i - i0];
+                if (row < 0)
                     continue;
-                }
                 const double *wu = w + row * no;
                 double *out = acc + i * no * ny;
                 for (Py_ssize_t r = st[j]; r < st[j + 1]; r++) {
@@ -1143,23 +1167,22 @@ static PyObject *pair_residues(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i0 = 0; i0 < na; i0 += PAIR_TILE) {
         Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
+        Py_ssize_t at[PAIR_TILE], rows[PAIR_TILE];
+        int64_t keyed[PAIR_TILE];
         Py_ssize_t since = 0;  /* products added to an entry since the tile's last reduction */
+        tile_start(at, keyed);
         for (Py_ssize_t j = 0; j < nb; j++) {
             if (since + (st[j + 1] - st[j]) > RESIDUE_ADDS) {
                 reduce_tile(acc, primes, np_, i0, i1, row);
                 since = 0;
             }
             since += st[j + 1] - st[j];
-            Py_ssize_t pos = 0;
-            int64_t last = INT64_MIN;
+            missing += tile_rows(u, n, h, i0, i1, t[j] + (int64_t)extra, at, keyed, rows);
             for (Py_ssize_t i = i0; i < i1; i++) {
-                Py_ssize_t at = row_of(u, n, h[i] + t[j] + (int64_t)extra, &last, &pos);
-                if (at < 0) {
-                    missing++;
+                if (rows[i - i0] < 0)
                     continue;
-                }
                 /* the sum's row, then the entry's residues: each prime's side by side */
-                const int32_t *w = joint + at * n_all * np_;
+                const int32_t *w = joint + rows[i - i0] * n_all * np_;
                 for (Py_ssize_t r = st[j]; r < st[j + 1]; r++) {
                     const int64_t *rr = res + r * (no + 1), *m = ord + r * np_;
                     for (Py_ssize_t k = 0; k < no; k++) {

@@ -41,6 +41,7 @@ from analyzer.core.modular import primes_for, residues
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
 from analyzer.engine.dealer import draw_table, unique_rows
+from analyzer.util.memory import reserve, size_text
 
 # float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
 # the union of the two dtypes (every operation would need a cast), so Any.
@@ -120,6 +121,8 @@ def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
     Exact mode uses :func:`joint_residues`.
     """
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
+    reserve(len(drawn) * N_OUTCOMES * 8, f"a split round's dealer table ({len(drawn):,} card "
+            "sets)")
     out = np.zeros((len(drawn), N_OUTCOMES))
     if len(drawn):
         _fill(out, base, drawn, upcard, hits_soft_17, CUT)
@@ -146,6 +149,10 @@ def joint_residues(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
     den, scales = _scales(base, _top(base, drawn, upcard, hits_soft_17))
     primes = primes_for(den.bit_length() + bits)
+    reserve(len(drawn) * N_OUTCOMES * len(primes) * 4,
+            f"exact mode: a split round's dealer table ({len(drawn):,} card sets, "
+            f"{len(primes)} primes)",
+            f"in floats (without exact) it is {size_text(len(drawn) * N_OUTCOMES * 8)}")
     seq = _sequence_residues(base, drawn, primes, scales)
     out = np.zeros((len(drawn), N_OUTCOMES, len(primes)), dtype=np.int32)
     if len(drawn):

@@ -306,8 +306,9 @@ def sum_rows(head: IntArray, tail: IntArray, extra: int, unique: IntArray,
     """Each pair's row among known distinct sums: the index of ``head[a] + tail[b] +
     extra`` in the sorted ``unique``.
 
-    Found by galloping from the previous head's row, a tile of heads per tail set:
-    fastest when ``head`` is sorted (any order gives the same rows).
+    Found by galloping, a tile of heads per tail set, from the furthest of the previous
+    head's row and this head's row for the previous tail whose sum was not larger:
+    fastest when ``head`` and ``tail`` are sorted (any order gives the same rows).
 
     Parameters
     ----------

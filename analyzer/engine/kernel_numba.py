@@ -342,13 +342,30 @@ def _gallop(u: Any, n: int, start: int, key: int) -> int:
 
 
 @_njit
-def _row_of(u: Any, n: int, key: int, last: int, pos: int) -> tuple[int, int, int]:
-    """``(row, last, pos)``: the row of ``key`` in ``u`` (-1 if absent), searched from
-    ``pos`` (the previous head's row for this tail set), from 0 if ``key`` went down."""
-    if key < last:
-        pos = 0
-    pos = _gallop(u, n, pos, key)
-    return (pos if pos < n and u[pos] == key else -1), key, pos
+def _tile_rows(u: Any, n: int, h: Any, i0: int, i1: int, tj: int, at: Any, keyed: Any,
+               rows: Any) -> int:
+    """As ``tile_rows`` in ``_dealer.c``: the rows of ``h[i] + tj`` for the tile's heads
+    (-1 where absent), each search from the furthest of the previous head's and this
+    head's previous one whose sum was not larger; returns how many are absent."""
+    before, before_key, missing = 0, np.iinfo(np.int64).min, 0
+    for i in range(i0, i1):
+        key = h[i] + tj
+        start = at[i - i0] if key >= keyed[i - i0] else 0
+        if key >= before_key and before > start:
+            start = before
+        q = _gallop(u, n, start, key)
+        at[i - i0] = before = q
+        keyed[i - i0] = before_key = key
+        rows[i - i0] = q if q < n and u[q] == key else -1
+        missing += rows[i - i0] < 0
+    return missing
+
+
+@_njit
+def _tile_state() -> tuple[Any, Any, Any]:
+    """A tile's search state before its first tail (``tile_start``), and its rows."""
+    return (np.zeros(_PAIR_TILE, np.int64), np.full(_PAIR_TILE, np.iinfo(np.int64).max),
+            np.empty(_PAIR_TILE, np.int64))
 
 
 @_njit
@@ -357,13 +374,11 @@ def _sum_rows(h: Any, t: Any, extra: int, u: Any, r: Any) -> int:
     missing = 0
     for i0 in range(0, na, _PAIR_TILE):
         i1 = min(i0 + _PAIR_TILE, na)
+        at, keyed, rows = _tile_state()
         for j in range(nb):
-            pos = 0
-            last = np.iinfo(np.int64).min
+            missing += _tile_rows(u, n, h, i0, i1, t[j] + extra, at, keyed, rows)
             for i in range(i0, i1):
-                row, last, pos = _row_of(u, n, h[i] + t[j] + extra, last, pos)
-                r[i * nb + j] = row
-                missing += row < 0
+                r[i * nb + j] = rows[i - i0]
     return missing
 
 
@@ -492,13 +507,12 @@ def _pair_accumulate(h: Any, t: Any, extra: int, u: Any, w: Any, st: Any, res: A
     missing = 0
     for i0 in range(0, na, _PAIR_TILE):
         i1 = min(i0 + _PAIR_TILE, na)
+        at, keyed, rows = _tile_state()
         for j in range(nb):
-            pos = 0
-            last = np.iinfo(np.int64).min
+            missing += _tile_rows(u, n, h, i0, i1, t[j] + extra, at, keyed, rows)
             for i in range(i0, i1):
-                row, last, pos = _row_of(u, n, h[i] + t[j] + extra, last, pos)
+                row = rows[i - i0]
                 if row < 0:
-                    missing += 1
                     continue
                 for r in range(st[j], st[j + 1]):
                     m = float(res[r, 0])
@@ -552,17 +566,16 @@ def _pair_residues(h: Any, t: Any, extra: int, u: Any, joint: Any, outs: Any, pr
     for i0 in range(0, na, _PAIR_TILE):
         i1 = min(i0 + _PAIR_TILE, na)
         since = 0
+        at, keyed, rows = _tile_state()
         for j in range(nb):
             if since + (st[j + 1] - st[j]) > _RESIDUE_ADDS:
                 _reduce_tile(acc, primes, i0, i1)
                 since = 0
             since += st[j + 1] - st[j]
-            pos = 0
-            last = np.iinfo(np.int64).min
+            missing += _tile_rows(u, n, h, i0, i1, t[j] + extra, at, keyed, rows)
             for i in range(i0, i1):
-                row, last, pos = _row_of(u, n, h[i] + t[j] + extra, last, pos)
+                row = rows[i - i0]
                 if row < 0:
-                    missing += 1
                     continue
                 for r in range(st[j], st[j + 1]):
                     for k in range(no):

@@ -52,6 +52,7 @@ MAX_PROTECTION_SHOES = 100_000  # sidebet --protection --shoes (the counter's si
 MAX_PLAYED_ROUNDS = 10**6  # sidebet --played (Bust It's played reading, simulated)
 MAX_EXACT_DECKS = 8  # --exact: shoes of up to 8 decks
 MAX_OPTIMAL_DECKS = 2  # --split optimal: minutes per rule set past 2 decks
+MAX_EXACT_DISTRIBUTION_HANDS = 2  # distribution --exact: minutes and GB past 2 hands a round
 MAX_EXACT_SPLIT_SUB_SHOES = 1_000_000  # --split exact: about half a minute of sub-shoes
 MAX_QUERY_CHARS = 8_192  # the whole query string
 
@@ -266,6 +267,12 @@ def _deck_limits(command: str, args: argparse.Namespace) -> None:
         if exact and decks > MAX_EXACT_DECKS:
             raise WorkLimit(f"exact mode with {decks} decks: this server's limit is "
                             f"{MAX_EXACT_DECKS} decks in exact mode")
+        if (exact and command == "distribution"
+                and rules.max_hands > MAX_EXACT_DISTRIBUTION_HANDS):
+            raise WorkLimit(f"an exact distribution of a game that resplits (up to "
+                            f"{rules.max_hands} hands a round) takes minutes and gigabytes "
+                            "on any shoe: this server gives it in floats (without exact); "
+                            "the CLI gives it exactly")
         if optimal and decks > MAX_OPTIMAL_DECKS:
             raise WorkLimit(f"split=optimal with {decks} decks: this server's limit is "
                             f"{MAX_OPTIMAL_DECKS} decks for optimal splitting")

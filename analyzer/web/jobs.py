@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.api import Progress
-from analyzer.core.errors import AnalyzerError
+from analyzer.core.errors import OUT_OF_MEMORY, AnalyzerError
 
 # Every computation of the server holds this lock: jobs run one at a time per process and
 # the pool's threads only queue, report and cancel.  The engine's shared caches are safe
@@ -125,6 +125,8 @@ class JobPool:
             job.error = None if job.cancel.is_set() else "interrupted"
         except AnalyzerError as err:
             job.error, job.state = _line(str(err)), "failed"
+        except MemoryError:  # an allocation refused past analyzer.util.memory's checks
+            job.error, job.state = _line(OUT_OF_MEMORY), "failed"
         except Exception as err:  # a bug: said, never a silent figure
             job.error, job.state = _line(f"internal error (a bug): {type(err).__name__}: "
                                          f"{err}"), "failed"
