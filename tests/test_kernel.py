@@ -171,6 +171,21 @@ def test_sum_rows_finds_every_sum_in_any_order(impl: ModuleType, order: str) -> 
     assert missing == expect.count(-1) and 0 < missing < len(expect)
 
 
+@pytest.mark.parametrize("impl", PATHS)
+def test_keys_at_the_ends_of_int64_are_in_order(impl: ModuleType) -> None:
+    """Order is checked by comparing keys, not by their differences (which wrap past
+    2**63): both paths take the same sorted keys."""
+    big = np.iinfo(np.int64)
+    unique = np.array([big.min, 0, big.max], dtype=np.int64)  # differences past 2**63
+    rows = np.empty(3, dtype=np.int64)
+    assert impl.sum_rows(unique, np.zeros(1, np.int64), 0, unique, rows) == 0
+    assert rows.tolist() == [0, 1, 2]
+    assert sorted(np.frombuffer(impl.distinct_sums(unique, np.zeros(1, np.int64), 0),
+                                np.int64).tolist()) == unique.tolist()
+    with pytest.raises(ValueError, match="not strictly increasing"):
+        impl.sum_rows(unique, np.zeros(1, np.int64), 0, unique[::-1].copy(), rows)
+
+
 @needs_c
 def test_sum_rows_and_pair_accumulate_same_bits() -> None:
     rng = np.random.default_rng(11)

@@ -569,6 +569,8 @@ def test_free_memory_is_the_kernels_estimate(tmp_path: Path,
     info.write_text("MemTotal:       24000000 kB\nMemFree:  100 kB\n"
                     "MemAvailable:   12345678 kB\nBuffers: 5 kB\n")
     monkeypatch.setattr(memory, "MEMINFO", info)
+    monkeypatch.setattr(memory, "CGROUPS", tmp_path / "no-cgroups")  # this machine's own
+    monkeypatch.setattr(memory, "OWN_CGROUPS", tmp_path / "no-cgroups")  # limits aside
     assert memory.available() == 12345678 * 1024
     memory.reserve(12345678 * 1024, "a table")  # what is free fits
     with pytest.raises(TooLargeError, match=r"^a table needs 12.6 GB of memory and 12.6 GB "
@@ -581,11 +583,46 @@ def test_free_memory_is_the_kernels_estimate(tmp_path: Path,
     memory.reserve(10**18, "a table")  # the system says nothing: nothing refused
 
 
+def test_a_containers_memory_limit_bounds_the_free_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a control group's limit (a container) the room left in it, where smaller
+    than what the machine has free: cgroup v2 and v1, at the process's own group."""
+    from analyzer.util import memory
+
+    info = tmp_path / "meminfo"
+    info.write_text("MemAvailable:   1000 kB\n")  # 1,024,000 bytes
+    own = tmp_path / "self-cgroup"
+    monkeypatch.setattr(memory, "MEMINFO", info)
+    monkeypatch.setattr(memory, "CGROUPS", tmp_path / "cg")
+    monkeypatch.setattr(memory, "OWN_CGROUPS", own)
+    own.write_text("0::/box\n")
+    v2 = tmp_path / "cg" / "box"
+    v2.mkdir(parents=True)
+    (v2 / "memory.max").write_text("max\n")
+    (v2 / "memory.current").write_text("5000\n")
+    assert memory.available() == 1_024_000  # no limit: the machine's
+    (v2 / "memory.max").write_text("605000\n")
+    assert memory.available() == 600_000
+    (v2 / "memory.current").write_text("900000\n")  # past its limit: no room
+    assert memory.available() == 0
+    own.write_text("4:memory:/box1\n0::/\n")
+    v1 = tmp_path / "cg" / "memory" / "box1"
+    v1.mkdir(parents=True)
+    (v1 / "memory.limit_in_bytes").write_text(f"{2**63 - 4096}\n")  # v1's "no limit"
+    (v1 / "memory.usage_in_bytes").write_text("10\n")
+    assert memory.available() == 1_024_000
+    (v1 / "memory.limit_in_bytes").write_text("70010\n")
+    assert memory.available() == 70_000
+    monkeypatch.setattr(memory, "MEMINFO", tmp_path / "absent")
+    assert memory.available() == 70_000  # the group's room alone
+
+
 @pytest.mark.parametrize(("exact", "needle"), [
-    (True, r"exact mode: a split round's dealer table \(\d[\d,]* card sets, \d+ primes\) "
-           r"needs \d+ kB of memory and 1 kB is free; in floats \(without exact\) it is "
-           r"\d+ kB$"),
-    (False, r"a split round's dealer table \(\d[\d,]* card sets\) needs"),
+    (True, r"^exact mode: a table of the dealer's weights for \d[\d,]* card sets \(\d+ "
+           r"primes\) needs \d+ kB of memory and 1 kB is free; in floats \(without exact\) "
+           r"it takes \d+ kB$"),
+    (False, r"^a table of the dealer's weights for \d[\d,]* card sets needs \d+ kB of "
+            r"memory and 1 kB is free$"),
 ])
 def test_a_dealer_table_past_the_free_memory_is_refused_before_it_exists(
         monkeypatch: pytest.MonkeyPatch, exact: bool, needle: str) -> None:
@@ -630,5 +667,5 @@ def test_the_cli_says_out_of_memory_in_one_line(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(memory, "available", lambda: 1_000)
     assert main(["distribution", "--exact", "--rules", "1D SPL1", "--jobs", "1"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.startswith("bja: error: exact mode: a split round's dealer table")
+    assert out == "" and err.startswith("bja: error: exact mode: a table of the dealer's ")
     assert err.count("\n") == 1

@@ -121,11 +121,11 @@ class StrategyError(ImpossibleError):
 
 class TooLargeError(ImpossibleError):
     """Work whose tables would not fit in the memory free, refused before allocating them
-    (:mod:`analyzer.util.memory`); and a :class:`MemoryError` met on the way, as the CLI
-    and the web app report it."""
+    (:mod:`analyzer.util.memory`)."""
 
 
-# What the CLI and the web app say of a MemoryError: the one line of a TooLargeError.
+# What the CLI and the web app say of a MemoryError met past those checks (an allocation
+# the system refused): one line, as for any error of the input.
 OUT_OF_MEMORY = ("out of memory: this computation needs more memory than is free (exact "
                  "mode needs the most: try it without exact, with fewer jobs, or on a "
                  "smaller shoe)")

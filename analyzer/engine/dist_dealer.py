@@ -111,6 +111,12 @@ def _top(base: tuple[int, ...], drawn: IntArray, upcard: int, hits_soft_17: bool
     return min(int(drawn.sum(axis=1).max(initial=0) + high[:, -1].max(initial=0)), sum(base))
 
 
+# Bytes a card set takes in joint_weights: its row of weights, its ordering's chance and
+# that chance's temporaries (float64 each).  Exact mode's row is a residue (int32) per
+# prime and outcome, with the ordering's residues (int64) and the set's cards and count.
+_FLOAT_BYTES = (N_OUTCOMES + 3) * 8
+
+
 def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
                   hits_soft_17: bool) -> FloatArray:
     """``J[s, o]``: one ordering of the cards ``drawn[s]``, then dealer outcome ``o``.
@@ -121,8 +127,8 @@ def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
     Exact mode uses :func:`joint_residues`.
     """
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
-    reserve(len(drawn) * N_OUTCOMES * 8, f"a split round's dealer table ({len(drawn):,} card "
-            "sets)")
+    reserve(len(drawn) * _FLOAT_BYTES, f"a table of the dealer's weights for {len(drawn):,} card "
+            "sets")
     out = np.zeros((len(drawn), N_OUTCOMES))
     if len(drawn):
         _fill(out, base, drawn, upcard, hits_soft_17, CUT)
@@ -149,10 +155,10 @@ def joint_residues(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
     den, scales = _scales(base, _top(base, drawn, upcard, hits_soft_17))
     primes = primes_for(den.bit_length() + bits)
-    reserve(len(drawn) * N_OUTCOMES * len(primes) * 4,
-            f"exact mode: a split round's dealer table ({len(drawn):,} card sets, "
-            f"{len(primes)} primes)",
-            f"in floats (without exact) it is {size_text(len(drawn) * N_OUTCOMES * 8)}")
+    reserve(len(drawn) * (N_OUTCOMES * len(primes) * 4 + len(primes) * 8 + 11 * 8),
+            f"exact mode: a table of the dealer's weights for {len(drawn):,} card sets "
+            f"({len(primes)} primes)",
+            f"in floats (without exact) it takes {size_text(len(drawn) * _FLOAT_BYTES)}")
     seq = _sequence_residues(base, drawn, primes, scales)
     out = np.zeros((len(drawn), N_OUTCOMES, len(primes)), dtype=np.int32)
     if len(drawn):
