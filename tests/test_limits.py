@@ -618,33 +618,45 @@ def test_a_containers_memory_limit_bounds_the_free_memory(
 
 
 @pytest.mark.parametrize(("exact", "needle"), [
-    (True, r"^exact mode: a table of the dealer's weights for \d[\d,]* card sets \(\d+ "
-           r"primes\) needs \d+ kB of memory and 1 kB is free; in floats \(without exact\) "
-           r"it takes \d+ kB$"),
-    (False, r"^a table of the dealer's weights for \d[\d,]* card sets needs \d+ kB of "
-            r"memory and 1 kB is free$"),
+    (True, r"^exact mode: a table of the dealer's weights for 275 card sets \(\d+ primes\) "
+           r"needs \d+ kB of memory and 1 kB is free; in floats \(without exact\) it takes "
+           r"24 kB$"),
+    (False, r"^a table of the dealer's weights for 275 card sets needs 24 kB of memory and "
+            r"1 kB is free$"),
 ])
 def test_a_dealer_table_past_the_free_memory_is_refused_before_it_exists(
         monkeypatch: pytest.MonkeyPatch, exact: bool, needle: str) -> None:
-    """Where the machine has less memory free than a split round's table, the
-    distribution stops in one line before allocating it (instead of being killed)."""
-    from analyzer.core.rules import parse_spec
+    """Where the machine has less memory free than a table of the dealer's weights, it is
+    refused in one line before it is filled (the CLI test below runs a whole round)."""
+    from itertools import combinations_with_replacement
+
+    import numpy as np
+
     from analyzer.engine import dist_dealer
-    from analyzer.engine.distribution import round_distribution
     from analyzer.util import memory
 
+    base = (4, 4, 4, 4, 4, 3, 4, 4, 4, 16)  # one deck, a 6 up
+    drawn = np.zeros((275, 10), dtype=np.int64)  # every set of two or three cards
+    for row, cards in enumerate([*combinations_with_replacement(range(10), 2),
+                                 *combinations_with_replacement(range(10), 3)]):
+        np.add.at(drawn[row], list(cards), 1)
     filled: list[str] = []
     for name in ("_fill", "_fill_residues"):
         real = getattr(dist_dealer, name)
         monkeypatch.setattr(dist_dealer, name,
                             lambda *a, real=real, name=name: filled.append(name) or real(*a))
-    rules = parse_spec("1D S17 DOA DAS SPL1 NS")
-    round_distribution(rules, exact=exact)  # with the memory there is: filled
+
+    def table() -> object:
+        if exact:
+            return dist_dealer.joint_residues(base, drawn, 6, hits_soft_17=False, bits=1)
+        return dist_dealer.joint_weights(base, drawn, 6, hits_soft_17=False)
+
+    table()  # with the memory there is: filled
     assert filled
     filled.clear()
     monkeypatch.setattr(memory, "available", lambda: 1_000)
     with pytest.raises(TooLargeError, match=needle):
-        round_distribution(rules, exact=exact)
+        table()
     assert not filled  # refused before the table was made
 
 
