@@ -111,10 +111,20 @@ def _top(base: tuple[int, ...], drawn: IntArray, upcard: int, hits_soft_17: bool
     return min(int(drawn.sum(axis=1).max(initial=0) + high[:, -1].max(initial=0)), sum(base))
 
 
-# Bytes a card set takes in joint_weights: its row of weights, its ordering's chance and
-# that chance's temporaries (float64 each).  Exact mode's row is a residue (int32) per
-# prime and outcome, with the ordering's residues (int64) and the set's cards and count.
-_FLOAT_BYTES = (N_OUTCOMES + 3) * 8
+def _reserve_table(n_sets: int, n_primes: int = 0) -> None:
+    """Refuse (:func:`~analyzer.util.memory.reserve`) a table of ``n_sets`` card sets'
+    dealer weights that the free memory cannot hold: in floats (``n_primes`` 0) a row of
+    weights, the ordering's chance and its temporaries (float64 each) a set; in exact mode
+    a residue (int32) per prime and outcome, the ordering's residues (int64) and the
+    set's cards and count."""
+    name = f"a table of the dealer's weights for {n_sets:,} card sets"
+    floats = n_sets * (N_OUTCOMES + 3) * 8
+    if not n_primes:
+        reserve(floats, name)
+        return
+    reserve(n_sets * (N_OUTCOMES * n_primes * 4 + n_primes * 8 + 11 * 8),
+            f"exact mode: {name} ({n_primes} primes)",
+            f"in floats (without exact) it takes {size_text(floats)}")
 
 
 def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
@@ -127,8 +137,7 @@ def joint_weights(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
     Exact mode uses :func:`joint_residues`.
     """
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
-    reserve(len(drawn) * _FLOAT_BYTES, f"a table of the dealer's weights for {len(drawn):,} card "
-            "sets")
+    _reserve_table(len(drawn))
     out = np.zeros((len(drawn), N_OUTCOMES))
     if len(drawn):
         _fill(out, base, drawn, upcard, hits_soft_17, CUT)
@@ -155,10 +164,7 @@ def joint_residues(base: tuple[int, ...], drawn: IntArray, upcard: int, *,
     drawn = np.asarray(drawn, dtype=np.int64).reshape(-1, 10)
     den, scales = _scales(base, _top(base, drawn, upcard, hits_soft_17))
     primes = primes_for(den.bit_length() + bits)
-    reserve(len(drawn) * (N_OUTCOMES * len(primes) * 4 + len(primes) * 8 + 11 * 8),
-            f"exact mode: a table of the dealer's weights for {len(drawn):,} card sets "
-            f"({len(primes)} primes)",
-            f"in floats (without exact) it takes {size_text(len(drawn) * _FLOAT_BYTES)}")
+    _reserve_table(len(drawn), len(primes))
     seq = _sequence_residues(base, drawn, primes, scales)
     out = np.zeros((len(drawn), N_OUTCOMES, len(primes)), dtype=np.int32)
     if len(drawn):

@@ -448,7 +448,7 @@ def joint_fill_residues(ff: IntArray, u_low: IntArray, low: IntArray, comp_low: 
     phigh : int64 (nuh, P, nh)
         Residues of the high halves' products over the common denominator.
     first, high_rows, sets : int64 (nul + 1,), (nrows,), (nrows,)
-        The sets by low half: where each low half's start, their high halves, their rows
+        The sets by low half: where each low half's sets start, their high halves, their rows
         of ``out``.
     present, primes : int64 (np,), (P,)
         The outcome columns written; the moduli.
