@@ -231,17 +231,19 @@ class _Game:
     dealt: Dealt | None = None
     literal_hole: bool = False
     split_play: str = "cdz"  # how split hands decide: "cdz" or "cdp1" (see split hands)
+    by_suits: bool = True  # False: the player reads ranks only (pays averaged over suits)
 
     @property
     def plain(self) -> _Game:
         """The same deal with its suits unseen (split hands play and pay by the ranks)."""
         return self if self.dealt is None else _game(self.rules, self.start, self.up,
-                                                     self.literal_hole, None, self.split_play)
+                                                     self.literal_hole, None, self.split_play,
+                                                     self.by_suits)
 
 
 @cache
 def _game(rules: Rules, start: Counts, up: int, literal_hole: bool,
-          dealt: Dealt | None = None, split_play: str = "cdz") -> _Game:
+          dealt: Dealt | None = None, split_play: str = "cdz", by_suits: bool = True) -> _Game:
     if rules.split_by_rank:
         raise NotImplementedError("split_by_rank: the oracle works on card values only")
     if rules.free_splits and rules.max_hands > 2:
@@ -252,7 +254,7 @@ def _game(rules: Rules, start: Counts, up: int, literal_hole: bool,
         raise NotImplementedError("the free split hand's CDP1 play is not modelled")
     peeked = rules.peeks_on(up)
     return _Game(rules, start, up, peeked, peeked or literal_hole, dealt, literal_hole,
-                 split_play)
+                 split_play, by_suits)
 
 
 # ------------------------------------------------------------------- suits
@@ -996,7 +998,7 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Q:
     ``plays``: "all", "split" (split or surrender only) or "keep" (anything but split).
     """
     rules = g.rules
-    if g.dealt is None and plays == "all" and _suits_matter(rules, hand, g.up):
+    if g.dealt is None and g.by_suits and plays == "all" and _suits_matter(rules, hand, g.up):
         by_suits = Q(0)
         up_pays = g.up in (6, 7, 8)
         ranks = (g.up, *hand) if up_pays else hand
@@ -1005,7 +1007,8 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Q:
             up_suit = suits[0] if up_pays else None
             first, second = suits[-2:]
             case = _game(rules, g.start, g.up, g.literal_hole,
-                         (up_suit, (hand[0], first), (hand[1], second)), g.split_play)
+                         (up_suit, (hand[0], first), (hand[1], second)), g.split_play,
+                         g.by_suits)
             by_suits += p * _deal_ev(case, hand, keep)
         if keep == "keep":
             return max(by_suits, _deal_ev(g, hand, "split"))
@@ -1046,17 +1049,20 @@ def _deal_ev(g: _Game, hand: Cards, plays: str = "all") -> Q:
 
 
 def round_ev_by_upcard(rules: Rules, counts: Counts, *, literal_hole: bool = False,
-                       split_play: str = "cdz") -> dict[int, Q]:
+                       split_play: str = "cdz", by_suits: bool = True) -> dict[int, Q]:
     """EV of the round given each upcard present in the shoe ``counts`` (before the deal).
 
     ``literal_hole``: draw the hole card right after the deal for every upcard, not only
     when the dealer peeks (slower; the result is the same).  ``split_play``: how split
     hands decide, "cdz" (CDZ-) or "cdp1" (CDP1, see the split hands' section).
+    ``by_suits=False``: every decision on the ranks alone, as a player who ignores the
+    suits; the suit bonuses are still paid, so each pay is met at its average over the
+    suits of the cards nobody looked at.
     """
     start = tuple(counts)
     result: dict[int, Q] = {}
     for up, _, after_up in _draws(start):
-        g = _game(rules, start, up, literal_hole, None, split_play)
+        g = _game(rules, start, up, literal_hole, None, split_play, by_suits)
         ev = Q(0)
         for first, p1, after_first in _draws(after_up):
             for second, p2, _ in _draws(after_first):
@@ -1067,9 +1073,10 @@ def round_ev_by_upcard(rules: Rules, counts: Counts, *, literal_hole: bool = Fal
 
 
 def round_ev(rules: Rules, counts: Counts, *, literal_hole: bool = False,
-             split_play: str = "cdz") -> Q:
+             split_play: str = "cdz", by_suits: bool = True) -> Q:
     """EV of one round off the top of the shoe ``counts`` (the options: as above)."""
-    by_up = round_ev_by_upcard(rules, counts, literal_hole=literal_hole, split_play=split_play)
+    by_up = round_ev_by_upcard(rules, counts, literal_hole=literal_hole, split_play=split_play,
+                               by_suits=by_suits)
     return sum((p * by_up[up] for up, p, _ in _draws(tuple(counts))), Q(0))
 
 

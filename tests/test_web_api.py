@@ -76,6 +76,8 @@ CASES: list[Any] = [
      ["simulate", "--rules", "1D", "--rounds", "20000", "--seed", "1", "--jobs", "1"]),
     ("rules", [("action", "list")], ["rules", "list"]),
     ("rules", [("action", "show"), ("name", "free-bet")], ["rules", "show", "free-bet"]),
+    ("ev", [("rules", "1D H17 NSPL B678=2:1/3:1/5:1"), ("rank_only", "1"), ("jobs", "1")],
+     ["ev", "--rules", "1D H17 NSPL B678=2:1/3:1/5:1", "--rank-only", "--jobs", "1"]),
 ]
 
 

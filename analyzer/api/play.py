@@ -106,7 +106,8 @@ class EvResult(Result):
 
 def analyze(game: Game, *, shoe: Shoe | str | None = None, split: str = "cdz",
             exact: bool = False, levels: bool = False, jobs: int | None = None,
-            cache: bool = True, progress: ProgressCallback | None = None) -> EvResult:
+            cache: bool = True, progress: ProgressCallback | None = None,
+            suits: bool = True) -> EvResult:
     """The EV of a round off the top of the shoe, by upcard (``bja ev``).
 
     Parameters
@@ -130,6 +131,11 @@ def analyze(game: Game, *, shoe: Shoe | str | None = None, split: str = "cdz",
         Serve and keep the result in the on-disk memo (``$BJA_CACHE_DIR``).
     progress : callable, optional
         Called with a :class:`~analyzer.util.progress.Progress` as upcards finish.
+    suits : bool, default True
+        Where suit bonuses pay (B678, B777, SB, BSBJ), the player reads the suits of his
+        first two cards and of the upcard where they can change a decision.  False: every
+        decision on the ranks alone, each suit bonus met at its average over the suits
+        (``--rank-only``; at most the usual figure, equal where no suit pays).
 
     Returns
     -------
@@ -164,12 +170,14 @@ def analyze(game: Game, *, shoe: Shoe | str | None = None, split: str = "cdz",
             raise UsageError("INF with levels: the levels of play are not computed on an "
                              "infinite deck (every level but CDZ- under BNS gives bja ev's "
                              "figure there)")
-        return EvResult(infinite_report(rules, exact=flag(exact, "exact"),
-                                        split=_split(split)), name)
+        # (suit bonuses are refused on an infinite deck: ranks are all a play reads there)
+        return EvResult(dataclasses.replace(infinite_report(rules, exact=flag(exact, "exact"),
+                                                            split=_split(split)),
+                                            suits=flag(suits, "suits")), name)
     found = shoe_of(rules, shoe)
     report = cached_ev_report(rules, found, exact=flag(exact, "exact"), split=_split(split),
                               levels=flag(levels, "levels"), use_cache=flag(cache, "cache"),
-                              jobs=jobs_of(jobs), progress=progress)
+                              jobs=jobs_of(jobs), progress=progress, suits=flag(suits, "suits"))
     return EvResult(report, name)
 
 

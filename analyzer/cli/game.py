@@ -43,6 +43,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--levels", action="store_true",
                    help="also the RTP of every level of play: basic chart, CDZ-, CDP1, CDP "
                    "(optimal splitting with --split optimal); several analyses more")
+    p.add_argument("--rank-only", action="store_true",
+                   help="where suit bonuses pay (B678, B777, SB, BSBJ): decide on the ranks "
+                   "alone, as a player who ignores the suits (by default the first two "
+                   "cards' suits and the upcard's are read)")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
     p.add_argument("--jobs", action=JOBS, default=None, metavar="N",
                    help="processes: upcards in parallel, the same figures (default: every core)")
@@ -78,7 +82,7 @@ def cmd_ev(args: argparse.Namespace) -> dict[str, Any] | str:
     with progress_bar(args) as bar:
         result = analyze(cli_game(args.game, args.rules), shoe=args.shoe, split=args.split,
                          exact=args.exact, levels=args.levels, jobs=args.jobs,
-                         cache=not args.no_cache, progress=bar)
+                         cache=not args.no_cache, progress=bar, suits=not args.rank_only)
     return result.to_dict() if args.json else result.to_text()
 
 

@@ -56,11 +56,12 @@ def exact_splitter(analysis: Analysis, ua: UpcardAnalysis, plan: SplitPlan,
 
 def new_analysis(rules: Rules, shoe: Shoe | None = None, *, exact: bool = False,
                  strategy: Strategy | None = None, split: SplitLevel = SplitLevel.CDZ,
-                 jobs: int = 1, memo: bool = False) -> Analysis:
+                 jobs: int = 1, memo: bool = False, suits: bool = True) -> Analysis:
     """An :class:`Analysis` at any split level the CLI offers, ``"exact"`` included (its
     shoe's size checked here, before any work)."""
     analysis = Analysis(rules, shoe, exact=exact, strategy=strategy, split=split, jobs=jobs,
-                        splitter=exact_splitter if split == "exact" else None, memo=memo)
+                        splitter=exact_splitter if split == "exact" else None, memo=memo,
+                        suits=suits)
     if split == "exact":
         check_split_shoe(analysis.shoe.counts)
     return analysis

@@ -25,33 +25,36 @@ def ev_memo(*, enabled: bool = True) -> Memo[EvReport]:
 
 
 def ev_key(rules: Rules, shoe: Shoe, *, exact: bool, split: SplitLevel | str,
-           levels: bool) -> tuple[object, ...]:
+           levels: bool, suits: bool = True) -> tuple[object, ...]:
     """Every input a report depends on (``jobs`` is not one: the figures are the same).
 
     The split mode by its name, so that a level given as text or as an enum member
-    finds the same entry."""
-    return (rules, shoe.counts, exact, str(split), levels)
+    finds the same entry; a play by ranks only is marked (the usual play's keys stay
+    those of earlier versions)."""
+    return (rules, shoe.counts, exact, str(split), levels) + (() if suits else ("ranks",))
 
 
 def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool,
                      split: SplitLevel = SplitLevel.CDZ,
                      levels: bool = False, use_cache: bool = True, jobs: int = 1,
-                     progress: ProgressCallback | None = None) -> EvReport:
+                     progress: ProgressCallback | None = None,
+                     suits: bool = True) -> EvReport:
     """``bja ev``'s model for these inputs: from the disk memo, else computed (and kept).
 
-    ``jobs`` processes share the upcards; ``progress`` hears of each one done.
+    ``jobs`` processes share the upcards; ``progress`` hears of each one done;
+    ``suits=False``: the play reads ranks only (:class:`~analyzer.engine.analysis.Analysis`).
     """
-    key = ev_key(rules, shoe, exact=exact, split=split, levels=levels)
+    key = ev_key(rules, shoe, exact=exact, split=split, levels=levels, suits=suits)
 
     def belongs(report: EvReport) -> bool:  # the entry's payload answers these inputs
         return (report.rules == rules
                 and (report.shoe is None or report.shoe.counts == shoe.counts)
                 and report.exact == exact and str(report.split) == str(split)
-                and (report.levels is not None) == levels)
+                and (report.levels is not None) == levels and report.suits == suits)
 
     return ev_memo(enabled=use_cache).get_or_compute(
         key, lambda: ev_report(new_analysis(rules, shoe, exact=exact, split=split, jobs=jobs,
-                                            memo=use_cache),
+                                            memo=use_cache, suits=suits),
                                levels=levels, progress=progress), belongs)
 
 

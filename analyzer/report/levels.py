@@ -61,10 +61,11 @@ class Levels:
 
 
 def _analysed(rules: Rules, shoe: Shoe, exact: bool, split: SplitLevel,
-              done: dict[str, Analysis], jobs: int = 1, memo: bool = False) -> Level:
+              done: dict[str, Analysis], jobs: int = 1, memo: bool = False,
+              suits: bool = True) -> Level:
     try:
         analysis = done.get(split) or Analysis(rules, shoe, exact=exact, split=split, jobs=jobs,
-                                               memo=memo)
+                                               memo=memo, suits=suits)
         return Level(split, analysis.ev())
     except AnalyzerError as err:
         return Level(split, reason=f"not computed: {err}")
@@ -88,12 +89,14 @@ def optimal_not_computed(rules: Rules, cards: int, exact: bool) -> str:
 
 def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False, *,
                     optimal: bool = False, jobs: int = 1,
-                    analyses: dict[str, Analysis] | None = None, memo: bool = False) -> Levels:
+                    analyses: dict[str, Analysis] | None = None, memo: bool = False,
+                    suits: bool = True) -> Levels:
     """EV of the basic chart, CDZ-, CDP1, CDP and (with ``optimal``) optimal splitting.
 
     ``analyses`` may hold analyses already made for some levels (keyed by split
     mode), reused as they are; ``jobs`` processes share optimal splitting's upcards;
-    ``memo``: optimal splitting keeps each pair's figure in the on-disk memo.
+    ``memo``: optimal splitting keeps each pair's figure in the on-disk memo;
+    ``suits=False``: the levels but the chart (which reads ranks anyway) play by ranks only.
     """
     shoe = shoe if shoe is not None else rules.full_shoe()
     done = dict(analyses or {})
@@ -103,14 +106,15 @@ def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False,
         run = make_chart(rules, "levels", shoe=shoe)
         assert run.chart.evaluation is not None
         chart = Level(CHART, run.chart.evaluation.chart_ev)
-        if not exact:
+        if not exact and suits:  # the chart's optimum reads the suits
             done.setdefault(SplitLevel.CDZ, run.optimum)
     except AnalyzerError as err:
         chart = Level(CHART, reason=f"not computed: {err}")
-    found = [chart] + [_analysed(rules, shoe, exact, s, done)
+    found = [chart] + [_analysed(rules, shoe, exact, s, done, suits=suits)
                        for s in (SplitLevel.CDZ, SplitLevel.CDP1, SplitLevel.CDP)]
     if optimal or SplitLevel.OPTIMAL in done:
-        found.append(_analysed(rules, shoe, exact, SplitLevel.OPTIMAL, done, jobs, memo))
+        found.append(_analysed(rules, shoe, exact, SplitLevel.OPTIMAL, done, jobs, memo,
+                               suits))
     else:
         found.append(Level(SplitLevel.OPTIMAL,
                            reason=optimal_not_computed(rules, shoe.total, exact)))

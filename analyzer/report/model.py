@@ -26,7 +26,7 @@ from analyzer.core.errors import HandError, RuleConflictError, UsageError
 from analyzer.core.levels import SplitLevel
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules, Surrender
-from analyzer.core.ruleset import INFINITE
+from analyzer.core.ruleset import INFINITE, suit_bonuses
 from analyzer.core.shoe import Shoe
 from analyzer.core.version import ENGINE
 from analyzer.engine.analysis import Analysis, best_play, unpeeked_play
@@ -64,6 +64,8 @@ class EvReport:
     insurance: InsuranceFigures | None  # None: no ace in the shoe, no insurance
     notes: tuple[str, ...]
     levels: Levels | None = None  # the RTP of every level of play, when asked for
+    # False: every decision on the ranks alone, though suit bonuses pay (``--rank-only``)
+    suits: bool = True
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,11 @@ class GameModel:
     dealer: DealerTable
     pairs: tuple[tuple[int, tuple[PairPlay | None, ...]], ...]  # pair -> one play per upcard
     levels: Levels | None = None  # the RTP at every level of play (chart ... CDP)
+
+
+RANK_ONLY_NOTE = ("played by ranks only: no decision reads a suit, so each suit bonus is met "
+                  "at its average over the suits (without --rank-only the first two cards' "
+                  "suits and the upcard's are read where a suit bonus can pay)")
 
 
 def notes(rules: Rules) -> tuple[str, ...]:
@@ -253,11 +260,14 @@ def ev_report(analysis: Analysis, *, levels: bool = False,
     found = None
     if levels:
         found = strategy_levels(analysis.rules, analysis.shoe, analysis.exact,
-                                analyses={analysis.split: analysis})
+                                analyses={analysis.split: analysis}, suits=analysis.suits)
+    ranks = not analysis.suits and suit_bonuses(analysis.rules)
     return EvReport(
         rules=analysis.rules, shoe=analysis.shoe, exact=analysis.exact, split=analysis.split,
         engine=ENGINE, ev=analysis.ev(), by_upcard=tuple((u, by[u]) for u in UPCARDS if u in by),
-        insurance=insurance_figures(analysis.shoe), notes=notes(analysis.rules), levels=found)
+        insurance=insurance_figures(analysis.shoe),
+        notes=notes(analysis.rules) + ((RANK_ONLY_NOTE,) if ranks else ()), levels=found,
+        suits=analysis.suits)
 
 
 def hand_report(analysis: Analysis, upcard: int, cards: tuple[int, ...], *,

@@ -66,6 +66,7 @@ class EvJson(HeaderJson):
     by_upcard: dict[str, float]
     ev_exact: NotRequired[str]
     levels: NotRequired[dict[str, LevelJson]]
+    rank_only: NotRequired[bool]  # present (true) only for a play by ranks alone
 
 
 class PresetJson(TypedDict):
@@ -149,6 +150,8 @@ def ev_json(report: EvReport) -> EvJson:
         data["ev_exact"] = fraction_text(report.ev)
     if report.levels is not None:
         data["levels"] = levels_json(report.levels)
+    if not report.suits:
+        data["rank_only"] = True
     return data
 
 
