@@ -8,10 +8,13 @@ wrote (:mod:`analyzer.report.index_page`), from the list of files written.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from analyzer.charts.build import build_chart_tables
+from analyzer.core.errors import UsageError
+from analyzer.core.numbers import shown
 from analyzer.core.presets import PRESETS, Preset, all_games
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.version import __version__
@@ -36,8 +39,21 @@ def build(root: Path, progress: Callable[[str], None] | None = None, *,
     display can give an ETA for the whole build.  ``jobs``: processes for the
     exact analyses (default every core); the figures do not depend on it.  Its
     sweeps share warm worker processes (:func:`~analyzer.util.pool.warm_workers`)."""
+    check_root(root)
     with warm_workers():
         return _build(root, progress, stages, every_core() if jobs is None else jobs)
+
+
+def check_root(root: Path) -> None:
+    """Refuse, before any work, a root the build could not write into: missing, not a
+    folder (a file, a device, a dangling link) or read-only."""
+    if not isinstance(root, Path) or not str(root):
+        raise UsageError(f"the build's root must be a folder path, not {shown(root)}")
+    if not root.is_dir():
+        state = "does not exist" if not os.path.lexists(root) else "is not a folder"
+        raise UsageError(f"the build's root {str(root)!r} {state}: give the project folder")
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise UsageError(f"the build's root {str(root)!r} is not writable")
 
 
 def _build(root: Path, progress: Callable[[str], None] | None, stages: ProgressCallback | None,

@@ -47,6 +47,7 @@ from tests.oracle import (
     _may_resplit,
     _may_surrender,
     _may_surrender_later,
+    _natural_vs_blackjack,
     _outcome_values,
     _paid,
     _payoffs,
@@ -204,7 +205,7 @@ def _spot(g: _Game, shoe: Counts, hand: Cards) -> Ends:
 def _peeked_blackjack(g: _Game, hand: Cards) -> Q:
     """A spot's result when a peeked dealer blackjack ends the round at once."""
     if _is_natural(hand):
-        return Q(0)
+        return _natural_vs_blackjack(g.rules)  # a push, or its payout under BJW
     early = g.rules.surrender is Surrender.EARLY and _may_surrender(g, hand) and \
         _decision(g, hand) == "early"
     return -HALF if early else Q(-1)

@@ -91,3 +91,22 @@ def test_a_payload_forged_under_another_key_with_its_checksum_is_not_served() ->
     assert cache.ev_memo().get(cache.ev_key(RULES, SHOE, exact=True, split="cdz",
                                             levels=False)).rules == other_rules  # forged
     assert _report() == fresh
+
+
+@pytest.mark.parametrize("exact", [True, False], ids=["exact", "float"])
+@pytest.mark.parametrize("change", ["total", "row", "nan"])
+def test_an_entry_whose_figures_disagree_is_recomputed(exact: bool, change: str) -> None:
+    """An entry rewritten with a right checksum but a total that is not its rows weighted
+    by the shoe (or not finite) printed an RTP of 850% with exit 0; it is absent now."""
+    import dataclasses
+
+    fresh = cache.cached_ev_report(RULES, SHOE, exact=exact, use_cache=False)
+    assert cache.cached_ev_report(RULES, SHOE, exact=exact) == fresh
+    rows = list(fresh.by_upcard)
+    bad = {"total": {"ev": fresh.ev + 1},
+           "row": {"by_upcard": ((rows[0][0], rows[0][1] + 1), *rows[1:])},
+           "nan": {"ev": float("nan")}}[change]
+    key = cache.ev_key(RULES, SHOE, exact=exact, split="cdz", levels=False)
+    cache.ev_memo().put(key, dataclasses.replace(fresh, **bad))  # type: ignore[arg-type]
+    assert cache.ev_memo().get(key) != fresh  # the memo holds the bad entry...
+    assert cache.cached_ev_report(RULES, SHOE, exact=exact) == fresh  # ...never served

@@ -297,3 +297,24 @@ def test_json_shape_from_cached_figures(tmp_path: Path,
     assert data["base"] == specs[0] and [r["rules"] for r in data["rows"]] == specs
     assert data["rows"][1]["ev"] == -0.004 and data["rows"][1]["delta"] == float(
         Fraction(-0.004) - Fraction(-0.003))
+
+
+@pytest.mark.parametrize("payload", [{}, {"ev": "x"}, {"ev": float("nan")},
+                                     {"ev": -0.01, "extra": 1}, {"error": 5}],
+                         ids=["empty", "text", "nan", "extra-key", "error-number"])
+def test_an_entry_of_another_shape_is_recomputed(payload: object, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A payload with its checksum right but not the worker's shape (``{}``) ended in a
+    ``KeyError`` traceback; it is absent now, and the row is computed again."""
+    monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path))
+    argv = ["compare", "--base", "1D", "--vary", "S17|H17", "--no-chart", "--jobs", "1",
+            "--json"]
+    assert main(argv) == 0
+    cold = capsys.readouterr().out
+    key = ("1D H17 DOA DAS SPL3 NS", None, "float")
+    assert figure_memo().get(key) == {"ev": json.loads(cold)["rows"][1]["ev"]}  # the entry
+    figure_memo().put(key, payload)  # type: ignore[arg-type]
+    assert figure_memo().get(key) is not None  # served by the memo, checksum and all
+    assert main(argv) == 0
+    assert capsys.readouterr().out == cold

@@ -133,6 +133,7 @@ def test_every_raise_in_the_package_is_a_closed_model_error() -> None:
     ("FSA-T", "FSA-T with SPL3"),
     ("8D SPL2 FS8", "FS8 with SPL2"),
     ("NSPL FSA-9", "not NSPL"),
+    ("SPL1 NSA FSA", "FSA with NSA"),  # was answered as NSA alone (a differential tester)
     ("CUT0", "'CUT0'"),
     ("CH0", "'CH0'"),
     ("1D CUT52", "CUT52 with 1D"),
@@ -656,3 +657,56 @@ def test_a_shoe_below_the_floor_is_refused_as_such() -> None:
                        match=f"11 cards is below the analyzer's floor of {MIN_ROUND_CARDS}"):
         Analysis(parse_spec("1D S17 NSPL"), parse_shoe("T:11"))
     assert Analysis(parse_spec("1D S17 NSPL"), parse_shoe("T:12"), exact=True).ev() == 0
+
+
+_BUG = """
+import sys
+import analyzer.cli.game as game
+def broken(args):
+    raise KeyError("ev")  # a bug: no error of the project's own
+game.cmd_dealer = broken
+sys.argv = ["bja", "dealer", "--rules", "1D"]
+from analyzer.cli.entry import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "BJA_DEBUG"])
+def test_an_unexpected_exception_is_one_line_and_status_70(debug: bool) -> None:
+    """A ``KeyError`` in a command (a memo payload of another shape did it) printed a
+    traceback and exited 1; the documented status of a bug is 70."""
+    env = {**os.environ, "BJA_DEBUG": "1" if debug else "0"}
+    done = subprocess.run([sys.executable, "-c", _BUG], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert done.returncode == 70
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("bja: internal error (a bug; please report it") and \
+        last.endswith("KeyError: 'ev'")
+    assert ("Traceback" in done.stderr) == debug
+    assert debug or done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["ev", "--help"], ["--version"]])
+def test_help_lost_to_a_full_disk_is_an_output_error(argv: list[str]) -> None:
+    """argparse drops a failed write of its help and exits 0."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "w") as full:
+        status, _, err = _limited(argv, stdout=full)
+    assert (status, err) == (2, "bja: error: cannot write the output: No space left on device\n")
+
+
+@pytest.mark.parametrize("root", ["afile", "missing", "dangling", ""])
+def test_a_build_root_it_cannot_write_is_refused_before_work(root: str, tmp_path: Path) -> None:
+    """``bja build --root FILE`` analysed for half a minute, then failed on its first write;
+    ``--root ""`` built into the current folder."""
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    target = str(tmp_path / root) if root else ""
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "analyzer", "build", "--root", target,
+                           "--quiet"], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, env={**os.environ, "BJA_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("bja: error: ") and time.monotonic() - start < 20
+    assert not (tmp_path / "reports").exists()

@@ -96,8 +96,9 @@ def _two_different(root: Path) -> tuple[Path, Path]:
 
 def _other_figures(name: str, a: Path, b: Path) -> bytes:
     """A payload for ``a`` holding ``b``'s figures: ``b``'s own, or where the entry's value
-    names its inputs (``bja ev``'s reports: another's is refused), ``a``'s report with
-    ``b``'s EVs."""
+    names its inputs (``bja ev``'s reports: another's is refused), ``a``'s report moved to
+    ``b``'s EV, every upcard by as much (a report whose total is not its upcards' weighted
+    sum is refused too)."""
     if name != "ev":
         return _payload(b)
     from analyzer.report.model import EvReport
@@ -105,7 +106,9 @@ def _other_figures(name: str, a: Path, b: Path) -> bytes:
     codec = memo.pickled(EvReport)
     mine, theirs = codec.decode(_payload(a)), codec.decode(_payload(b))
     assert mine is not None and theirs is not None and mine.ev != theirs.ev
-    return codec.encode(dataclasses.replace(mine, ev=theirs.ev, by_upcard=theirs.by_upcard))
+    shift = theirs.ev - mine.ev
+    return codec.encode(dataclasses.replace(
+        mine, ev=theirs.ev, by_upcard=tuple((u, v + shift) for u, v in mine.by_upcard)))
 
 
 def _forge(path: Path, payload: bytes, fingerprint: str | None = None) -> None:

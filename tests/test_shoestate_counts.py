@@ -147,3 +147,17 @@ def test_effects_of_removal_read_the_count_systems_analyses(tmp_path: Path,
     assert heard[0] == (11, 11)  # the full shoe and its ten shoes less one card: all kept
     fresh = effects_of_removal(rules, shoe, decisions=decisions, use_cache=False)
     assert kept == fresh
+
+
+def test_a_count_has_one_name_in_every_command() -> None:
+    """``simulate --counter`` took ``hilo`` and refused ``hi-lo``; ``counts`` the reverse."""
+    from analyzer.api import simulate
+    from analyzer.core.errors import SimulationError
+    from analyzer.shoestate.counts import SYSTEMS, get_system
+
+    assert get_system("hilo") is get_system("Hi-Lo") is SYSTEMS["hi-lo"]
+    for name in ("hi-lo", "hilo", "HI-LO"):
+        result = simulate("1D H17 CUT26", 2000, seed=1, jobs=1, counter=name, spread="1-4")
+        assert result.to_dict()["rounds"] == 2000
+    with pytest.raises(SimulationError, match="it plays Hi-Lo"):
+        simulate("1D H17 CUT26", 2000, seed=1, jobs=1, counter="zen")

@@ -185,6 +185,9 @@ def test_played_reading_refuses_bad_sizes() -> None:
     (["21+3", "--protection", "--shoe", "AS:3"], "holds one deal"),
     (["21+3", "--decks", "1000", "--protection"], "give 961 shoes or fewer"),
     (["21+3", "--decks", "8", "--protection", "--shoes", "200000"], "at most 50,000,000"),
+    # one shoe past the cap: the advice is a smaller shoe, not "1 shoes or fewer"
+    (["21+3", "--decks", "1000000", "--protection", "--shoes", "1"],
+     "give a shoe of at most 50,000,000 cards"),
 ])
 def test_protection_refuses_what_it_cannot_do_in_one_line(
         argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:

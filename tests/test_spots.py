@@ -57,6 +57,8 @@ ORACLE_CASES = [
     pytest.param("1D S17 DOA DAS SPL1 NS B5C=2:1 B6C=3:1 B7C=5:1", SMALL, id="card-bonuses"),
     pytest.param("1D SP H17 DOA DAN DDR DAS SPL1 RSA HSA LS BJW P21W B5C=3:2 B6C=2:1 B7C=3:1 "
                  "BND", SMALL, id="spanish21-one-split", marks=pytest.mark.slow),
+    # a natural against a peeked dealer blackjack, paid under BJW: the spots oracle pushed it
+    pytest.param("1D S17 DOA DAS NSPL NS BJW", (2, 1, 0, 1, 1, 1, 1, 0, 1, 10), id="BJW"),
 ]
 
 
@@ -185,3 +187,22 @@ def test_the_simulated_covariance_does_not_depend_on_jobs() -> None:
     rules = parse_spec("1D S17 DOA DAS SPL3 LS")
     got = [spot_figures(rules, rounds=200_000, seed=7, jobs=jobs) for jobs in (1, 2, 3)]
     assert got[0] == got[1] == got[2] and got[0].method == "simulated"
+
+
+def test_spots_that_could_run_the_shoe_out_have_no_sd() -> None:
+    """The SD of ``n`` spots comes from two spots' covariance, which holds only while the
+    round cannot exhaust the shoe; on one deck with resplits to four hands, three spots'
+    hands and the dealer's could hold all 52 cards (worth 340, at most 31 a hand)."""
+    from analyzer.report.distribution_model import MAX_SPOTS, Spots, spots_without_runout
+    from analyzer.report.distribution_render import spots_data
+
+    assert spots_without_runout(parse_spec("1D SPL3")) == 2  # 31*4*2 + 26 = 274 < 340
+    assert spots_without_runout(parse_spec("1D SPL1")) == 5  # 31*2*5 + 26 = 336 < 340
+    assert spots_without_runout(parse_spec("1D NSPL")) == MAX_SPOTS
+    assert spots_without_runout(parse_spec("6D SPL3")) == MAX_SPOTS
+    spots = Spots(0.5, "exact", 0.5, 0.001, 1000, 1, most_spots=2)
+    data = spots_data(spots, 1.3, 4)
+    assert list(data["sd_by_spots"] or {}) == ["1", "2"]
+    assert "not computed past 2 spots: 3 spots could run the shoe out" in \
+        data.get("sd_by_spots_refused", "")
+    assert "sd_by_spots_refused" not in spots_data(spots, 1.3, 2)

@@ -169,6 +169,8 @@ def random_rules(draw: st.DrawFn) -> Rules:
     fields = draw(st.fixed_dictionaries(FIELD_VALUES))
     if fields["free_splits"]:
         fields["max_hands"] = 2
+        if 1 in fields["free_splits"]:  # free splits of aces that may be split (FSA, NSA: no)
+            fields["split_aces"] = True
     if not fields["charlie"]:
         fields["charlie_beats_bj"] = False
     if fields["hole_card"] is not HoleCard.PEEK:

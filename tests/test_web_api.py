@@ -195,7 +195,7 @@ def test_hostile_request(client: TestClient, method: str, url: str, status: int,
 BODIES: list[tuple[bytes, dict[str, str], int, str]] = [
     (b"{not json", {}, 400, "malformed JSON"),
     (b"[1, 2]", {}, 400, "expected an object"),
-    (b'{"command": "ev", "params": {"rules": {"x": 1}}}', {}, 400, "a string, a number"),
+    (b'{"command": "ev", "params": {"rules": {"x": 1}}}', {}, 400, "a string, a finite number"),
     (b'{"command": 5}', {}, 400, "command must be a string"),
     (b"x" * 70_000, {}, 413, "larger than 65,536 bytes"),
     (b"{}", {"content-length": "99999999999"}, 413, "larger than"),
@@ -205,7 +205,19 @@ BODIES: list[tuple[bytes, dict[str, str], int, str]] = [
     (b'{"command": "compare", "params": {"games": ["1D", "2D", "--out=x.csv"]}}', {}, 400,
      "bja: error:"),
     (b'{"command": "certify", "params": {"rules": "1000000D"}}', {}, 422, "exact mode"),
+    # a key given twice was read as its last value; true was --jobs 1; NaN a param
+    (b'{"command": "ev", "params": {"rules": "1D", "rules": "2D"}}', {}, 400, "given twice"),
+    (b'{"command": "ev", "params": {"rules": "1D", "jobs": true}}', {}, 400, "--jobs"),
+    (b'{"command": "ev", "params": {"rules": "1D", "jobs": NaN}}', {}, 400, "finite number"),
 ]
+
+
+def test_json_numbers_and_booleans_reach_the_parser_as_written() -> None:
+    """``1e7`` rounds were refused as "not a number"; ``0.95`` (a target RTP) too."""
+    from analyzer.web.app import _param_text
+
+    assert [_param_text("x", v) for v in (10_000_000.0, 0.95, 3, True, False, "T,6")] == \
+        ["10000000", "0.95", "3", "true", "false", "T,6"]
 
 
 @pytest.mark.parametrize(("body", "headers", "status", "words"), BODIES,

@@ -1156,8 +1156,11 @@ def simulate(game: Game, rounds: int | str, *, seed: int | str | None = None,
         raise SimulationError(f"unknown strategy {strategy!r} (use {', '.join(STRATEGIES)})")
     title = game_name or "custom rules"
     if counter is not None:
-        if counter.lower() != "hilo":
-            raise SimulationError(f"unknown count system {counter!r} (use hilo)")
+        from analyzer.shoestate.counts import system_key
+
+        if not isinstance(counter, str) or system_key(counter) != system_key("hi-lo"):
+            raise SimulationError(f"unknown count system {counter!r} for the simulated "
+                                  "counter (it plays Hi-Lo: hi-lo, or hilo)")
         if rules.spanish_decks:  # bja edge and bja indices centre it; this counter does not
             raise SimulationError("the simulated Hi-Lo counter's true count is not centred: "
                                   "on Spanish decks (SP) Hi-Lo gains 4 a deck, so it would "

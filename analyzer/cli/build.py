@@ -13,9 +13,16 @@ from analyzer.cli.options import add_progress, progress_bar
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Add ``build`` to the main CLI."""
     p = sub.add_parser("build", help="regenerate tables/ and reports/")
-    p.add_argument("--root", type=Path, default=Path("."), help="project folder (default .)")
+    p.add_argument("--root", type=_folder, default=Path("."), help="project folder (default .)")
     add_progress(p)
     p.set_defaults(func=cmd_build)
+
+
+def _folder(text: str) -> Path:
+    """``--root``: a path, never the empty string (which would mean the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (give the project folder, . for here)")
+    return Path(text)
 
 
 def cmd_build(args: argparse.Namespace) -> str:

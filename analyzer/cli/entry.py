@@ -22,6 +22,8 @@ import sys
 from types import FrameType
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in the analyzer
+DEBUG_ENV = "BJA_DEBUG"  # "1": a bug's traceback on standard error
 INTERRUPTED = b"bja: interrupted\n"
 
 
@@ -43,6 +45,21 @@ def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
     signal.default_int_handler(signum, frame)
 
 
+def _bug(err: Exception) -> int:
+    """An exception nothing expected: a bug of the analyzer.  One line and status 70, as
+    for an :class:`~analyzer.core.errors.InternalError`; the traceback with ``BJA_DEBUG=1``
+    (for the report)."""
+    if os.environ.get(DEBUG_ENV) == "1":
+        import traceback
+
+        traceback.print_exception(err)
+    text = " ".join(f"{type(err).__name__}: {err}".split())[:300]
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.write(f"bja: internal error (a bug; please report it, with the traceback "
+                         f"{DEBUG_ENV}=1 prints): {text}\n")
+    return EXIT_INTERNAL
+
+
 def main() -> int:
     """Run ``bja`` with the process's arguments; the exit status.
 
@@ -57,11 +74,11 @@ def main() -> int:
     except KeyboardInterrupt:  # between the two lines above, or past run's own handler
         sys.stderr.write(INTERRUPTED.decode())
         return EXIT_INTERRUPTED
-    except Exception:
-        if not _SEEN:
-            raise
-        sys.stderr.write(INTERRUPTED.decode())  # a Ctrl-C some C code reraised as an error
-        return EXIT_INTERRUPTED
+    except Exception as err:
+        if _SEEN:
+            sys.stderr.write(INTERRUPTED.decode())  # a Ctrl-C some C code reraised as an error
+            return EXIT_INTERRUPTED
+        return _bug(err)
     finally:
         signal.signal(signal.SIGINT, _exit_interrupted)  # the interpreter's shutdown
 

@@ -24,6 +24,10 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 from analyzer.cli import build as build_cmd
 from analyzer.cli import (
@@ -38,7 +42,7 @@ from analyzer.cli import (
     sidebet,
     simulate,
 )
-from analyzer.cli.entry import EXIT_INTERRUPTED
+from analyzer.cli.entry import EXIT_INTERNAL, EXIT_INTERRUPTED
 from analyzer.core.errors import (
     OUT_OF_MEMORY,
     AnalyzerError,
@@ -50,7 +54,6 @@ from analyzer.core.version import __version__
 from analyzer.engine import kernel  # light: names the kernel path without loading it
 
 EXIT_USAGE = 2  # bad input
-EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in the analyzer
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a C tool killed by a closed pipe
 # Errors of a write to standard output (files named by --out are UsageErrors already).
 OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO")
@@ -63,6 +66,12 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         print(f"bja: error: {one_line(message)}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """``--help`` and ``--version``'s text; argparse's own drops a failed write (a
+        full disk) and exits 0, here it is the output error every command gives."""
+        if message:
+            (file or sys.stderr).write(message)
 
 
 class _RaisingParser(_Parser):
@@ -164,10 +173,24 @@ def _say(line: str) -> None:
         print(line, file=sys.stderr)
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; ``--help`` and ``--version`` print and stop here (``SystemExit``), and
+    their text, flushed now, meets a full disk as every output does."""
+    try:
+        return build_parser().parse_args(argv)
+    except SystemExit as stop:
+        if stop.code == 0 and sys.stdout is not None:
+            try:
+                sys.stdout.flush()
+            except (OSError, ValueError) as err:
+                raise _Unwritable(getattr(err, "strerror", None) or str(err)) from None
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``bja``; returns the exit status (2 for bad input)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = _parse(argv)
         kernel.requested()  # a bad BJA_KERNEL refused even where the memo has the answer
         if sys.stdout is None:  # started with fd 1 closed: every command's output, refused
             raise _Unwritable("standard output is closed")  # before any work

@@ -51,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--compare", action="store_true",
                    help="also compute the exact EV and the difference in standard errors")
     p.add_argument("--counter", default=None, metavar="SYSTEM",
-                   help="play a card counter (hilo) with a bet spread instead")
+                   help="play a card counter (hi-lo; also spelled hilo) with a bet spread "
+                   "instead")
     p.add_argument("--spread", default=None, help="the counter's bet spread (default 1-8)")
     p.add_argument("--timing", action="store_true",
                    help="also print the speed (rounds per second, seconds): never twice the "

@@ -11,6 +11,7 @@ command bit for bit whichever backend ran it.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -103,6 +104,25 @@ def _kinds(options: RunOptions) -> tuple[str, ...]:
     return tuple(kinds + [options.kind(v) for v in options.level_columns])
 
 
+def _well_formed(kind: str, data: object) -> bool:
+    """Whether a memo entry's figures are what the worker writes for ``kind``: a reason, or
+    finite figures (an exact one as ``"p/q"``).  An entry that is not is absent (recomputed):
+    the memo's checksum catches damage, this a payload of another shape."""
+    if not isinstance(data, dict):
+        return False
+    if "error" in data:
+        return set(data) == {"error"} and isinstance(data["error"], str)
+    names = ("ev", "chart_ev") if kind == "chart" else \
+        ("ev_exact",) if kind.startswith("exact") else ("ev",)
+    if set(data) != set(names):
+        return False
+    try:
+        values = [float(Fraction(data[n])) if n == "ev_exact" else data[n] for n in names]
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+    return all(isinstance(v, float) and math.isfinite(v) for v in values)
+
+
 def _number(data: dict[str, Any]) -> tuple[float, Fraction | None]:
     """A level's figure as stored: (float, exact fraction or None)."""
     if "ev_exact" in data:
@@ -138,7 +158,8 @@ def evaluate_specs(specs: Sequence[str], options: RunOptions,
     found: dict[str, dict[str, dict[str, Any]]] = {}
     todo: list[tuple[str, tuple[str, ...]]] = []
     for spec in dict.fromkeys(specs):
-        have = {k: d for k in kinds if (d := memo.get((spec, options.shoe, k))) is not None}
+        have = {k: d for k in kinds
+                if (d := memo.get((spec, options.shoe, k))) is not None and _well_formed(k, d)}
         found[spec] = have
         missing = tuple(k for k in kinds if k not in have)
         if missing:

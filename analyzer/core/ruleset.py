@@ -370,6 +370,8 @@ def _free_split_conflict(r: Rules) -> str | None:
     if r.max_hands > 2:
         return (f"{fs} with SPL{r.max_hands - 1}: a free split is modelled for one split only "
                 "(use SPL1)")
+    if 1 in r.free_splits and not r.split_aces:
+        return f"{fs} with NSA: aces that may not be split cannot be split free"
     return None
 
 

@@ -10,6 +10,9 @@ so a damaged, swapped or stale entry is recomputed, never served.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from analyzer.core.levels import SplitLevel
 from analyzer.core.rules import Rules
 from analyzer.core.shoe import Shoe
@@ -34,6 +37,22 @@ def ev_key(rules: Rules, shoe: Shoe, *, exact: bool, split: SplitLevel | str,
     return (rules, shoe.counts, exact, str(split), levels) + (() if suits else ("ranks",))
 
 
+def _consistent(report: EvReport) -> bool:
+    """Whether a served report's round EV is its upcards' EVs weighted by the shoe, every
+    figure finite: checked on the way out of the memo (a payload is never trusted)."""
+    values = [report.ev, *(v for _u, v in report.by_upcard)]
+    if not all(math.isfinite(float(v)) for v in values):
+        return False
+    if report.shoe is None or not report.by_upcard:
+        return True
+    total = report.shoe.total
+    weighted = sum((Fraction(report.shoe[u], total) * Fraction(v) for u, v in report.by_upcard),
+                   Fraction(0))
+    if report.exact:
+        return weighted == report.ev
+    return abs(float(weighted) - float(report.ev)) <= 1e-12
+
+
 def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool,
                      split: SplitLevel = SplitLevel.CDZ,
                      levels: bool = False, use_cache: bool = True, jobs: int = 1,
@@ -50,7 +69,8 @@ def cached_ev_report(rules: Rules, shoe: Shoe, *, exact: bool,
         return (report.rules == rules
                 and (report.shoe is None or report.shoe.counts == shoe.counts)
                 and report.exact == exact and str(report.split) == str(split)
-                and (report.levels is not None) == levels and report.suits == suits)
+                and (report.levels is not None) == levels and report.suits == suits
+                and _consistent(report))
 
     return ev_memo(enabled=use_cache).get_or_compute(
         key, lambda: ev_report(new_analysis(rules, shoe, exact=exact, split=split, jobs=jobs,

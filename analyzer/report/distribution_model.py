@@ -103,6 +103,7 @@ class Spots:
     rounds: int
     seed: int
     why_simulated: str | None = None  # why no exact figure
+    most_spots: int = MAX_SPOTS  # spots that provably cannot run the shoe out (see below)
 
     @property
     def agrees(self) -> bool:
@@ -110,9 +111,33 @@ class Spots:
         return abs(self.simulated - self.covariance) <= 3 * self.simulated_se
 
     def sd_by_spots(self, variance: float, spots: int = 3) -> dict[int, float]:
-        """The SD of a round's total on 1..``spots`` spots: ``sqrt(n v + n (n-1) c)``."""
+        """The SD of a round's total on 1..``spots`` spots: ``sqrt(n v + n (n-1) c)``, for
+        the spots that cannot run the shoe out (:attr:`most_spots`): any two of ``n``
+        spots then play as two spots alone do."""
         return {n: math.sqrt(n * variance + n * (n - 1) * self.covariance)
-                for n in range(1, spots + 1)}
+                for n in range(1, min(spots, self.most_spots) + 1)}
+
+    def spots_refused(self, spots: int) -> str | None:
+        """Why the SD of more than :attr:`most_spots` spots is not given, if asked."""
+        if spots <= self.most_spots:
+            return None
+        return (f"not computed past {self.most_spots} spot{'s' if self.most_spots > 1 else ''}: "
+                f"{self.most_spots + 1} spots could run the shoe out within a round, where "
+                "the covariance of two spots no longer gives the spread")
+
+
+def spots_without_runout(rules: Rules) -> int:
+    """The most spots (up to :data:`MAX_SPOTS`) whose round cannot exhaust a full shoe.
+
+    Counting every ace as 1, a player's hand ends at a hard total of at most 31 (21, or
+    a bust by one card of at most 10) and the dealer's at most 26, so a round of ``n``
+    spots of up to ``max_hands`` hands each deals cards worth at most
+    ``31 n max_hands + 26``; a shoe worth more cannot run out.
+    """
+    shoe = rules.full_shoe()
+    worth = sum(v * shoe[v] for v in range(1, 11))
+    fits = [n for n in range(1, MAX_SPOTS + 1) if 31 * n * rules.max_hands + 26 < worth]
+    return max(fits, default=0)
 
 
 @dataclass(frozen=True)
@@ -254,8 +279,10 @@ def spot_figures(rules: Rules, *, rounds: int = SPOTS_ROUNDS, seed: int = SPOTS_
 
     sim = simulate_spots(rules, rounds, seed=seed, strategy="optimal")
     why = spots_enumerable(rules)
+    most = spots_without_runout(rules)
     if why is None:
         exact = float(spot_covariance(rules, jobs=jobs).covariance)
-        return Spots(exact, "exact", sim.covariance, sim.covariance_se, rounds, seed)
+        return Spots(exact, "exact", sim.covariance, sim.covariance_se, rounds, seed,
+                     most_spots=most)
     return Spots(sim.covariance, "simulated", sim.covariance, sim.covariance_se, rounds, seed,
-                 why)
+                 why, most)

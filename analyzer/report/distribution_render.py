@@ -94,6 +94,9 @@ def _spot_rows(r: DistributionReport) -> list[list[str]]:
                                       else f" +- {k.simulated_se:.6f}") + f": {how}"]]
     rows += [[f"SD of a round on {n} spot{'s' if n > 1 else ''}", f"{sd:.6f}"]
              for n, sd in k.sd_by_spots(float(r.variance), r.n_spots).items()]
+    refused = k.spots_refused(r.n_spots)
+    if refused:
+        rows.append([f"SD of a round on {k.most_spots + 1}-{r.n_spots} spots", refused])
     if k.method == "exact":
         rows.append(["simulated covariance (check)",
                      f"{k.simulated:.6f} +- {k.simulated_se:.6f} ({k.rounds:,} rounds, "
@@ -188,17 +191,23 @@ class CovarianceJson(TypedDict):
 class SpotsJson(TypedDict):
     covariance: CovarianceJson | None
     sd_by_spots: dict[str, float] | None
+    sd_by_spots_refused: NotRequired[str]  # why the spots past those given have no SD
 
 
 def spots_data(k: Spots | None, variance: float, spots: int = 3) -> SpotsJson:
     """The spots' figures (None when not computed); ``sd_by_spots`` for 1..``spots``."""
     if k is None:
         return {"covariance": None, "sd_by_spots": None}
-    return {"covariance": {"value": k.covariance, "method": k.method,
-                           "simulated": k.simulated, "simulated_se": k.simulated_se,
-                           "rounds": k.rounds, "seed": k.seed, "agrees": k.agrees,
-                           "why_simulated": k.why_simulated},
-            "sd_by_spots": {str(n): sd for n, sd in k.sd_by_spots(variance, spots).items()}}
+    data: SpotsJson = {
+        "covariance": {"value": k.covariance, "method": k.method,
+                       "simulated": k.simulated, "simulated_se": k.simulated_se,
+                       "rounds": k.rounds, "seed": k.seed, "agrees": k.agrees,
+                       "why_simulated": k.why_simulated},
+        "sd_by_spots": {str(n): sd for n, sd in k.sd_by_spots(variance, spots).items()}}
+    refused = k.spots_refused(spots)
+    if refused:
+        data["sd_by_spots_refused"] = refused
+    return data
 
 
 class ReportJson(HeaderJson, FiguresJson):
@@ -213,6 +222,7 @@ class ReportJson(HeaderJson, FiguresJson):
     variance_exact: NotRequired[str]
     covariance: NotRequired[CovarianceJson | None]
     sd_by_spots: NotRequired[dict[str, float] | None]
+    sd_by_spots_refused: NotRequired[str]
 
 
 def report_data(r: DistributionReport) -> ReportJson:
@@ -243,6 +253,8 @@ def report_data(r: DistributionReport) -> ReportJson:
         spots = spots_data(r.spots, float(r.variance), r.n_spots)
         data["covariance"] = spots["covariance"]
         data["sd_by_spots"] = spots["sd_by_spots"]
+        if "sd_by_spots_refused" in spots:
+            data["sd_by_spots_refused"] = spots["sd_by_spots_refused"]
     if r.exact and not r.dist.error_bound:  # fractions of probabilities known within a
         data["distribution_exact"] = {format_result(x): fraction_text(p)  # bound: not exact
                                       for x, p in r.probabilities.items()}

@@ -150,11 +150,20 @@ def builtin_of(system: CountSystem) -> str | None:
     return next((s.name for s in _SYSTEMS if s.tags == system.tags), None)
 
 
+def system_key(name: str) -> str:
+    """A count system's name as compared: case, spaces and hyphens ignored (``hilo``,
+    ``Hi-Lo`` and ``hi-lo`` are one name, in every command)."""
+    return "".join(name.lower().split()).replace("-", "")
+
+
+_BY_KEY = {system_key(name): name for name in SYSTEMS}
+
+
 def get_system(name_or_path: str) -> CountSystem:
     """A built-in system by name, or one read from a ``.toml`` file."""
     key = name_or_path.strip().lower()
-    if key in SYSTEMS:
-        return SYSTEMS[key]
+    if system_key(key) in _BY_KEY:
+        return SYSTEMS[_BY_KEY[system_key(key)]]
     if key.endswith(".toml"):
         return load_system(Path(name_or_path))
     raise CountError(f"unknown count system {name_or_path!r} (known: {', '.join(SYSTEMS)}; "

@@ -386,10 +386,12 @@ def check_deal_size(cards: int, shoes: int) -> None:
     if isinstance(shoes, bool) or not isinstance(shoes, int) or not 1 <= shoes <= 10_000_000:
         raise SimulationError(f"shoes {shoes!r} must be 1 to 10,000,000")
     if shoes * cards > MAX_DEALT:
+        fits = MAX_DEALT // cards
+        advice = (f"give {fits:,} shoes or fewer, or a smaller shoe" if fits else
+                  f"give a shoe of at most {MAX_DEALT:,} cards")
         raise SimulationError(
             f"the protection counter would deal {shoes:,} shoes of {cards:,} cards "
-            f"({shoes * cards:,} cards at once; at most {MAX_DEALT:,}): give "
-            f"{max(1, MAX_DEALT // cards):,} shoes or fewer, or a smaller shoe")
+            f"({shoes * cards:,} cards at once; at most {MAX_DEALT:,}): {advice}")
 
 
 def simulate_counter(bet: SideBet, shoe: SuitShoe, table: PayTable, options: BetOptions,

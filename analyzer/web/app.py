@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -217,7 +218,7 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
                 return error(400, "give the command and its options in the query or in a "
                                   "JSON body, not both")
             try:
-                data = json.loads(body)
+                data = json.loads(body, object_pairs_hook=_unique_keys)
                 command, items = _body_items(data)
             except (ValueError, RecursionError) as err:  # json's errors (nesting too) and
                 return error(400, f"malformed JSON body: {err}")  # UsageError
@@ -316,12 +317,34 @@ def _body_items(data: Any) -> tuple[str | None, list[tuple[str, str]]]:
     items: list[tuple[str, str]] = []
     for key, value in params.items():
         for one in value if isinstance(value, list) else [value]:
-            if isinstance(one, bool):
-                one = "1" if one else "0"
-            if not isinstance(one, str | int) or isinstance(one, bool):
-                raise UsageError(f"param {key!r}: a string, a number or a list of them")
-            items.append((str(key), str(one)))
+            items.append((str(key), _param_text(key, one)))
     return command, items
+
+
+def _param_text(key: str, value: object) -> str:
+    """A JSON value as the query string's text, for the CLI's parser to judge: a boolean
+    as ``true``/``false`` (a flag's words; an option wanting a number refuses them), a
+    number as written (``1e7`` is ``10000000``, ``0.95`` stays), never NaN or infinity."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+    raise UsageError(f"param {key!r}: a string, a finite number, true/false or a list of them")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: a key given twice is refused, as in a
+    query string, not read as its last value."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise UsageError(f"key {key!r} given twice in the JSON body")
+        found[key] = value
+    return found
 
 
 def _page(templates: Jinja2Templates, page: str) -> Callable[[Request], Awaitable[Response]]:
