@@ -272,6 +272,9 @@ def _spots(c: Certificate) -> list[Part]:
             ("variance of one spot (off the top)", f"{v:.6f}", "the distribution above")]
     rows += [(f"SD of a round on {n} spot{'s' if n > 1 else ''} (off the top)", f"{sd:.6f}",
               f"sqrt({n} v + {n * (n - 1)} c)") for n, sd in k.sd_by_spots(v).items()]
+    refused = k.spots_refused(3)
+    if refused:
+        rows.append((f"SD of a round on {k.most_spots + 1}-3 spots", "-", refused))
     if k.method == "exact":
         verdict = "agrees" if k.agrees else "DISAGREES"
         rows.append(("simulated covariance (check)",
