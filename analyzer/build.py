@@ -15,7 +15,7 @@ from pathlib import Path
 from analyzer.charts.build import build_chart_tables
 from analyzer.core.errors import UsageError
 from analyzer.core.numbers import shown
-from analyzer.core.presets import PRESETS, Preset, all_games
+from analyzer.core.presets import BUILT_VARIANTS, PRESETS, Preset, all_games
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.version import __version__
 from analyzer.engine.analysis import Analysis
@@ -63,7 +63,8 @@ def _build(root: Path, progress: Callable[[str], None] | None, stages: ProgressC
     games: list[tuple[str, Rules, Preset | None]] = [
         (name, preset.rules, preset) for name, preset in PRESETS.items()]
     games += [(name, rules, None) for name, rules in all_games().items() if name not in PRESETS]
-    total = len(games) + len(PRESETS) + 5  # game reports, certificates, four groups, index
+    certified = (*PRESETS, *BUILT_VARIANTS)
+    total = len(games) + len(certified) + 5  # game reports, certificates, four groups, index
     step = 0
 
     def next_step(label: str) -> None:
@@ -84,7 +85,7 @@ def _build(root: Path, progress: Callable[[str], None] | None, stages: ProgressC
         written.append(path)
     from analyzer.certificates.files import build_certificates  # simulator: lazily
     from analyzer.certificates.model import Settings
-    for name in PRESETS:
+    for name in certified:
         next_step(f"certificate of {name}")
         written += build_certificates(root, progress=say, games=(name,),
                                       settings=Settings(workers=jobs))

@@ -68,14 +68,21 @@ def main() -> None:
         run = measured([sys.executable, "-c", CHILD, args.root], env=env, cwd=args.root)
     stamps = [(float(t), str(m)) for t, m in json.loads(run.stdout)]
     totals: dict[str, float] = {}
+    by_game: dict[str, float] = {}  # the certificates' stage, game by game
     current = "imports"
     for (at, message), (later, _) in zip(stamps, stamps[1:], strict=False):
         current = stage_of(message, current)
         totals[current] = totals.get(current, 0.0) + later - at
+        if current == "certificates":
+            game = message.split(": ", 1)[0]
+            by_game[game] = by_game.get(game, 0.0) + later - at
     print(f"bja build, cold: {run.wall:.1f} s wall ({run.wall / 60:.1f} min), {run.cpu:.1f} s "
           f"CPU, peak {run.tree_mb:.0f} MiB (all processes)")
     for name, seconds in totals.items():
         print(f"  {seconds:7.1f} s  {name}")
+        if name == "certificates":
+            for game, spent in by_game.items():
+                print(f"  {'':9}  {spent:7.1f} s  {game}")
     verdict = "within" if run.wall <= LIMIT else "OVER"
     print(f"{verdict} the {LIMIT:.0f} s bound")
 

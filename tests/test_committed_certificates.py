@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.core.presets import PRESETS
+from analyzer.core.presets import BUILT_VARIANTS, PRESETS
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
 
 
-@pytest.mark.parametrize("game", list(PRESETS))
+@pytest.mark.parametrize("game", [*PRESETS, *BUILT_VARIANTS])
 def test_distribution_sums_to_one_with_the_engines_ev_as_mean(game: str) -> None:
     data = json.loads((REPORTS / game / "certificate.json").read_text(encoding="utf-8"))
     dist = {Fraction(x): p for x, p in data["distribution"].items()}

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from analyzer.certificates.model import Certificate, Settings, certify
 from analyzer.core.errors import UsageError
-from analyzer.core.presets import PRESETS
+from analyzer.core.presets import BUILT_VARIANTS, PRESETS, game_base
 from analyzer.util.files import replacing_folder, write_atomic, write_bytes_atomic
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
@@ -131,15 +131,16 @@ def write_certificate(c: Certificate, out: Path, *,
 def build_certificates(root: Path, progress: Callable[[str], None] | None = None,
                        games: tuple[str, ...] | None = None,
                        settings: Settings | None = None) -> list[Path]:
-    """``bja build``: the seed games' certificates under ``root/reports/<game>/``.
+    """``bja build``: the certificates of the seed games and the built variants
+    (:data:`~analyzer.core.presets.BUILT_VARIANTS`) under ``root/reports/<game>/``.
 
     Without Chromium the PDFs are skipped (said through ``progress``), not the build.
     """
     say = progress or (lambda _msg: None)
     written: list[Path] = []
-    for name in games if games is not None else tuple(PRESETS):
-        preset = PRESETS[name]
-        cert = certify(preset.rules, name, preset, settings or Settings(), progress=say)
+    for name in games if games is not None else (*PRESETS, *BUILT_VARIANTS):
+        preset = PRESETS.get(name)  # a variant has no casino rule text: its spec is the game
+        cert = certify(game_base(name), name, preset, settings or Settings(), progress=say)
         paths, no_pdf = write_certificate(cert, root / "reports" / name)
         written += paths
         if no_pdf is not None:

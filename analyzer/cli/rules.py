@@ -59,8 +59,8 @@ CLASSIC_NOTE = ("a common casino rule set analysed beside the seed games; it has
 VARIANT_NOTE = ("Spanish 21 as docs/games.md reads the game (48-card decks, the bonuses "
                 "printed on its tables; the Super Bonus is a switch, SB, its pay depending on "
                 "the bet); ")
-BUILT_NOTE = ("bja build writes its report, chart, rule effects and shoe-state studies (its "
-              "certificate: bja certify)")
+BUILT_NOTE = ("bja build writes its report, chart, rule effects, shoe-state studies and "
+              "certificate")
 ON_REQUEST_NOTE = "analysed on request, not written by bja build"
 
 

@@ -125,8 +125,8 @@ VARIANT_GAMES: dict[str, str] = {
     "spanish21-s17": SPANISH21.replace("H17", "S17"),
 }
 # The variants bja build writes beside the classic tables: report, chart, rule effects,
-# shoe state. Not their certificates, a `bja certify --game NAME` away: the distribution of
-# a round with four resplit hands takes minutes there, past the build's budget.
+# shoe state and certificate (the seed games' outputs; the classic tables have a report
+# and a chart).
 BUILT_VARIANTS: tuple[str, ...] = ("spanish21",)
 
 
