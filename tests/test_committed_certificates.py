@@ -33,3 +33,15 @@ def test_distribution_sums_to_one_with_the_engines_ev_as_mean(game: str) -> None
 def test_four_jacks_leads_with_its_rtp_as_dealt() -> None:
     data = json.loads((REPORTS / "four-jacks" / "certificate.json").read_text(encoding="utf-8"))
     assert data["headline"]["figure"] == "rtp_as_dealt" and data["headline"]["se"] < 5e-5
+
+
+def test_a_note_of_one_play_names_the_play() -> None:
+    """Spanish 21's two distributions differ in their error bounds, and only the CDZ- play
+    reads suits: each such note says whose it is, and none is printed twice."""
+    text = (REPORTS / "spanish21" / "certificate.md").read_text(encoding="utf-8")
+    notes = text.split("Assumptions:", 1)[1].split("\n#", 1)[0]
+    lines = [line[2:] for line in notes.splitlines() if line.startswith("- ")]
+    assert len(lines) == len(set(lines)) > 0
+    assert "basic chart: the strategy reads ranks only" in " ".join(lines)
+    bounds = [line for line in lines if "every probability is within" in line]
+    assert len(bounds) == 2 and {b.split(":", 1)[0] for b in bounds} == {"CDZ-", "basic chart"}

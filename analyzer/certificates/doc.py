@@ -237,7 +237,11 @@ def _figure_rows(d: DistributionReport, e: DistributionReport) -> tuple[tuple[st
 
 def _distribution(c: Certificate) -> list[Part]:
     d = c.optimal
-    notes = tuple(dict.fromkeys((*d.dist.notes, *c.chart_dist.dist.notes)))
+    # A note of one play only says whose it is: the two plays' error bounds differ, and
+    # only one of them may read suits.
+    mine, theirs = d.dist.notes, c.chart_dist.dist.notes
+    notes = tuple(dict.fromkeys((*(n if n in theirs else f"CDZ-: {n}" for n in mine),
+                                 *(f"basic chart: {n}" for n in theirs if n not in mine))))
     intro = ("P(net = x) for every net result x of a round, in units of the initial bet, "
              "under the optimal CDZ- play and under the basic strategy chart; float64 "
              "arithmetic, every round enumerated (splits jointly with the dealer). "

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import io
 import re
+from fractions import Fraction
 
 from analyzer.certificates.model import Certificate
 from analyzer.report.distribution_model import format_result
+
+MOST_LABELS = 24  # tick labels that fit under a 7-inch plot at 9 points
 
 
 def render_svg(c: Certificate) -> str:
@@ -38,7 +41,7 @@ def render_svg(c: Certificate) -> str:
                hatch="////", linewidth=0.6)
         ax.set_yscale("log")
         ax.yaxis.set_minor_formatter(NullFormatter())
-        ax.set_xticks(list(pos), [format_result(x) for x in xs])
+        ax.set_xticks(list(pos), _labels(xs))
         ax.set_xlabel("net result of a round (units of the initial bet)")
         ax.set_ylabel("probability (log scale)")
         ax.grid(axis="y", which="major", color="#dddddd", linewidth=0.5)
@@ -50,6 +53,30 @@ def render_svg(c: Certificate) -> str:
         plt.close(fig)
     text = out.getvalue()
     return re.sub(r"\s*<metadata>.*?</metadata>", "", text[text.index("<svg"):], flags=re.S)
+
+
+def _labels(xs: list[Fraction]) -> list[str]:
+    """The results' tick labels: every one while they fit (at most :data:`MOST_LABELS`),
+    else whole units only, each at least ``k`` bars after the last one labelled (one bar
+    per result: where no half unit lies between, whole units are neighbours; half units,
+    from bonuses paid 3:2, keep their unlabelled ticks).
+
+    >>> _labels([Fraction(n, 2) for n in range(-16, 25)])[:5]
+    ['-8', '', '-7', '', '-6']
+    >>> _labels([Fraction(n) for n in range(-30, 31)])[:5]
+    ['-30', '', '', '-27', '']
+    >>> _labels([Fraction(n, 2) for n in range(-16, 25)] + [Fraction(13)])[-3:]
+    ['', '12', '']
+    """
+    if len(xs) <= MOST_LABELS:
+        return [format_result(x) for x in xs]
+    gap = -(-len(xs) // MOST_LABELS)
+    labels, last = [], -gap
+    for i, x in enumerate(xs):
+        shown = x.denominator == 1 and i - last >= gap
+        labels.append(format_result(x) if shown else "")
+        last = i if shown else last
+    return labels
 
 
 __all__ = ["render_svg"]
