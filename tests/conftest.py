@@ -152,6 +152,20 @@ HEAVY = frozenset({
     # (tests/test_distribution_suits.py); the rule-effect frame against compare's
     "tests/test_suit_bonus.py::test_round_equals_the_oracle",
     "tests/test_api_results.py::test_effects_frame",
+    # session 57: the default run at 165-189 s here, 207 s in CI on a slow day; the
+    # heaviest cases left that have a sibling in the default run
+    "tests/test_spots.py::test_exact_covariance_is_the_brute_force[BJW]",
+    "tests/test_kernel.py::test_pair_residues_is_the_modular_sum[sizes1]",
+    "tests/test_engine_invariants.py::"
+    "test_bja_hand_marks_early_surrender_best_where_the_engine_makes_it[6D S17 DOA DAS SPL3 ES]",
+    "tests/test_distribution_doubling_rules.py::"
+    "test_the_brute_force_oracle_gives_the_same_fractions[DAN-DDR]",
+    "tests/test_oracle_selfcheck.py::test_card_by_card_round_matches_belief_level[rules6-counts6]",
+    "tests/test_memo.py::test_tasks_run_in_other_processes_in_order_and_raise_at_their_turn[0]",
+    "tests/test_kernel.py::test_joint_fill_residues_is_the_modular_sum[3000]",
+    "tests/test_api_results.py::test_no_numpy_scalar_in_a_result[counts]",
+    "tests/test_exact_splits.py::test_whole_round_against_card_by_card_simulation[case2]",
+    "tests/test_api_results.py::test_no_numpy_scalar_in_a_result[eor]",
 })
 
 
