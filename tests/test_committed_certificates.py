@@ -1,6 +1,7 @@
 """The committed certificates (reports/<game>/certificate.json, written by ``bja build``)
 hold distributions that sum to 1 and whose mean is the engine's EV: to 1e-9 where every
-round was enumerated, within the stated error bound where some were approximated."""
+round was enumerated, within the stated error bound where some were approximated (the
+total then at least 1)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ REPORTS = Path(__file__).resolve().parents[1] / "reports"
 def test_distribution_sums_to_one_with_the_engines_ev_as_mean(game: str) -> None:
     data = json.loads((REPORTS / game / "certificate.json").read_text(encoding="utf-8"))
     dist = {Fraction(x): p for x, p in data["distribution"].items()}
-    assert abs(sum(dist.values()) - 1) <= 1e-9
+    bound = data["error_bound"]
+    # each of the k probabilities within e of the exact one; the approximated rounds'
+    # printed total at least their exact one (analyzer.engine.dist_splits._independent_extra)
+    assert -1e-9 <= sum(dist.values()) - 1 <= 1e-9 + bound * len(dist)
     mean = sum(float(x) * p for x, p in dist.items())
     assert mean == pytest.approx(data["distribution_mean"], abs=1e-12)
-    bound = data["error_bound"]
     # each of the k probabilities within e: the mean within k e max|x|
     slack = bound * len(dist) * max(abs(float(x)) for x in dist)
     assert abs(mean - data["ev"]) <= 1e-9 + slack

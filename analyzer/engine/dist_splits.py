@@ -391,9 +391,13 @@ def _independent_extra(base: tuple[int, ...], keys: CardKeys, hands: list[Blocks
     The first two hands and the dealer are enumerated jointly (with every pair
     card of the round out of the shoe); each further hand's result is drawn
     from its own exact law in the shoe less the upcard and all the pair cards,
-    independently of the other hands' cards.  The total probability of these
-    rounds is exact; how it is spread over net results is not: every
-    probability is within that total of the exact value.
+    independently of the other hands' cards, that law normalised over the hand's
+    kind (``hands[k]``: e.g. no pair card first, where a resplit is still open).
+    So these rounds carry the first two hands' whole probability: at least their
+    exact total, which also counts the chance that each further hand is of its
+    kind (the printed total can pass 1 by as much).  With that total ``e`` and the
+    exact one ``e* <= e``, each result's share lies in ``[0, e]`` printed and in
+    ``[0, e*]`` exactly: every probability is within ``e`` of the exact value.
     """
     pairs = len(hands) - 2
     shoe = list(base)

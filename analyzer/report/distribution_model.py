@@ -231,17 +231,17 @@ class DistributionReport:
     def sd_bound(self) -> float:
         """How far the SD may be from the exact one (0 when every round was enumerated).
 
-        The error bound ``e`` is the total probability of the rounds whose results were
-        approximated, and the approximation gives those rounds that same total
-        (:mod:`analyzer.engine.dist_splits`): the printed and the exact distributions
-        differ by ``e`` times the difference of two laws of those rounds, so an
-        expectation of anything with values in an interval of length ``L`` moves by at
-        most ``e L``.  With every result at most ``X`` in size, ``E[x^2]`` (in
-        ``[0, X^2]``) moves by at most ``e X^2`` and the mean ``m`` by ``d = 2 e X``; the
-        variance by at most ``e X^2 + d (2 |m| + d)``, and the SD by that over the SD
-        (``|s - s'| = |v - v'| / (s + s')``).  The approximated rounds' results are sums of
-        their hands' results taken independently, every combination included, so the
-        exact results lie within the printed ones' range.
+        The error bound ``e`` is the total probability the approximation gives the
+        rounds whose results it approximated, at least their exact total ``e*``
+        (:func:`analyzer.engine.dist_splits._independent_extra`): the printed and the
+        exact distributions differ by a measure of mass ``e`` less one of mass ``e*``,
+        so an expectation of anything with values in an interval containing 0 moves by
+        at most ``e`` times the interval's length.  With every result at most ``X`` in
+        size, ``E[x^2]`` (in ``[0, X^2]``) moves by at most ``e X^2`` and the mean ``m``
+        by ``d = 2 e X``; the variance by at most ``e X^2 + d (2 |m| + d)``, and the SD
+        by that over the SD (``|s - s'| = |v - v'| / (s + s')``).  The approximated
+        rounds' results are sums of their hands' results taken independently, every
+        combination included, so the exact results lie within the printed ones' range.
         """
         e = float(self.dist.error_bound)
         if not e:
@@ -252,8 +252,9 @@ class DistributionReport:
         return dv / max(self.sd, 1e-12)
 
     def chance_bound(self, test: Callable[[Fraction], bool]) -> float:
-        """How far :meth:`chance` may be off: ``e`` for any set of results (the laws of
-        the approximated rounds differ by ``e`` times two laws, see :attr:`sd_bound`)."""
+        """How far :meth:`chance` may be off: ``e`` for any set of results (the printed
+        and the exact laws give it shares in ``[0, e]`` from the approximated rounds, see
+        :attr:`sd_bound`)."""
         del test  # the bound holds for every set of results
         return float(self.dist.error_bound)
 
