@@ -206,3 +206,24 @@ def test_spots_that_could_run_the_shoe_out_have_no_sd() -> None:
     assert "not computed past 2 spots: 3 spots could run the shoe out" in \
         data.get("sd_by_spots_refused", "")
     assert "sd_by_spots_refused" not in spots_data(spots, 1.3, 2)
+
+
+@pytest.mark.parametrize("asked", [3, 5])
+def test_a_refused_row_names_the_spots_refused(asked: int) -> None:
+    """``bja distribution --spots 3`` on a game of at most 2 spots labelled its refused
+    row "SD of a round on 3-3 spots"; both renderers now take the label from ``Spots``."""
+    from types import SimpleNamespace
+
+    from analyzer.certificates.doc import _spots
+    from analyzer.report.distribution_model import Spots
+    from analyzer.report.distribution_render import _spot_rows
+
+    spots = Spots(0.5, "exact", 0.5, 0.001, 1000, 1, most_spots=2)
+    report = SimpleNamespace(spots=spots, variance=1.3, n_spots=asked)
+    labels = [row[0] for row in _spot_rows(report)]  # type: ignore[arg-type]
+    want = "SD of a round on 3 spots" if asked == 3 else "SD of a round on 3-5 spots"
+    assert labels[1:4] == ["SD of a round on 1 spot", "SD of a round on 2 spots", want]
+    certificate = SimpleNamespace(spots=spots, optimal=SimpleNamespace(variance=1.3))
+    part = _spots(certificate)[0]  # type: ignore[arg-type]
+    text = str(part)
+    assert "SD of a round on 3 spots" in text and "3-3" not in text

@@ -22,7 +22,12 @@ from analyzer.core.arith import is_exact
 from analyzer.core.cards import format_value
 from analyzer.core.levels import LEVEL_TITLES
 from analyzer.core.presets import READINGS
-from analyzer.report.distribution_model import DistributionReport, format_result, one_in_text
+from analyzer.report.distribution_model import (
+    DistributionReport,
+    Spots,
+    format_result,
+    one_in_text,
+)
 from analyzer.sidebets.paytable import format_pay
 from analyzer.sidebets.stats import CONFIDENCES, ParSheet, rtp_interval
 from analyzer.util.text import fixed, fraction_text
@@ -274,11 +279,11 @@ def _spots(c: Certificate) -> list[Part]:
              f"{k.covariance:.6f}" + ("" if k.method == "exact"
                                       else f" +- {k.simulated_se:.6f} (1 SE)"), how),
             ("variance of one spot (off the top)", f"{v:.6f}", "the distribution above")]
-    rows += [(f"SD of a round on {n} spot{'s' if n > 1 else ''} (off the top)", f"{sd:.6f}",
+    rows += [(f"{Spots.round_label(n)} (off the top)", f"{sd:.6f}",
               f"sqrt({n} v + {n * (n - 1)} c)") for n, sd in k.sd_by_spots(v).items()]
     refused = k.spots_refused(3)
     if refused:
-        rows.append((f"SD of a round on {k.most_spots + 1}-3 spots", "-", refused))
+        rows.append((Spots.round_label(k.most_spots + 1, 3), "-", refused))
     if k.method == "exact":
         verdict = "agrees" if k.agrees else "DISAGREES"
         rows.append(("simulated covariance (check)",

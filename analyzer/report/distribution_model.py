@@ -117,6 +117,17 @@ class Spots:
         return {n: math.sqrt(n * variance + n * (n - 1) * self.covariance)
                 for n in range(1, min(spots, self.most_spots) + 1)}
 
+    @staticmethod
+    def round_label(first: int, last: int | None = None) -> str:
+        """The one label of an SD row, for ``first`` spots or the range ``first``..``last``.
+
+        >>> Spots.round_label(1), Spots.round_label(3, 3), Spots.round_label(3, 5)
+        ('SD of a round on 1 spot', 'SD of a round on 3 spots', 'SD of a round on 3-5 spots')
+        """
+        last = first if last is None else last
+        span = f"{first}" if last == first else f"{first}-{last}"
+        return f"SD of a round on {span} spot{'s' if last > 1 else ''}"
+
     def spots_refused(self, spots: int) -> str | None:
         """Why the SD of more than :attr:`most_spots` spots is not given, if asked."""
         if spots <= self.most_spots:

@@ -92,11 +92,11 @@ def _spot_rows(r: DistributionReport) -> list[list[str]]:
     rows = [["covariance of two spots (same dealer hand)",
              f"{k.covariance:.6f}" + ("" if k.method == "exact"
                                       else f" +- {k.simulated_se:.6f}") + f": {how}"]]
-    rows += [[f"SD of a round on {n} spot{'s' if n > 1 else ''}", f"{sd:.6f}"]
+    rows += [[Spots.round_label(n), f"{sd:.6f}"]
              for n, sd in k.sd_by_spots(float(r.variance), r.n_spots).items()]
     refused = k.spots_refused(r.n_spots)
     if refused:
-        rows.append([f"SD of a round on {k.most_spots + 1}-{r.n_spots} spots", refused])
+        rows.append([Spots.round_label(k.most_spots + 1, r.n_spots), refused])
     if k.method == "exact":
         rows.append(["simulated covariance (check)",
                      f"{k.simulated:.6f} +- {k.simulated_se:.6f} ({k.rounds:,} rounds, "
