@@ -155,9 +155,13 @@ test_suit_shoes, test_suit_shoes_slow = fuzz(suit_shoe_texts(), check_suit_shoe,
 CHART = (ROOT / "tables" / "free-bet" / "chart.csv").read_text()
 
 
+# One folder per test process, removed when it exits: a folder per example left tens of
+# thousands behind in the system's temporary directory.
+_FOLDER = tempfile.TemporaryDirectory(prefix="bja-fuzz-")
+
+
 def _in_a_file(data: bytes, name: str) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="bja-fuzz-"))
-    path = folder / name
+    path = Path(_FOLDER.name) / name
     path.write_bytes(data)
     return path
 

@@ -86,7 +86,9 @@ class JobPool:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bja-job")
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
-        self._root = tempfile.mkdtemp(prefix="bja-web-")
+        self._root: str | None = None  # made by the first job with files, so an app that
+        # never writes one (or is never shut down, as under a bare ASGI transport) leaves
+        # no folder behind
 
     def active(self) -> int:
         with self._lock:
@@ -100,6 +102,8 @@ class JobPool:
                 raise QueueFull
             job = Job(uuid.uuid4().hex, command, argv)
             if files:
+                if self._root is None:
+                    self._root = tempfile.mkdtemp(prefix="bja-web-")
                 job.folder = tempfile.mkdtemp(prefix=f"{command}-", dir=self._root)
             self._jobs[job.id] = job
             self._trim()
@@ -157,7 +161,8 @@ class JobPool:
             if job.future is not None and job.future.cancel():
                 job.state = "cancelled"
         self._executor.shutdown(wait=False, cancel_futures=True)
-        shutil.rmtree(self._root, ignore_errors=True)
+        if self._root is not None:
+            shutil.rmtree(self._root, ignore_errors=True)
 
 
 class Answers:
