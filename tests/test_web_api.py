@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -506,3 +507,22 @@ def test_rules_in_words_for_the_effects_table(client: TestClient,
     assert spec[:2] == ["1 deck", "dealer hits soft 17"]
     bad = client.get("/page/words?rules=1D+X17")
     assert bad.status_code == 400 and bad.text.count("\n") == 1
+
+
+def test_a_pool_leaves_no_folder_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its folder is made by the first job with files and removed at close; an app never
+    shut down (a bare ASGI transport runs no lifespan) left an empty folder per app."""
+    import tempfile
+
+    from analyzer.web.jobs import JobPool
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    JobPool(workers=1, queue=2).close()
+    JobPool(workers=1, queue=2)  # never closed
+    assert list(tmp_path.iterdir()) == []
+    pool = JobPool(workers=1, queue=2)
+    job = pool.submit("certify", ("x",), lambda job: None, files=True)
+    assert job.folder is not None and Path(job.folder).parent.parent == tmp_path
+    job.future.result(timeout=30)  # type: ignore[union-attr]
+    pool.close()
+    assert list(tmp_path.iterdir()) == []
