@@ -208,7 +208,9 @@ def _distributions(rules: Rules, title: str, run: ChartRun, jobs: int, budget: i
     """The round's distribution under CDZ- play and under the chart (float arithmetic).
 
     With ``memo`` the chart reads from the on-disk memo the split rounds it plays as
-    the optimal play does (nearly all of them), and a rerun reads every one."""
+    the optimal play does (most of them in the seed games, few in Spanish 21's:
+    :func:`~analyzer.engine.dist_splits.kept_split_distribution`), and a rerun reads
+    every one."""
     optimal = make_report(round_distribution(rules, name="optimal (CDZ-)", jobs=jobs,
                                              budget=budget, memo=memo, progress=progress),
                           title, run.optimum.ev())

@@ -508,8 +508,11 @@ def kept_split_distribution(base: tuple[int, ...], pair: int, families: dict[str
     ``memo``, keyed by its arguments (the hands' blocks by their digest).
 
     Two strategies that play a split round alike give it the same blocks, so the second
-    reads the first's figures: a certificate's basic-strategy chart shares nearly every
-    split round with the optimal play computed before it.
+    reads the first's figures.  A certificate's basic-strategy chart plays most split
+    rounds of the seed games as the optimal play computed before it does, but one hand
+    played otherwise changes a round's blocks: Spanish 21's chart (ranks and totals,
+    where the optimal play reads suits and compositions) plays most of its rounds
+    otherwise and computes them again.
     """
     if not memo:
         return split_distribution(base, pair, families, patterns, s, budget)
