@@ -335,3 +335,41 @@ def test_a_hand_the_peek_surely_ends_is_never_played(spec: str) -> None:
     dist = round_distribution(rules, Shoe(counts), exact=True, strategy=play)
     assert dist.total == 1
     assert dist.mean == Analysis(rules, Shoe(counts), exact=True, strategy=play).ev()
+
+
+@pytest.mark.parametrize(("spec", "counts"), [
+    ("1D S17 DOA DAS SPL3 NS", (0, 0, 0, 0, 0, 0, 0, 13, 0, 0)),
+    ("1D S17 DOA DAS SPL2 NS", (0, 0, 0, 0, 0, 0, 0, 16, 0, 0)),
+    ("1D S17 DOA DAS SPL3 NS", (1, 0, 0, 0, 0, 0, 0, 15, 0, 0)),
+    ("1D S17 DOA DAS SPL3 LS", (0, 0, 0, 0, 0, 0, 2, 14, 0, 0)),
+])
+def test_a_kind_of_split_hand_the_shoe_cannot_deal_has_no_round(
+        spec: str, counts: tuple[int, ...]) -> None:
+    """Eights only: a split hand cannot start with a card other than the pair's, so that
+    kind of hand has no blocks, and resplitting crashed with a bare ValueError (exit 70
+    from ``bja distribution --shoe 8:40``; found by an adversarial test).  The oracle's
+    fractions; the one-rank shoes' rounds are sure wins of 4 and 3 units."""
+    check_against_the_oracle(spec, counts)
+    if counts.count(0) == 9:
+        rules = parse_spec(spec)
+        assert round_distribution(rules, Shoe(counts)).probabilities == {rules.max_hands: 1.0}
+
+
+def test_no_round_that_cannot_lose_has_a_largest_loss() -> None:
+    """The largest loss was the least result whatever its sign: a shoe of aces only
+    (every round a blackjack paying 1) printed a "largest loss" of 1 unit, sure to
+    happen (found by an adversarial test).  It is the least *negative* result with a
+    chance, and "none" where there is none; likewise the largest win."""
+    from analyzer.report.distribution_model import Extreme, make_report
+    from analyzer.report.distribution_render import render_text, report_data
+
+    rules, shoe = parse_spec("1D S17 DOA DAS SPL3 NS"), Shoe((40, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    dist = round_distribution(rules, shoe)
+    report = make_report(dist, "aces", Analysis(rules, shoe).ev())
+    assert report.largest_win == Extreme(Fraction(1), 1.0) and report.largest_loss is None
+    assert report_data(report)["largest_loss"] is None
+    assert "largest loss: none" in render_text(report)
+    rules = parse_spec("1D H17 DOA NDAS NSPL NS")
+    full = make_report(round_distribution(rules), "1D", Analysis(rules).ev())
+    assert full.largest_win is not None and full.largest_win.result == 2
+    assert full.largest_loss is not None and full.largest_loss.result == -2

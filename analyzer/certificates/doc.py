@@ -25,6 +25,7 @@ from analyzer.core.presets import READINGS
 from analyzer.report.distribution_model import (
     DistributionReport,
     Spots,
+    extreme_text,
     format_result,
     one_in_text,
 )
@@ -143,8 +144,8 @@ def _summary(c: Certificate, ax: Appendix) -> Part:
              (f"hit frequency P(net > 0) (CDZ-){top}", pct(d.p_win, 4) + (
                  f" (+- {100 * d.chance_bound(lambda x: x > 0):.2g}%)" if sd_bound else ""),
               "-"),
-             (f"largest win (CDZ-){top}", f"{format_result(d.largest_win.result)} units, "
-                                          f"{d.largest_win.odds(float(d.dist.error_bound))}", "-"),
+             (f"largest win (CDZ-){top}",
+              extreme_text(d.largest_win, float(d.dist.error_bound), sep=", "), "-"),
              ("simulation cross-check (off the top)", c.check.verdict, "-")]
     if d.dist.error_bound:
         rows += [("distribution: error bound of each probability (resplit rounds past the "
@@ -230,10 +231,10 @@ def _figure_rows(d: DistributionReport, e: DistributionReport) -> tuple[tuple[st
             ("P(win) = P(net > 0): hit frequency", *both(lambda r: pct(r.p_win, 6))),
             ("P(push) = P(net = 0)", *both(lambda r: pct(r.p_push, 6))),
             ("P(loss) = P(net < 0)", *both(lambda r: pct(r.p_loss, 6))),
-            ("largest win", *both(lambda r: f"{format_result(r.largest_win.result)}: "
-                                            f"{r.largest_win.odds(float(r.dist.error_bound))}")),
-            ("largest loss", *both(lambda r: f"{format_result(r.largest_loss.result)}: "
-                                             f"{r.largest_loss.odds(float(r.dist.error_bound))}")),
+            ("largest win", *both(lambda r: extreme_text(r.largest_win, float(r.dist.error_bound),
+                                                         units=""))),
+            ("largest loss", *both(lambda r: extreme_text(r.largest_loss,
+                                                          float(r.dist.error_bound), units=""))),
             ("volatility index 90% / 95% / 99%", vi[0], vi[1]),
             ("error bound per probability", *both(lambda r: f"{float(r.dist.error_bound):.3g}")),
             ("error bound of the standard deviation", *both(lambda r: f"{r.sd_bound:.3g}"))]

@@ -456,6 +456,8 @@ def split_distribution(base: tuple[int, ...], pair: int, families: dict[str, Blo
     heads: dict[tuple[int, str], tuple[list[Rounds], list[int]]] = {}
     for names, ways in patterns.items():
         hands = [families[n] for n in names]
+        if not all(len(blocks.mult) for blocks in hands):
+            continue  # a kind of hand this shoe cannot deal (one rank left): no such round
         rounds = Rounds.single(keys, hands[0])
         for blocks in hands[1:-1]:
             if rounds.size_with(blocks) > budget:

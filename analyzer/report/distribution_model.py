@@ -61,6 +61,19 @@ class Extreme:
         return one_in_text(float(self.probability), bound)
 
 
+def extreme_text(extreme: Extreme | None, bound: float = 0.0, *, units: str = " units",
+                 sep: str = ": ") -> str:
+    """The largest win or loss as text, ``"none"`` where no round has one (a shoe the
+    player cannot lose from has no largest loss).
+
+    >>> extreme_text(Extreme(Fraction(8), 1e-6)), extreme_text(None)
+    ('8 units: 1 in 1,000,000.0', 'none')
+    """
+    if extreme is None:
+        return "none"
+    return f"{format_result(extreme.result)}{units}{sep}{extreme.odds(bound)}"
+
+
 def one_in_text(probability: float, bound: float = 0.0, *, say_bound: bool = True) -> str:
     """A chance as "1 in N", with only the digits of N that ``bound`` (the most the
     probability may be off by; 0: exact) determines.
@@ -218,14 +231,16 @@ class DistributionReport:
         return self.chance(lambda x: x < 0)
 
     @property
-    def largest_win(self) -> Extreme:
-        x = max(self.probabilities)
-        return Extreme(x, self.probabilities[x])
+    def largest_win(self) -> Extreme | None:
+        """The largest net win with a chance; None where no round wins."""
+        wins = [x for x, p in self.probabilities.items() if x > 0 and p]
+        return Extreme(max(wins), self.probabilities[max(wins)]) if wins else None
 
     @property
-    def largest_loss(self) -> Extreme:
-        x = min(self.probabilities)
-        return Extreme(x, self.probabilities[x])
+    def largest_loss(self) -> Extreme | None:
+        """The largest net loss with a chance; None where no round loses."""
+        losses = [x for x, p in self.probabilities.items() if x < 0 and p]
+        return Extreme(min(losses), self.probabilities[min(losses)]) if losses else None
 
     def result_range(self) -> tuple[float, float]:
         """The lowest and highest net result of a round (per unit bet) with a chance."""

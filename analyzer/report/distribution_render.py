@@ -15,8 +15,10 @@ from typing import NotRequired, TypedDict
 from analyzer.core.arith import Number
 from analyzer.report.distribution_model import (
     DistributionReport,
+    Extreme,
     HeaderJson,
     Spots,
+    extreme_text,
     format_result,
 )
 from analyzer.sidebets.stats import CONFIDENCES, RiskJson
@@ -70,8 +72,8 @@ def _figures(r: DistributionReport) -> list[list[str]]:
         ["P(win) = P(net > 0) (hit frequency)", _pct(r.p_win)],
         ["P(push) = P(net = 0)", _pct(r.p_push)],
         ["P(loss) = P(net < 0)", _pct(r.p_loss)],
-        ["largest win", f"{format_result(win.result)} units: {win.odds(bound)}"],
-        ["largest loss", f"{format_result(loss.result)} units: {loss.odds(bound)}"],
+        ["largest win", extreme_text(win, bound)],
+        ["largest loss", extreme_text(loss, bound)],
         ["volatility index 90% / 95% / 99%",
          " / ".join(f"{v:.4f}" for v in r.volatility().values())],
     ]
@@ -168,8 +170,8 @@ class FiguresJson(RiskJson):
     p_win: float
     p_push: float
     p_loss: float
-    largest_win: ExtremeJson
-    largest_loss: ExtremeJson
+    largest_win: ExtremeJson | None  # None: no round wins (loses)
+    largest_loss: ExtremeJson | None
     error_bound: float
     sd_error_bound: float
     hit_frequency_error_bound: float
@@ -225,6 +227,13 @@ class ReportJson(HeaderJson, FiguresJson):
     sd_by_spots_refused: NotRequired[str]
 
 
+def _extreme_data(e: Extreme | None) -> ExtremeJson | None:
+    if e is None:
+        return None
+    return {"result": format_result(e.result), "probability": _num(e.probability),
+            "one_in": e.one_in}
+
+
 def report_data(r: DistributionReport) -> ReportJson:
     """Every figure as JSON-ready data (exact fractions as ``"p/q"`` in exact mode)."""
     win, loss = r.largest_win, r.largest_loss
@@ -236,10 +245,7 @@ def report_data(r: DistributionReport) -> ReportJson:
         "variance": _num(r.variance), "sd": r.sd, "skewness": r.skewness,
         "p_win": _num(r.p_win), "p_push": _num(r.p_push), "p_loss": _num(r.p_loss),
         "hit_frequency": _num(r.p_win),
-        "largest_win": {"result": format_result(win.result), "probability": _num(win.probability),
-                        "one_in": win.one_in},
-        "largest_loss": {"result": format_result(loss.result),
-                         "probability": _num(loss.probability), "one_in": loss.one_in},
+        "largest_win": _extreme_data(win), "largest_loss": _extreme_data(loss),
         "volatility_index": {f"{round(100 * c)}%": v for c, v in r.volatility().items()},
         "rtp_interval": [{"rounds": n, **{f"{round(100 * c)}%": list(v)
                                           for c, v in cells.items()}}
