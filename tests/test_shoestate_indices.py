@@ -289,3 +289,24 @@ def test_the_fewest_unseen_cards_allowed_give_indices() -> None:
     results = playing_indices(rules, SYSTEMS["hi-lo"], decisions, unseen=MIN_UNSEEN,
                               use_cache=False)
     assert len(results) == len(decisions) and any(r.index is not None for r in results)
+
+
+def test_a_decision_without_a_figure_names_no_play() -> None:
+    """On 13 unseen cards of a Spanish deck every count of 2,2 v T can run the shoe out,
+    so no value was computed, yet the play read "hit at every count within reach" (found
+    by an adversarial test).  It reads "not computed" with the reason; a search the
+    shoe's reach cut short names the counts it computed."""
+    from analyzer.shoestate.render_play import indices_json
+
+    hilo = SYSTEMS["hi-lo"]
+    rules = parse_spec("1D SP")
+    found = playing_indices(rules, hilo, [parse_decision("2,2vT:split-hit"),
+                                          parse_decision("16vT:stand-hit")], unseen=13)
+    none, short = found
+    assert none.values == () and none.index is None
+    assert none.rule == "not computed: the shoe at this count can run out within a round"
+    data = indices_json(found, "1D SP", "1D SP", hilo)["indices"]
+    assert data[0]["values"] == {} and data[1]["comparison"] == "no flip found"
+    assert short.index is None and [tc for tc, _ in short.values] == [0, 1]
+    assert short.rule == ("hit at every count within reach (TC +0 to +1 computed; beyond: "
+                          "the shoe at this count can run out within a round)")

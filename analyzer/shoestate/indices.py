@@ -58,6 +58,7 @@ class IndexResult:
     unseen: int
     limit: Fraction | None = None  # the search stopped at this true count, not the shoe's reach
     unit: Fraction = Fraction(1)  # the search's step (:func:`count_unit`)
+    why: str | None = None  # why the next count had no figure, where the shoe's reach ended it
 
     @property
     def index_text(self) -> str:
@@ -69,7 +70,13 @@ class IndexResult:
         return f"{self.index:+.{places}f}"
 
     def _searched(self) -> str:
-        return "" if self.limit is None else f" (searched to TC {float(self.limit):+g})"
+        if self.limit is not None:
+            return f" (searched to TC {float(self.limit):+g})"
+        if self.why is None:
+            return ""
+        low, high = self.values[0][0], self.values[-1][0]
+        span = f"TC {low:+g}" if low == high else f"TC {low:+g} to {high:+g}"
+        return f" ({span} computed; beyond: {self.why})"
 
     @property
     def rule(self) -> str:
@@ -81,6 +88,8 @@ class IndexResult:
                 return "no flip within reach" + self._searched()
             return f"{take} at TC {'>=' if self.rising else '<='} {self.index_text}"
         first, second = Action(d.first).label, Action(d.second).label
+        if not self.values:  # no count had a figure: no play to name
+            return f"not computed: {self.why or 'no true count had a figure'}"
         if self.index is None:
             best = first if self.values and self.values[0][1] > 0 else second
             return f"{best} at every count within reach" + self._searched()
@@ -108,6 +117,7 @@ class _Search:
     index: float | None = None
     reach: int = MAX_TC  # the steps the search may go either way (:func:`count_unit`)
     limit: int = 0  # the signed step it stopped at, not by a count the shoe cannot reach
+    why: str | None = None  # why a count had no figure (the first such count's reason)
 
     def next_counts(self) -> list[int]:
         """Whole true counts still needed (empty once bracketed or out of reach).
@@ -194,8 +204,8 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
         for s, tc in wanted:
             try:
                 plans[(id(s), tc)] = _plan(s.decision, system, full, tc * unit, left)
-            except TrueCountError:
-                s.done = True
+            except TrueCountError as err:
+                s.done, s.why = True, s.why or str(err)
         keys = sorted({(shoe_.counts, s.decision.upcard, hand)
                        for s, tc in wanted if (id(s), tc) in plans and not s.decision.insurance
                        for hand, _, cs in plans[(id(s), tc)] for _, shoe_ in cs.vertices})
@@ -208,8 +218,8 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
             if (id(s), tc) in plans:
                 try:
                     s.values[tc] = _combine(s.decision, plans[(id(s), tc)], results)
-                except TrueCountError:  # no figure there: the count is beyond reach
-                    s.done = True
+                except TrueCountError as err:  # no figure there: the count is beyond reach
+                    s.done, s.why = True, s.why or str(err)
                     continue
                 s.bracket()
     def scaled(k: int) -> int | float:  # a searched count in the count's own units
@@ -221,7 +231,7 @@ def playing_indices(rules: Rules, system: CountSystem, decisions: Sequence[Decis
                         rising=0 in s.values and 1 in s.values and s.values[1] > s.values[0],
                         values=tuple((scaled(k), v) for k, v in sorted(s.values.items())),
                         unseen=left, limit=s.limit * unit if s.limit else None,
-                        unit=unit)
+                        unit=unit, why=s.why)
             for s in searches]
 
 

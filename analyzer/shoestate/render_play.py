@@ -90,6 +90,8 @@ def _published(r: IndexResult, system: CountSystem) -> tuple[str, str]:
     pub = PUBLISHED.get(r.decision.key) if _compared(system) else None
     if pub is None:
         return "", ""
+    if not r.values:
+        return f"{pub.index:+d}", "not computed"
     if r.index is None:
         return f"{pub.index:+d}", "no flip found"
     gap = r.index - pub.index
