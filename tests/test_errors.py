@@ -447,6 +447,10 @@ def test_pipes_and_devices_named_as_input_files_are_refused(tmp_path: Path) -> N
                   "device or pipe")
     _one_line(*_limited(["evaluate", "--game", "charlie7", "--chart", str(fifo)], timeout=30),
               "device or pipe")
+    # bja distribution called a device or a folder "not found" (an adversarial test)
+    for path, kind in ((fifo, "device or pipe"), (tmp_path, "folder")):
+        _one_line(*_limited(["distribution", "--rules", "1D NSPL", "--chart", str(path)],
+                            timeout=30), kind)
 
 
 def test_a_dotted_key_of_fifty_thousand_parts_is_refused_at_once(tmp_path: Path) -> None:

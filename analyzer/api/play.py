@@ -741,8 +741,9 @@ def distribution(game: Game, *, shoe: Shoe | str | None = None,
         from analyzer.charts.model import Chart
 
         if isinstance(strategy, (str, Path)) and "\n" not in str(strategy) \
-                and not Path(strategy).is_file():
-            raise ChartError(f"chart file {str(strategy)!r} not found")
+                and not Path(strategy).exists():  # a folder or a device: the loader says so
+            raise ChartError(f"chart file {str(strategy)!r} not found (a strategy is 'optimal', "
+                             "'chart' or a chart file)")
         loaded, source = load_chart_input(strategy, rules)
         play = ChartStrategy(loaded, rules)
         given_as_file = not isinstance(strategy, Chart) and "\n" not in str(strategy)
