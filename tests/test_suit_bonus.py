@@ -166,6 +166,9 @@ def test_the_super_bonus_turns_a_suited_seven_seven_into_a_hit() -> None:
 def test_a_shoe_the_decks_cannot_hold_is_refused_in_one_line() -> None:
     with pytest.raises(ImpossibleShoeError, match="holds more 7s than it does"):
         Analysis(parse_spec(f"1D {SUITED}"), Shoe((4, 4, 4, 4, 4, 4, 5, 4, 4, 16)))
+    # aces and tens by name: "more 1/10s" (an adversarial test)
+    with pytest.raises(ImpossibleShoeError, match="holds more aces and ten-valued cards than"):
+        Analysis(parse_spec(f"1D {SUITED}"), Shoe((5, 4, 4, 4, 4, 4, 4, 4, 4, 17)))
 
 
 def test_only_the_shoe_size_stops_optimal_splitting_under_suit_bonuses() -> None:

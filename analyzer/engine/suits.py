@@ -326,8 +326,15 @@ def suit_shoe_refusal(rules: Rules, counts: Sequence[int]) -> str | None:
     if not over:
         return None
     decks = f"{rules.decks} full deck{'s' if rules.decks > 1 else ''}"
+    names = [_plural(v) for v in over]
+    which = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
     return (f"suit bonuses read suits from what is left of {decks}, and this shoe holds "
-            f"more {'/'.join(map(str, over))}s than {'they do' if rules.decks > 1 else 'it does'}")
+            f"more {which} than {'they do' if rules.decks > 1 else 'it does'}")
+
+
+def _plural(value: int) -> str:
+    """A value's cards named in a sentence: ``aces``, ``7s``, ``ten-valued cards``."""
+    return {1: "aces", 10: "ten-valued cards"}.get(value, f"{value}s")
 
 
 __all__ = ["NEAR_678", "NEAR_777", "THREE_RANKS", "Law", "SuitState", "ThreePays", "case_label",
