@@ -114,3 +114,25 @@ def test_the_glossarys_small_shoe_where_cdp_is_below_cdp1() -> None:
     assert cdp < cdp1
     text = (Path(__file__).parents[1] / "docs" / "glossary.md").read_text()
     assert f"CDP1 {float(100 + 100 * cdp1):.9f}%, CDP {float(100 + 100 * cdp):.9f}%" in text
+
+
+def test_exact_levels_give_the_chart_as_a_fraction(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bja ev --exact --levels`` gave every level but the chart as a fraction (the chart's
+    was its float evaluation; an adversarial test).  It is the chart's own play valued in
+    fractions, the float within 1e-15, and not above CDZ-."""
+    from fractions import Fraction
+
+    from analyzer.charts.evaluate import make_chart
+    from analyzer.charts.strategy import ChartStrategy
+    from analyzer.engine.analysis import Analysis
+
+    spec = "1D S17 DOA DAS SPL1 NS"
+    assert main(["ev", "--rules", spec, "--exact", "--levels", "--json"]) == 0
+    levels = json.loads(capsys.readouterr().out)["levels"]
+    chart = Fraction(levels["chart"]["ev_exact"])
+    rules = parse_spec(spec)
+    run = make_chart(rules, "levels")
+    assert chart == Analysis(rules, exact=True, strategy=ChartStrategy(run.chart, rules)).ev()
+    assert abs(float(chart) - levels["chart"]["ev"]) <= 1e-15
+    assert abs(float(chart) - float(run.chart.evaluation.chart_ev)) <= 1e-15  # type: ignore
+    assert chart <= Fraction(levels["cdz"]["ev_exact"])

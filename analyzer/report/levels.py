@@ -106,6 +106,11 @@ def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False,
         run = make_chart(rules, "levels", shoe=shoe)
         assert run.chart.evaluation is not None
         chart = Level(CHART, run.chart.evaluation.chart_ev)
+        if exact:  # the chart's own play valued again in fractions, as the other levels are
+            from analyzer.charts.strategy import ChartStrategy
+
+            play = ChartStrategy(run.chart, rules)
+            chart = Level(CHART, Analysis(rules, shoe, exact=True, strategy=play).ev())
         if not exact and suits:  # the chart's optimum reads the suits
             done.setdefault(SplitLevel.CDZ, run.optimum)
     except AnalyzerError as err:

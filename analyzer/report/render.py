@@ -288,7 +288,7 @@ def levels_json(levels: Levels) -> dict[str, LevelJson]:
         entry: LevelJson = {"title": LEVEL_TITLES[level.name]}
         if level.computed:
             entry.update({"ev": float(level.ev), "rtp": 1 + float(level.ev)})
-            if levels.exact and level.name != "chart":
+            if levels.exact:
                 entry["ev_exact"] = fraction_text(level.ev)
         else:
             entry["not_computed"] = level.reason
