@@ -310,3 +310,7 @@ def test_a_decision_without_a_figure_names_no_play() -> None:
     assert short.index is None and [tc for tc, _ in short.values] == [0, 1]
     assert short.rule == ("hit at every count within reach (TC +0 to +1 computed; beyond: "
                           "the shoe at this count can run out within a round)")
+    from analyzer.shoestate.indices import IndexResult
+
+    bare = IndexResult(parse_decision("insurance"), None, False, (), 13, why="no shoe")
+    assert bare.rule == "not computed: no shoe"  # insurance too, where no count had one

@@ -72,7 +72,7 @@ class IndexResult:
     def _searched(self) -> str:
         if self.limit is not None:
             return f" (searched to TC {float(self.limit):+g})"
-        if self.why is None:
+        if self.why is None or not self.values:
             return ""
         low, high = self.values[0][0], self.values[-1][0]
         span = f"TC {low:+g}" if low == high else f"TC {low:+g} to {high:+g}"
@@ -82,14 +82,14 @@ class IndexResult:
     def rule(self) -> str:
         """The index as a playing rule, e.g. ``stand at TC >= +0.31 (else hit)``."""
         d = self.decision
+        if not self.values:  # no count had a figure: no play to name
+            return f"not computed: {self.why or 'no true count had a figure'}"
         if d.insurance:
             take = "insure" if self.rising else "decline insurance"
             if self.index is None:
                 return "no flip within reach" + self._searched()
             return f"{take} at TC {'>=' if self.rising else '<='} {self.index_text}"
         first, second = Action(d.first).label, Action(d.second).label
-        if not self.values:  # no count had a figure: no play to name
-            return f"not computed: {self.why or 'no true count had a figure'}"
         if self.index is None:
             best = first if self.values and self.values[0][1] > 0 else second
             return f"{best} at every count within reach" + self._searched()
