@@ -155,3 +155,28 @@ def test_explain_mode_takes_a_game_name_with_tokens() -> None:
     rows = got.to_dict()["rows"]
     assert [r["name"] for r in rows] == ["charlie7", "charlie7 6D"]
     assert rows[1]["rules"] == analyzer.format_spec(analyzer.game_rules("charlie7", "6D"))
+
+
+def test_a_certificate_cancelled_after_its_figures_writes_no_file(tmp_path: Path) -> None:
+    """The files had no progress report of their own, so a web job cancelled during the
+    last figures (two spots) went on to write them all, PDF included (an adversarial
+    test): the files are a stage now, and a callback that stops there leaves nothing."""
+    from analyzer.util.progress import Progress
+
+    class Stop(Exception):
+        pass
+
+    stages: list[str] = []
+
+    def stop_at_the_files(p: Progress) -> None:
+        stages.append(p.stage)
+        if p.stage.startswith("certificate: files"):
+            raise Stop
+
+    out = tmp_path / "cert"
+    with pytest.raises(Stop):
+        analyzer.certify("1D H17 DOA NDAS NSPL NS", out=out, pdf=False, exact=False,
+                         rounds=1000, seed=1, progress=stop_at_the_files)
+    assert not out.exists()
+    assert stages[-1] == "certificate: files (Markdown, HTML, JSON)"
+    assert any(s.startswith("certificate 5/5: two spots") for s in stages)

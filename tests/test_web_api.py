@@ -526,3 +526,32 @@ def test_a_pool_leaves_no_folder_behind(tmp_path: Path, monkeypatch: pytest.Monk
     job.future.result(timeout=30)  # type: ignore[union-attr]
     pool.close()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_queued_job_waiting_for_the_engine_is_cancelled_at_once() -> None:
+    """A job whose thread waits for the engine (another job holds it) stayed "queued"
+    after a cancel until the other finished (found by an adversarial test); it is
+    "cancelled" at once, and never runs."""
+    import threading
+
+    from analyzer.web.jobs import JobPool
+
+    release, ran = threading.Event(), []
+    pool = JobPool(workers=2, queue=4)
+    try:
+        first = pool.submit("ev", (), lambda job: str(release.wait(30)))
+        second = pool.submit("ev", (), lambda job: str(ran.append(1)))
+        for _ in range(100):
+            if first.state == "running":
+                break
+            time.sleep(0.02)
+        time.sleep(0.1)  # the second's thread is waiting for the engine now
+        assert second.state == "queued"
+        assert pool.cancel(second.id) is second and second.state == "cancelled"
+        release.set()
+        first.future.result(timeout=30)  # type: ignore[union-attr]
+        second.future.result(timeout=30)  # type: ignore[union-attr]
+        assert (first.state, second.state, ran) == ("done", "cancelled", [])
+    finally:
+        release.set()
+        pool.close()

@@ -42,7 +42,7 @@ from analyzer.core.levels import SplitLevel
 from analyzer.core.numbers import shown
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
-from analyzer.util.progress import ProgressCallback
+from analyzer.util.progress import ProgressCallback, report
 
 if TYPE_CHECKING:
     from analyzer.certificates.meta import Meta
@@ -1340,6 +1340,9 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
                          stages=progress)
     if folder is None:
         return CertificateResult(cert)
+    # a stage of its own: a job cancelled during the last figures stops before the files
+    report(progress, "certificate: files (Markdown, HTML, JSON" + (", PDF)" if pdf else ")"),
+           0, 1)
     written, no_pdf = write_certificate(cert, folder, pdf=pdf)
     return CertificateResult(cert, tuple(written), no_pdf)
 

@@ -115,10 +115,11 @@ class JobPool:
             self._run_alone(job, work)
 
     def _run_alone(self, job: Job, work: Callable[[Job], str | None]) -> None:
-        if job.cancel.is_set():
-            job.state = "cancelled"
-            return
-        job.state = "running"
+        with self._lock:  # against cancel(): a job is cancelled or running, never both
+            if job.cancel.is_set():
+                job.state = "cancelled"
+                return
+            job.state = "running"
         try:
             job.result = work(job)
             job.state = "done"
@@ -140,11 +141,16 @@ class JobPool:
             return self._jobs.get(job_id)
 
     def cancel(self, job_id: str) -> Job | None:
-        job = self.get(job_id)
-        if job is not None and job.state in ("queued", "running"):
-            job.cancel.set()
-            if job.future is not None and job.future.cancel():
-                job.state = "cancelled"
+        """Cancel a job: a queued one at once (also one whose thread waits for the engine),
+        a running one at its next progress report."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is not None and job.state in ("queued", "running"):
+                job.cancel.set()
+                if job.future is not None:
+                    job.future.cancel()
+                if job.state == "queued":
+                    job.state = "cancelled"
         return job
 
     def _trim(self) -> None:
