@@ -215,9 +215,10 @@ BODIES: list[tuple[bytes, dict[str, str], int, str]] = [
 
 def test_json_numbers_and_booleans_reach_the_parser_as_written() -> None:
     """``1e7`` rounds were refused as "not a number"; ``0.95`` (a target RTP) too."""
-    from analyzer.web.app import _param_text
+    from analyzer.web.app import _JsonNumber, _param_text
 
-    assert [_param_text("x", v) for v in (10_000_000.0, 0.95, 3, True, False, "T,6")] == \
+    values = (_JsonNumber("1e7"), _JsonNumber("0.95"), 3, True, False, "T,6")
+    assert [_param_text("x", v) for v in values] == \
         ["10000000", "0.95", "3", "true", "false", "T,6"]
 
 
@@ -374,8 +375,9 @@ def test_cancel_a_running_job_and_concurrent_cancels() -> None:
         assert all(a.status_code == 200 for a in answers)
         assert _wait(c, slow)["state"] == "cancelled"
         assert _wait(c, queued)["state"] == "cancelled"
+        # cancelled: finished without a result, which will never come (404, not 409 "yet")
         r = c.get(f"/api/jobs/{slow}/result")
-        assert r.status_code == 409 and r.text.count("\n") == 1
+        assert r.status_code == 404 and r.text.count("\n") == 1 and "cancelled" in r.text
         assert c.get("/api/rules?action=list").status_code == 200
 
 
@@ -555,3 +557,45 @@ def test_a_queued_job_waiting_for_the_engine_is_cancelled_at_once() -> None:
     finally:
         release.set()
         pool.close()
+
+
+def test_a_json_body_s_numbers_are_taken_as_written(client: TestClient,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Read as floats, a body's numbers lost digits: a target RTP of
+    0.9500000000000000000001 became 0.95, a 30-digit seed another number (an adversarial
+    test).  Their text is passed on; a whole number with a fraction or an exponent is
+    that number."""
+    params = {"bet": "21+3", "decks": 1, "solve": "flush"}
+    body = json.dumps({"command": "sidebet", "params": params})
+    body = body[:-2] + ', "target_rtp": 0.9500000000000000000001}}'
+    r = client.post("/api/jobs", content=body)
+    assert r.status_code == 202, r.text
+    assert "--target-rtp=0.9500000000000000000001" in r.json()["argv"]
+    state = _wait(client, r.json()["id"])
+    assert state["state"] == "done"
+    result = client.get(f"/api/jobs/{state['id']}/result").text
+    assert result == cli_json(["sidebet", "21+3", "--decks", "1", "--solve", "flush",
+                               "--target-rtp", "0.9500000000000000000001"], capsys)
+    for written, passed in (("2.0", "2"), ("1e0", "1"), ("123456789012345678901234567890.0",
+                                                        "123456789012345678901234567890")):
+        r = client.post("/api/jobs", content='{"command": "simulate", "params": {"seed": '
+                        + written + ', "rounds": 1000}}')
+        assert r.status_code == 202 and f"--seed={passed}" in r.json()["argv"], r.text
+        _wait(client, r.json()["id"])
+
+
+@pytest.mark.parametrize(("how", "status", "needle"), [
+    ("?command=ev&command=hand", 400, "command is given twice"),
+    ('{"command": "ev", "params": {}, "extra": 1}', 400, "unknown key 'extra'"),
+    ('{"command": "ev", "params": {"rules": "X17"}}', 400, "unknown rule token 'X17'"),
+    ("?command=ev&rules=X17", 400, "unknown rule token 'X17'"),
+    ('{"command": "ev", "params": {"rules": "' + "1D " * 3000 + '"}}', 413, "8,192"),
+])
+def test_a_job_request_is_judged_before_it_is_queued(client: TestClient, how: str,
+                                                     status: int, needle: str) -> None:
+    """A repeated command, an unknown key of a body, bad rules (they were queued, and the
+    job failed later) and options longer than a query may be (422 where a long query is
+    413) are refused at once, in one line (an adversarial test)."""
+    r = client.post(f"/api/jobs{how}") if how.startswith("?") else \
+        client.post("/api/jobs", content=how)
+    assert r.status_code == status and needle in r.text and r.text.count("\n") == 1, r.text

@@ -20,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 from collections.abc import AsyncIterator, Awaitable, Callable
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,8 @@ def error(status: int, message: str, headers: dict[str, str] | None = None) -> R
 
 
 def _status(err: AnalyzerError) -> int:
+    if isinstance(err, commands.TooLong):
+        return 413
     return 422 if isinstance(err, commands.WorkLimit) else 400
 
 
@@ -175,6 +177,8 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
             return error(404, f"no job {job_id[:40]!r}")
         if job.state == "failed":
             return error(400, job.error or "failed")
+        if job.state == "cancelled":  # finished without a result: never one
+            return error(404, f"job {job.id} was cancelled: it has no JSON result")
         if job.state != "done":
             return error(409, f"job {job.id} is {job.state}: it has no JSON result yet")
         if job.result is None:
@@ -188,6 +192,9 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
         job = pool.get(job_id)
         if job is None or name not in CERTIFICATE_FILES or job.command != "certify":
             return error(404, f"no file {name[:40]!r} of job {job_id[:40]!r}")
+        if job.state in ("cancelled", "failed"):  # finished without files: never any
+            how = "was cancelled" if job.state == "cancelled" else "failed"
+            return error(404, f"job {job.id} {how}: it wrote no files")
         if job.state != "done" or job.folder is None:
             return error(409, f"job {job.id} is {job.state}: no files yet")
         path = Path(job.folder) / name
@@ -207,6 +214,8 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
     async def job_start(request: Request, command: str | None = None) -> Response:
         """Start ``command`` as a background job: the query's options, or a JSON body
         ``{"command": "ev", "params": {"rules": "6D S17", "exact": "1"}}``."""
+        if len(request.query_params.getlist("command")) > 1:
+            return error(400, "command is given twice (a job runs one command)")
         items = [(k, v) for k, v in request.query_params.multi_items() if k != "command"]
         body = b""
         async for chunk in request.stream():  # a chunked body has no Content-Length
@@ -218,7 +227,8 @@ def create_app(*, workers: int = 2, queue: int = 16, jobs: int = 1,
                 return error(400, "give the command and its options in the query or in a "
                                   "JSON body, not both")
             try:
-                data = json.loads(body, object_pairs_hook=_unique_keys)
+                data = json.loads(body, object_pairs_hook=_unique_keys,
+                                  parse_float=_JsonNumber)  # its digits, not a float's
                 command, items = _body_items(data)
             except (ValueError, RecursionError) as err:  # json's errors (nesting too) and
                 return error(400, f"malformed JSON body: {err}")  # UsageError
@@ -310,6 +320,9 @@ def _body_items(data: Any) -> tuple[str | None, list[tuple[str, str]]]:
     """A job's JSON body as (command, query items); values are strings or lists of them."""
     if not isinstance(data, dict):
         raise UsageError("expected an object {\"command\": ..., \"params\": {...}}")
+    unknown = sorted(set(data) - {"command", "params"})
+    if unknown:
+        raise UsageError(f"unknown key {unknown[0]!r} (a body holds command and params)")
     command = data.get("command")
     params = data.get("params", {})
     if not isinstance(command, str) or not isinstance(params, dict):
@@ -321,18 +334,28 @@ def _body_items(data: Any) -> tuple[str | None, list[tuple[str, str]]]:
     return command, items
 
 
+class _JsonNumber(str):
+    """A JSON number with a fraction or an exponent, kept as its text: read as a float it
+    lost digits (``0.9500000000000000000001`` became ``0.95``, a 30-digit seed another)."""
+
+
 def _param_text(key: str, value: object) -> str:
     """A JSON value as the query string's text, for the CLI's parser to judge: a boolean
     as ``true``/``false`` (a flag's words; an option wanting a number refuses them), a
-    number as written (``1e7`` is ``10000000``, ``0.95`` stays), never NaN or infinity."""
+    number as written (``1e7`` and ``2.0`` are whole numbers, ``10000000`` and ``2``;
+    ``0.95`` stays), never NaN or infinity."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, _JsonNumber):
+        _, _, exponent = value.lower().partition("e")
+        if exponent and abs(int(exponent)) > 400:  # no huge power of ten built here
+            return str(value)  # as written: the CLI's parser judges it
+        exact = Fraction(value)
+        return str(exact.numerator) if exact.denominator == 1 else str(value)
     if isinstance(value, str):
         return value
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, float) and math.isfinite(value):
-        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
     raise UsageError(f"param {key!r}: a string, a finite number, true/false or a list of them")
 
 

@@ -57,6 +57,10 @@ MAX_EXACT_SPLIT_SUB_SHOES = 1_000_000  # --split exact: about half a minute of s
 MAX_QUERY_CHARS = 8_192  # the whole query string
 
 
+class TooLong(UsageError):
+    """A request's options longer than a query may be (HTTP 413, as a long query string)."""
+
+
 class WorkLimit(UsageError):
     """A request asks for more work than one request of the server may (HTTP 422)."""
 
@@ -133,7 +137,7 @@ def to_argv(command: str, items: Sequence[tuple[str, str]]) -> list[str]:
 def check(command: str, items: Sequence[tuple[str, str]], *, max_jobs: int) -> Command:
     """The request parsed by the CLI's parser and its work checked against the limits."""
     if sum(len(k) + len(v) + 2 for k, v in items) > MAX_QUERY_CHARS:
-        raise WorkLimit(f"the query holds more than {MAX_QUERY_CHARS:,} characters")
+        raise TooLong(f"the query holds more than {MAX_QUERY_CHARS:,} characters")
     argv = to_argv(command, items)
     args = parse_argv(argv)
     _refused_unset(command, args)
@@ -215,6 +219,8 @@ def _limits(command: str, args: argparse.Namespace, max_jobs: int) -> None:
                 raise WorkLimit(f"explaining these games values {lattice:,} rule sets: this "
                                 f"server's limit is {cap}{how} per request (fewer games, or "
                                 "a lower max_players)")
+    if command != "compare" and (getattr(args, "rules", None) or getattr(args, "game", None)):
+        _named_rules(command, args)  # a bad rule set refused now, not by a job failing later
     for value in getattr(args, "count", None) or ():
         if isinstance(value, str) and (value.strip().lower().endswith(".toml")
                                        or any(c in value for c in "/\\")):
@@ -338,5 +344,5 @@ def default_jobs() -> int:
 
 
 __all__ = ["COMMANDS", "JOB_COMMANDS", "MAX_EDGE_STATES", "MAX_EXACT_DECKS", "MAX_GRID_CELLS",
-           "MAX_QUERY_CHARS", "MAX_ROUNDS", "Command", "WorkLimit",
+           "MAX_QUERY_CHARS", "MAX_ROUNDS", "Command", "TooLong", "WorkLimit",
            "certificate", "check", "repeatable", "run", "to_argv"]
