@@ -32,6 +32,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 def cmd_rules(args: argparse.Namespace) -> PresetJson | dict[str, Any] | str:
     if args.action == "list":
+        if args.name is not None:  # read as a game to list, it was silently ignored
+            raise UsageError(f"bja rules list takes no name (bja rules show {args.name})")
         if args.json:
             return {name: {"spec": spec, "kind": kind} for name, spec, kind in _games()}
         return "\n".join(f"{name:<14} {kind:<8} {spec}" for name, spec, kind in _games())
