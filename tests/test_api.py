@@ -134,6 +134,13 @@ WRONG_TYPES = {
     "certify(rounds=10**11)": (lambda a: a.certify("1D", rounds=10**11), "rounds must be"),
     "certify(rounds=999)": (lambda a: a.certify("1D", rounds=999),
                             "rounds must be a whole number 1,000 to"),
+    # simulate read any value as its text: 1000.0 rounds and seed 1.0 ran (an adversarial
+    # test), and 0 was echoed as '0'
+    "simulate(rounds=1000.0)": (lambda a: a.simulate("1D", 1000.0), "not 1000.0"),
+    "simulate(seed=1.0)": (lambda a: a.simulate("1D", 1000, seed=1.0), "seed must be"),
+    "simulate(jobs=2.0)": (lambda a: a.simulate("1D", 1000, jobs=2.0), "jobs must be"),
+    "simulate(rounds=True)": (lambda a: a.simulate("1D", True), "not True"),
+    "simulate(rounds=0)": (lambda a: a.simulate("1D", 0), "2 to 100,000,000,000, not 0$"),
 }
 
 

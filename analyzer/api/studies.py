@@ -1038,7 +1038,15 @@ def _whole(value: int | str | None, what: str, minimum: int, maximum: int) -> in
 
     if value is None:
         return None
-    return parse_whole(str(value), what, SimulationError, minimum=minimum, maximum=maximum,
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not minimum <= value <= maximum:
+            raise SimulationError(f"{what} must be a whole number {minimum:,} to {maximum:,}, "
+                                  f"not {shown(value)}")
+        return value
+    if not isinstance(value, str):  # 1000.0 was read as its text, a bool as 'True'
+        raise SimulationError(f"{what} must be a whole number or its text (\"1e7\"), not "
+                              f"{shown(value)}")
+    return parse_whole(value, what, SimulationError, minimum=minimum, maximum=maximum,
                        scientific=True)
 
 
