@@ -140,6 +140,10 @@ WRONG_TYPES = {
     "simulate(seed=1.0)": (lambda a: a.simulate("1D", 1000, seed=1.0), "seed must be"),
     "simulate(jobs=2.0)": (lambda a: a.simulate("1D", 1000, jobs=2.0), "jobs must be"),
     "simulate(rounds=True)": (lambda a: a.simulate("1D", True), "not True"),
+    # an empty chart was read as the path '.', "a folder"
+    "distribution(strategy='')": (lambda a: a.distribution("1D", strategy=""),
+                                  "the strategy is empty"),
+    "evaluate_chart('')": (lambda a: a.evaluate_chart("1D", ""), "the chart is empty"),
     "simulate(rounds=0)": (lambda a: a.simulate("1D", 0), "2 to 100,000,000,000, not 0$"),
 }
 

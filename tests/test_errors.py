@@ -222,6 +222,7 @@ def test_a_natural_the_peek_surely_pushes_has_no_conditioned_value(
     (["ev", "--split", "both"], "invalid choice"),
     (["rules", "list", "-\n"], "unrecognized arguments: -\\n"),  # found by the fuzzer
     (["rules", "list", "zzz"], "takes no name (bja rules show zzz)"),  # it listed, exit 0
+    (["ev", "--rules", "S17 s17"], "rule token 's17' is given twice"),  # "contradicts"
 ])
 def test_found_paths_give_one_line_and_status_2(argv: list[str], needle: str,
                                                 capsys: pytest.CaptureFixture[str]) -> None:

@@ -569,6 +569,8 @@ def load_chart_input(chart: Path | str | Chart, rules: Rules) -> tuple[Chart, st
 
     if isinstance(chart, Chart):
         return dataclasses.replace(chart, rules=rules), chart.title
+    if isinstance(chart, str) and not chart.strip():  # Path("") is the working folder
+        raise ChartError("the chart is empty: a file path, chart text or a Chart")
     if isinstance(chart, str) and "\n" in chart:
         sections = parse_sections(chart, "chart", rules=rules)
         return Chart(rules=rules, sections=sections, title="chart"), "chart"
@@ -740,6 +742,8 @@ def distribution(game: Game, *, shoe: Shoe | str | None = None,
     elif strategy != "optimal":
         from analyzer.charts.model import Chart
 
+        if isinstance(strategy, str) and not strategy.strip():
+            raise ChartError("the strategy is empty: 'optimal', 'chart' or a chart file")
         if isinstance(strategy, (str, Path)) and "\n" not in str(strategy) \
                 and not Path(strategy).exists():  # a folder or a device: the loader says so
             raise ChartError(f"chart file {str(strategy)!r} not found (a strategy is 'optimal', "

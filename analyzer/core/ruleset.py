@@ -850,6 +850,8 @@ def read_spec(spec: str) -> Changes:
             raise RuleError(f"unknown rule token {raw!r}")
         for name, value in found.items():
             if name in setter_of:
+                if setter_of[name].upper() == token:
+                    raise RuleError(f"rule token {raw!r} is given twice")
                 raise RuleError(f"rule token {raw!r} contradicts {setter_of[name]!r}")
             setter_of[name] = raw
             changes[name] = value
