@@ -75,6 +75,9 @@ def test_paytable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         'bet = "any-pair"\n[pays\n': "not valid TOML",
         'bet = "any-pair"\ncolour = 1\n': "'colour'",
         'bet = "any-pair"\n[pays]\nsuited-pair = true\npair = 8\n': "True",
+        'bet = "any-pair"\ndecks = 0\n[pays]\nsuited-pair = 25\npair = 8\n': "decks is",
+        'bet = "any-pair"\ndecks = 2.0\n[pays]\nsuited-pair = 25\npair = 8\n': "decks is",
+        'bet = "any-pair"\nspanish = 1\n[pays]\nsuited-pair = 25\npair = 8\n': "spanish is",
     }
     for text, message in cases.items():
         bad = tmp_path / "bad.toml"
@@ -235,3 +238,20 @@ def test_a_pay_table_files_text_is_never_markup(tmp_path: Path,
     md = _run(capsys, "21+3", "--paytable", str(path), "--markdown", "--decks", "1")
     assert "<img" not in md and "[l](" not in md and "https://" not in md
     assert "&lt;img src=x" in md and "\\[l\\]" in md
+
+
+def test_a_pay_table_dealt_from_other_decks_than_published_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Bet the Set's default table, 25-10, is published for two decks; on the default eight
+    it returns 107.47%, a player edge, which was printed without a word (an adversarial
+    test).  A table names its decks, and a par sheet on other full decks says so."""
+    eight = json.loads(_run(capsys, "bet-the-set", "--json"))
+    assert eight["rtp"] > 1 and eight["notes"][-1] == (
+        "the pay table is published for 2 standard decks; this shoe holds 8 standard "
+        "decks: here the bet favours the player")
+    two = json.loads(_run(capsys, "bet-the-set", "--decks", "2", "--json"))
+    assert two["rtp"] < 1 and not any("published for" in n for n in two["notes"])
+    spanish = json.loads(_run(capsys, "match-the-dealer", "--decks", "8", "--preset",
+                              "4-9", "--json"))
+    assert spanish["notes"][-1] == ("the pay table is published for 6 Spanish decks; this "
+                                    "shoe holds 8 standard decks")

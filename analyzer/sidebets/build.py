@@ -47,6 +47,13 @@ def report(
     before the dealer draws), simulated over that many rounds.
     """
     sheet = par_sheet(bet, outcomes, table, shoe.describe())
+    full, spanish = shoe.full_decks(), shoe.spanish_decks()
+    dealt = (full, False) if full else (spanish, True) if spanish else None
+    if table.decks is not None and dealt is not None and dealt != (table.decks, table.spanish):
+        sheet = dataclasses.replace(sheet, notes=(*sheet.notes, (
+            f"the pay table is published for {_decks(table.decks, table.spanish)}; this shoe "
+            f"holds {_decks(*dealt)}" + (": here the bet favours the player"
+                                         if sheet.rtp > 1 else ""))))
     if protect:
         sheet = dataclasses.replace(sheet, protection=protection(
             bet, shoe, outcomes, table, options, shoes=shoes, seed=seed))
@@ -59,6 +66,10 @@ def report(
     if played_rounds:
         notes.append(_played_note(shoe, table, options, played_rounds, seed))
     return dataclasses.replace(sheet, notes=(*sheet.notes, *notes))
+
+
+def _decks(n: int, spanish: bool) -> str:
+    return f"{n} {'Spanish' if spanish else 'standard'} deck{'s' * (n > 1)}"
 
 
 def _played_note(shoe: SuitShoe, table: PayTable, options: BetOptions, rounds: int,

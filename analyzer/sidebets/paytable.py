@@ -10,6 +10,8 @@ inherit a price::
     bet = "21+3"
     title = "my table"          # optional
     source = "where it is used" # optional
+    decks = 6                   # optional: the decks it is dealt from where published
+    spanish = false             # optional: those decks are Spanish (no 10s)
     [pays]
     suited-trips = 100
     straight-flush = "81/2"     # a string for a fraction or a decimal
@@ -49,6 +51,8 @@ class PayTable:
     pays: Mapping[str, Fraction]
     title: str = ""  # what the table is called where it is dealt
     source: str = ""  # where its pays were published
+    decks: int | None = None  # the decks it is published for (a par sheet of others says so)
+    spanish: bool = False  # those decks are Spanish decks
 
 
 def parse_pay(raw: object, where: str) -> Fraction:
@@ -82,10 +86,16 @@ def _known(bet: SideBet, event: str, where: str) -> str:
 
 def table_from_data(bet: SideBet, data: Mapping[str, Any], name: str) -> PayTable:
     """Validate parsed TOML against ``bet``: right bet, every paying event priced, no others."""
-    unknown = sorted(set(data) - {"bet", "title", "source", "pays"})
+    unknown = sorted(set(data) - {"bet", "title", "source", "decks", "spanish", "pays"})
     if unknown:
         raise PayTableError(f"{name}: unknown key {unknown[0]!r} (keys: bet, title, source, "
-                            "pays)")
+                            "decks, spanish, pays)")
+    if not isinstance(data.get("spanish", False), bool):
+        raise PayTableError(f"{name}: spanish is true or false, not {shown(data['spanish'])}")
+    decks = data.get("decks")
+    if decks is not None and (isinstance(decks, bool) or not isinstance(decks, int)
+                              or not 1 <= decks <= 8):
+        raise PayTableError(f"{name}: decks is a whole number 1 to 8, not {shown(decks)}")
     for key in ("title", "source"):
         if not isinstance(data.get(key, ""), str):
             raise PayTableError(f"{name}: {key} is not a string")
@@ -101,7 +111,8 @@ def table_from_data(bet: SideBet, data: Mapping[str, Any], name: str) -> PayTabl
     if missing:
         raise PayTableError(f"{name}: no pay for {missing[0]!r}")
     return PayTable(bet.name, name, {e: table[e] for e in bet.paying},
-                    str(data.get("title", "")), str(data.get("source", "")))
+                    str(data.get("title", "")), str(data.get("source", "")), decks,
+                    bool(data.get("spanish", False)))
 
 
 def preset_names(bet: SideBet) -> list[str]:
@@ -170,4 +181,4 @@ def override(table: PayTable, text: str) -> PayTable:
     if not changed:
         return table
     return PayTable(table.bet, f"{table.name} with {','.join(changed)}", pays, table.title,
-                    table.source)
+                    table.source, table.decks, table.spanish)
