@@ -255,3 +255,14 @@ def test_a_pay_table_dealt_from_other_decks_than_published_says_so(
                               "4-9", "--json"))
     assert spanish["notes"][-1] == ("the pay table is published for 6 Spanish decks; this "
                                     "shoe holds 8 standard decks")
+
+
+@pytest.mark.parametrize("spec", ["AS:-1,KS:3", "AS*-2", "6decks,QH: -3"])
+def test_a_negative_count_is_named_whole(spec: str) -> None:
+    """'AS:-1' was read as the item 'AS:' and a removal '-1', and the line named 'AS:'
+    (an adversarial test)."""
+    from analyzer.sidebets.suitshoe import parse_suit_shoe
+
+    with pytest.raises(ShoeError, match="a count cannot be negative") as err:
+        parse_suit_shoe(spec)
+    assert "-" in str(err.value).split("'")[1]

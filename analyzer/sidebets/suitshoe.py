@@ -144,6 +144,10 @@ def parse_suit_shoe(text: str) -> SuitShoe:
     given: set[Card] = set()  # cards given a count (CARD:K): a second one would silently win
     pos = 0
     stripped = text.rstrip(" ,")
+    negative = re.search(r"([^\s,+-]+[:*])\s*-\s*(\d+)", stripped)
+    if negative:  # read as the item 'AS:' and a removal '-1' it was a puzzling line
+        raise ShoeError(f"shoe spec item {shown(negative.group(1) + '-' + negative.group(2))}:"
+                        " a count cannot be negative")
     while pos < len(stripped):
         match = _SPEC.match(stripped, pos)
         if match is None:
