@@ -124,15 +124,17 @@ def test_exact_levels_give_the_chart_as_a_fraction(capsys: pytest.CaptureFixture
 
     from analyzer.charts.evaluate import make_chart
     from analyzer.charts.strategy import ChartStrategy
+    from analyzer.core.shoe import parse_shoe
     from analyzer.engine.analysis import Analysis
 
-    spec = "1D S17 DOA DAS SPL1 NS"
-    assert main(["ev", "--rules", spec, "--exact", "--levels", "--json"]) == 0
+    spec, shoe = "1D S17 DOA NDAS NSPL NS", "A:2,2:2,3:2,4:2,5:2,6:2,7:2,8:2,9:2,T:8"
+    assert main(["ev", "--rules", spec, "--shoe", shoe, "--exact", "--levels", "--json"]) == 0
     levels = json.loads(capsys.readouterr().out)["levels"]
     chart = Fraction(levels["chart"]["ev_exact"])
-    rules = parse_spec(spec)
-    run = make_chart(rules, "levels")
-    assert chart == Analysis(rules, exact=True, strategy=ChartStrategy(run.chart, rules)).ev()
+    rules, cards = parse_spec(spec), parse_shoe(shoe)
+    run = make_chart(rules, "levels", shoe=cards)
+    play = ChartStrategy(run.chart, rules)
+    assert chart == Analysis(rules, cards, exact=True, strategy=play).ev()
     assert abs(float(chart) - levels["chart"]["ev"]) <= 1e-15
     assert abs(float(chart) - float(run.chart.evaluation.chart_ev)) <= 1e-15  # type: ignore
     assert chart <= Fraction(levels["cdz"]["ev_exact"])
