@@ -205,7 +205,9 @@ def test_cli_without_chromium_writes_three_files_and_one_error_line(
     monkeypatch.setenv("BJA_CHROMIUM", "")
     assert main(["certify", "--rules", SPEC, "--out", str(tmp_path)]) == 2
     out, err = capsys.readouterr()
-    assert err.startswith("bja: error: chromium not found") and err.count("\n") == 1
+    stage, error = err.splitlines()  # the files' stage (a cancel point), then one error line
+    assert stage == "certificate: files (Markdown, HTML, JSON, PDF)"
+    assert error.startswith("bja: error: chromium not found")
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "certificate.html", "certificate.json", "certificate.md"]
     assert out.split() == [str(tmp_path / f"certificate.{e}") for e in ("md", "html", "json")]
