@@ -191,7 +191,7 @@ def test_sum_rows_and_pair_accumulate_same_bits() -> None:
     rng = np.random.default_rng(11)
     unique = np.unique(rng.integers(0, 10**6, 3000)).astype(np.int64)
     head = np.sort(rng.choice(unique, 300)).astype(np.int64)  # more than a tile of 128
-    head[7] = head[200]  # and not quite in order
+    head[8] = head[7]  # a head twice
     tail = np.array([0, 0, 1, 5, 10**6], dtype=np.int64)  # 1, 5, 10**6: mostly absent
     weights = rng.random((len(unique), 3))
     starts = np.array([0, 1, 3, 3, 4, 6], dtype=np.int64)
@@ -213,6 +213,67 @@ def test_sum_rows_and_pair_accumulate_same_bits() -> None:
             for k in range(3):
                 expect[i, k, results[r, 1 + k]] += weights[rows[i * 5 + j], k] * results[r, 0]
     assert np.allclose(acc, expect, rtol=1e-15, atol=0)
+
+
+def _pairing_by_numpy(head: npt.NDArray[np.int64], tail: npt.NDArray[np.int64], extra: int,
+                      unique: npt.NDArray[np.int64], weights: npt.NDArray[np.float64],
+                      starts: npt.NDArray[np.int64], results: npt.NDArray[np.int64],
+                      ny: int) -> tuple[int, npt.NDArray[np.float64]]:
+    """pair_accumulate by ``np.add.at`` over the pairs head by head, tail by tail: the
+    adds in the kernel's order (an entry's products tail by tail), so the same bits."""
+    no = weights.shape[1]
+    acc = np.zeros((len(head), no, ny))
+    sums = (head[:, None] + tail[None, :] + extra).ravel()
+    rows = np.searchsorted(unique, sums)
+    found = (rows < len(unique)) & (unique[np.minimum(rows, len(unique) - 1)] == sums)
+    i, j = np.divmod(np.flatnonzero(found), len(tail))
+    counts = starts[j + 1] - starts[j]  # each pair times each of its tail set's rounds
+    i, r = np.repeat(i, counts), np.concatenate([np.arange(starts[b], starts[b + 1])
+                                                 for b in j]).astype(np.int64)
+    row = np.repeat(rows[found], counts)
+    for k in range(no):  # outcome by outcome: each entry is one outcome's
+        np.add.at(acc, (i, k, results[r, 1 + k]), weights[row, k] * results[r, 0].astype(float))
+    return int((~found).sum()), acc
+
+
+@pytest.mark.parametrize("impl", PATHS)
+@pytest.mark.parametrize("n_unique", [100, 2 * 16384, 2 * 16384 + 1, 50_000])
+def test_pair_accumulate_over_windows_of_sums_adds_in_order(impl: ModuleType,
+                                                            n_unique: int) -> None:
+    """The C module walks the pairs window by window of the distinct sums (16,384 each:
+    here one, two exactly, two and one sum, four): every pair once, and each entry's
+    products added tail by tail as numpy adds them, to the last bit; sums below, between
+    and above the distinct ones are counted missing."""
+    rng = np.random.default_rng(n_unique)
+    unique = np.unique(rng.integers(0, 10**9, n_unique)).astype(np.int64)
+    while len(unique) < n_unique:
+        unique = np.unique(np.append(unique, rng.integers(0, 10**9, n_unique - len(unique))))
+    head = np.sort(rng.choice(unique[::3] - 1000, 150))
+    tail = np.sort(np.append(rng.integers(0, 10**6, 60), [0, 0, 10**9]))
+    head[1:3] = head[0]  # heads twice over, and sums past the last
+    nb = len(tail)
+    sizes = rng.integers(0, 3, nb)  # a tail set has zero, one or two rounds
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    weights = rng.random((len(unique), 3))
+    results = np.concatenate([rng.integers(1, 50, (int(starts[-1]), 1)),
+                              rng.integers(0, 4, (int(starts[-1]), 3))], axis=1).astype(np.int64)
+    acc = np.zeros((len(head), 3, 4))
+    missing = impl.pair_accumulate(head, tail, 1000, unique, weights, starts, results, acc)
+    expect_missing, expect = _pairing_by_numpy(head, tail, 1000, unique, weights, starts,
+                                               results, 4)
+    assert missing == expect_missing and 0 < missing < len(head) * nb
+    assert acc.tobytes() == expect.tobytes()
+
+
+@pytest.mark.parametrize("impl", PATHS)
+def test_pair_accumulate_refuses_heads_or_tails_out_of_order(impl: ModuleType) -> None:
+    """The walk by windows needs sorted heads and tails (the order an entry adds in)."""
+    unique = np.arange(10, dtype=np.int64)
+    args = (np.arange(4, dtype=np.int64), np.array([[1, 0]] * 3, np.int64), np.zeros((2, 1, 1)))
+    for head, tail in (([1, 0], [0, 1, 2]), ([0, 1], [2, 1, 0])):
+        with pytest.raises(ValueError, match="head or tail is not sorted"):
+            impl.pair_accumulate(np.array(head, np.int64), np.array(tail, np.int64), 0,
+                                 unique, np.ones((10, 1)), *args)
 
 
 def _residue_inputs(seed: int, sizes: tuple[int, ...] = (2, 1, 0, 2, 1)) -> tuple[Any, ...]:

@@ -66,11 +66,12 @@
  * (r, 1 + o): the round's card orders, then its result index against each outcome),
  * added into acc float64 (na, o, ny).  A tail set holds one or two rounds, so this is a
  * few products per pair where a dense product against the tail's results costs one per
- * result value and outcome.  Both find a sum by galloping in the sorted list, a tile of
- * sorted heads per tail set, from where the previous head's or the previous tail's
- * search ended (tile_rows): the sums of neighbouring heads are neighbours, so the rows
- * they read stay in cache, where a hash table's slots are scattered over hundreds of
- * megabytes.
+ * result value and outcome.  Both find a sum by galloping in the sorted list from where
+ * the last search ended.  sum_rows (and pair_residues) sweep a tile of sorted heads per
+ * tail set, from where the previous head's or the previous tail's search ended
+ * (tile_rows): the sums of neighbouring heads are neighbours.  pair_accumulate walks the pairs window by window
+ * of the sorted sums (Walk), so that a window's weight rows are read while in cache,
+ * where the tiles read rows all over hundreds of megabytes for every tail.
  * pair_residues(head, tail, extra, unique, joint, outcomes, primes, starts, results, orders,
  * acc) -> missing: pair_accumulate in exact mode, modulo each prime (dist_splits.py,
  * analyzer/core/modular.py): joint int32 (u, all outcomes, P) the residues of the dealer
@@ -803,6 +804,69 @@ static Py_ssize_t lower_bound(const int64_t *h, Py_ssize_t n, int64_t key)
     return lo;
 }
 
+#define PAIR_WINDOW 16384  /* distinct sums per window: a megabyte of their weight rows */
+
+/* A walk of the pairs (head a, tail b) window by window of the sorted distinct sums u:
+ * per window, tail by tail, the run of sorted heads whose sums fall in it.  Every pair is
+ * met once, and a head meets the sorted tails in their order (a larger tail never has its
+ * sum in an earlier window), as a sweep of heads per tail would: what a head adds up is
+ * added in the same order, so the same bits.  What the window buys is
+ * the weight rows: a window's rows are read by all its runs while they are in cache,
+ * where a sweep of heads per tail reads rows all over the table for each tail. */
+typedef struct {
+    const int64_t *h, *t, *u;
+    Py_ssize_t na, n;
+    int64_t extra;
+    Py_ssize_t *next;  /* per tail, its first head not met yet */
+    Py_ssize_t w, windows;
+} Walk;
+
+/* Start a walk at its first window; next (one entry per tail) is the caller's.  The first
+ * window also takes every sum below u, the last every sum above. */
+static void walk_start(Walk *k, const int64_t *h, Py_ssize_t na, Py_ssize_t nb,
+                       const int64_t *t, const int64_t *u, Py_ssize_t n, int64_t extra,
+                       Py_ssize_t *next)
+{
+    k->h = h;
+    k->t = t;
+    k->u = u;
+    k->na = na;
+    k->n = n;
+    k->extra = extra;
+    k->next = next;
+    k->w = 0;
+    k->windows = n > PAIR_WINDOW ? (n + PAIR_WINDOW - 1) / PAIR_WINDOW : 1;
+    for (Py_ssize_t j = 0; j < nb; j++)
+        next[j] = 0;
+}
+
+/* Tail j's heads whose sums fall in the current window: [*lo, *hi). */
+static void walk_run(Walk *k, Py_ssize_t j, Py_ssize_t *lo, Py_ssize_t *hi)
+{
+    *lo = k->next[j];
+    *hi = k->w == k->windows - 1 ? k->na
+        : gallop(k->h, k->na, *lo, k->u[(k->w + 1) * PAIR_WINDOW] - k->t[j] - k->extra);
+    k->next[j] = *hi;
+}
+
+/* The row of `key` in u, searched from *from (at or below it: the run's previous row,
+ * or the window's first), -1 where it is absent; *from becomes where the search ended. */
+static Py_ssize_t walk_row(const Walk *k, Py_ssize_t *from, int64_t key)
+{
+    Py_ssize_t q = gallop(k->u, k->n, *from, key);
+    *from = q;
+    return (q < k->n && k->u[q] == key) ? q : -1;
+}
+
+static int non_decreasing(const Arr *a)
+{
+    const int64_t *h = a->view.buf;
+    for (Py_ssize_t i = 1; i < dim(a, 0); i++)
+        if (h[i] < h[i - 1])
+            return 0;
+    return 1;
+}
+
 static PyObject *distinct_sums(PyObject *self, PyObject *args)
 {
     static const Spec specs[2] = {{"head", 'i', 1, 0}, {"tail", 'i', 1, 0}};
@@ -1012,6 +1076,10 @@ static PyObject *pair_accumulate(PyObject *self, PyObject *args)
         disagree(fn);
         goto done;
     }
+    if (!non_decreasing(&a[0]) || !non_decreasing(&a[1])) {
+        PyErr_Format(PyExc_ValueError, "%s: head or tail is not sorted", fn);
+        goto done;
+    }
     if (!sorted_strictly(&a[2])) {
         PyErr_Format(PyExc_ValueError, "%s: unique is not strictly increasing", fn);
         goto done;
@@ -1024,30 +1092,37 @@ static PyObject *pair_accumulate(PyObject *self, PyObject *args)
     const int64_t *h = a[0].view.buf, *t = a[1].view.buf, *u = a[2].view.buf;
     const double *w = a[3].view.buf;
     double *acc = a[6].view.buf;
+    Py_ssize_t *next = malloc(sizeof(Py_ssize_t) * (size_t)(nb ? nb : 1));
+    if (next == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i0 = 0; i0 < na; i0 += PAIR_TILE) {
-        Py_ssize_t i1 = i0 + PAIR_TILE < na ? i0 + PAIR_TILE : na;
-        Py_ssize_t at[PAIR_TILE], rows[PAIR_TILE];
-        int64_t keyed[PAIR_TILE];
-        tile_start(at, keyed);
+    Walk k;
+    walk_start(&k, h, na, nb, t, u, n, (int64_t)extra, next);
+    for (; k.w < k.windows; k.w++) {
         for (Py_ssize_t j = 0; j < nb; j++) {
-            missing += tile_rows(u, n, h, i0, i1, t[j] + (int64_t)extra, at, keyed, rows);
-            for (Py_ssize_t i = i0; i < i1; i++) {
-                Py_ssize_t row = rows[i - i0];
-                if (row < 0)
+            Py_ssize_t lo, hi, from = k.w * PAIR_WINDOW;
+            walk_run(&k, j, &lo, &hi);
+            for (Py_ssize_t i = lo; i < hi; i++) {
+                Py_ssize_t row = walk_row(&k, &from, h[i] + t[j] + (int64_t)extra);
+                if (row < 0) {
+                    missing++;
                     continue;
+                }
                 const double *wu = w + row * no;
                 double *out = acc + i * no * ny;
                 for (Py_ssize_t r = st[j]; r < st[j + 1]; r++) {
                     const int64_t *rr = res + r * (no + 1);
                     double m = (double)rr[0];
-                    for (Py_ssize_t k = 0; k < no; k++)
-                        out[k * ny + rr[k + 1]] += wu[k] * m;
+                    for (Py_ssize_t c = 0; c < no; c++)
+                        out[c * ny + rr[c + 1]] += wu[c] * m;
                 }
             }
         }
     }
     Py_END_ALLOW_THREADS
+    free(next);
     result = PyLong_FromSsize_t(missing);
 done:
     release_all(a, 7);

@@ -340,10 +340,15 @@ def pair_accumulate(head: IntArray, tail: IntArray, extra: int, unique: IntArray
     each of the tail's rounds with set ``b``, added at that round's result against
     each outcome: ``acc[a, o, results[r, 1 + o]] += weights[row, o] * results[r, 0]``.
 
+    Each entry adds its products tail by tail in order, whatever the order of the
+    work: the C module walks the pairs window by window of ``unique`` (a window's weight
+    rows read while they are in cache), the fallback head tile by head tile, and both
+    give the same bits.
+
     Parameters
     ----------
     head, tail : int64 (na,), (nb,)
-        Card keys of the distinct head and tail sets.
+        Card keys of the distinct head and tail sets, each sorted.
     extra : int
         A key added to every sum.
     unique : int64 (u,)

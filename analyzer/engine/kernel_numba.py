@@ -467,9 +467,13 @@ def distinct_sums(head: object, tail: object, extra: int) -> bytes:
     fn = "distinct_sums"
     h = _array(fn, "head", head, "i", 1)
     t = _array(fn, "tail", tail, "i", 1)
-    if (h[1:] < h[:-1]).any():  # compared, not subtracted: np.diff wraps past 2**63
+    if not _sorted(h):
         raise ArrayValueError(f"{fn}: head is not sorted")
     return bytes(_distinct_sums(h, t, int(extra)).tobytes())
+
+
+def _sorted(keys: npt.NDArray[Any]) -> bool:
+    return not (keys[1:] < keys[:-1]).any()  # compared, not subtracted: np.diff wraps
 
 
 def _strictly_increasing(fn: str, u: npt.NDArray[Any]) -> None:
@@ -535,6 +539,8 @@ def pair_accumulate(head: object, tail: object, extra: int, unique: object, weig
     if (len(w) != len(u) or st.shape != (len(t) + 1,) or res.shape[1] != no + 1
             or ac.shape[:2] != (len(h), no)):
         raise _disagree(fn)
+    if not (_sorted(h) and _sorted(t)):
+        raise ArrayValueError(f"{fn}: head or tail is not sorted")
     _strictly_increasing(fn, u)
     if not _tail_ok(st, res, len(res), ac.shape[2]):
         raise ArrayValueError(f"{fn}: an index out of range")
