@@ -41,7 +41,7 @@ from analyzer.core.errors import InternalError
 from analyzer.core.modular import matmul, rebuild, residues
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.engine import kernel as _dealer  # the compiled loops: C, or numba without it
-from analyzer.engine.dealer import unique_rows
+from analyzer.engine.dealer import distinct_keys, unique_rows
 from analyzer.engine.dist_blocks import NO_TAGS, Blocks, BonusTags
 from analyzer.engine.dist_dealer import joint_residues, joint_weights, sequence_weights
 from analyzer.util.memo import Memo, pickled
@@ -68,7 +68,15 @@ class CardKeys:
         return np.asarray(drawn, dtype=np.int64) @ self.place
 
     def decode(self, keys: IntArray) -> IntArray:
-        return (np.asarray(keys, dtype=np.int64)[:, None] // self.place[None, :]) % self.radix
+        """The counts of each key, most significant digit first: a division by one
+        number at a time (numpy divides by a scalar without the CPU's divide
+        instruction; by an array, with it)."""
+        rest = np.asarray(keys, dtype=np.int64) % int(self.place[0] * self.radix[0])
+        out = np.empty((len(rest), len(self.place)), dtype=np.int64)
+        for v, place in enumerate(self.place.tolist()):
+            out[:, v] = rest // place
+            rest = rest - out[:, v] * place
+        return out
 
 
 @dataclass(frozen=True)
@@ -198,12 +206,21 @@ class SplitSettings:
     tags: BonusTags = NO_TAGS  # how the split hands' bonus 21s paid by suits ride along
 
 
+def _unique(keys: IntArray) -> tuple[IntArray, IntArray]:
+    """``np.unique(keys, return_inverse=True)``, by runs or counting where it can be
+    (:func:`~analyzer.engine.dealer.distinct_keys`): the distinct keys and each key's
+    index among them."""
+    flat = np.asarray(keys, dtype=np.int64).ravel()
+    first, inverse = distinct_keys(flat)
+    return flat[first], inverse
+
+
 def _orders_by_result(ids: IntArray, n: int, results: IntArray,
                       mult: IntArray) -> tuple[IntArray, IntArray]:
     """``M[a, r]``: the card orders of rounds with card set ``a`` and result ``values[r]``."""
-    values, which = np.unique(results, return_inverse=True)
+    values, which = _unique(results)
     counts = np.zeros(n * len(values), dtype=np.int64)
-    np.add.at(counts, ids * len(values) + which.ravel(), mult)
+    np.add.at(counts, ids * len(values) + which, mult)
     return counts.reshape(n, len(values)), values
 
 
@@ -256,8 +273,8 @@ def pair_outcomes(base: tuple[int, ...], keys: CardKeys, head: Rounds, tail: Rou
     """
     if len(head.mult) == 0 or len(tail.mult) == 0:
         return {}
-    head_sets, head_of = np.unique(head.cards, return_inverse=True)
-    tail_sets, tail_of = np.unique(tail.cards, return_inverse=True)
+    head_sets, head_of = _unique(head.cards)
+    tail_sets, tail_of = _unique(tail.cards)
     sums = PairSums(head_sets, tail_sets, extra)
     sets = keys.decode(sums.unique)
     outcomes = [o for o in range(N_OUTCOMES) if not (o == Outcome.BLACKJACK and s.peeked)]
@@ -307,8 +324,7 @@ class _TailRounds:
         self.results = np.empty((len(self.order), 1 + len(outcomes)), dtype=np.int64)
         self.results[:, 0] = tail.mult[self.order]
         for k, o in enumerate(outcomes):
-            self.results[:, 1 + k] = np.unique(tail.results(o, s),
-                                               return_inverse=True)[1].ravel()[self.order]
+            self.results[:, 1 + k] = _unique(tail.results(o, s))[1][self.order]
         self.counts = [int(self.results[:, 1 + k].max(initial=-1)) + 1
                        for k in range(len(outcomes))]
         self.ny = max(self.counts, default=0)
