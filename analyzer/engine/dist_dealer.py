@@ -92,7 +92,7 @@ def _product_table(base: tuple[int, ...], values: range, mine: IntArray, theirs:
     for j, v in enumerate(values):
         top = int(mine[:, j].max(initial=0) + theirs[:, j].max(initial=0))
         ff = _falling_table(base[v - 1], top, False)
-        np.multiply(out, ff[mine[:, j][:, None] + theirs[:, j][None, :]], out=out)
+        out = out * ff[mine[:, j][:, None] + theirs[:, j][None, :]]
     return out
 
 
@@ -247,10 +247,9 @@ def _fill(out: FloatArray, base: tuple[int, ...], drawn: IntArray, upcard: int,
     # The denominator ff(N, |U| + |k|), divided into PH.
     top = min(int(u_high[:, -1].max(initial=0) + high[:, -1].max(initial=0)), sum(base))
     fn = np.append(_falling_table(sum(base), top, False), 0)  # more cards than the shoe: 0
-    den = fn[np.minimum(u_high[:, -1][:, None] + high[:, -1][None, :], top + 1)]
-    none = den == 0
-    np.divide(phigh, np.where(none, 1.0, den), out=phigh)
-    phigh[none] = 0.0
+    count = np.minimum(u_high[:, -1][:, None] + high[:, -1][None, :], top + 1)
+    phigh = phigh / np.where(fn[count] == 0, 1.0, fn[count])
+    phigh[fn[count] == 0] = 0.0
     # Each composition adds mult * PL[uL, kL] to A[uL, kH, o]: grouped by (kH, o).
     present, order, cols, starts, mult = _grouping(upcard, hits_soft_17, cut)
     scale = mult.astype(np.float64)
@@ -263,10 +262,7 @@ def _fill(out: FloatArray, base: tuple[int, ...], drawn: IntArray, upcard: int,
         for j in range(len(plow)):
             begin, end = first[lo + j], first[lo + j + 1]
             res[begin:end] = np.dot(phigh[high_sorted[begin:end]], a[j])
-    if np.array_equal(by_low, np.arange(len(by_low))):  # sets in order of low half (sorted)
-        out[:, present] = res
-    else:
-        out[by_low[:, None], present[None, :]] = res
+    out[by_low[:, None], present[None, :]] = res
 
 
 def _fill_residues(out: Int32Array, base: tuple[int, ...], drawn: IntArray,

@@ -68,15 +68,7 @@ class CardKeys:
         return np.asarray(drawn, dtype=np.int64) @ self.place
 
     def decode(self, keys: IntArray) -> IntArray:
-        """The counts of each key, most significant digit first: a division by one
-        number at a time (numpy divides by a scalar without the CPU's divide
-        instruction; by an array, with it)."""
-        rest = np.asarray(keys, dtype=np.int64) % int(self.place[0] * self.radix[0])
-        out = np.empty((len(rest), len(self.place)), dtype=np.int64)
-        for v, place in enumerate(self.place.tolist()):
-            out[:, v] = rest // place
-            rest = rest - out[:, v] * place
-        return out
+        return (np.asarray(keys, dtype=np.int64)[:, None] // self.place[None, :]) % self.radix
 
 
 @dataclass(frozen=True)
