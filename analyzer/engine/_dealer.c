@@ -69,9 +69,10 @@
  * result value and outcome.  Both find a sum by galloping in the sorted list from where
  * the last search ended.  sum_rows (and pair_residues) sweep a tile of sorted heads per
  * tail set, from where the previous head's or the previous tail's search ended
- * (tile_rows): the sums of neighbouring heads are neighbours.  pair_accumulate walks the pairs window by window
- * of the sorted sums (Walk), so that a window's weight rows are read while in cache,
- * where the tiles read rows all over hundreds of megabytes for every tail.
+ * (tile_rows): the sums of neighbouring heads are neighbours.  pair_accumulate walks
+ * the pairs window by window of the sorted sums (Walk), so that a window's weight rows
+ * are read while in cache, where a tile reads rows all over hundreds of megabytes for
+ * every tail.
  * pair_residues(head, tail, extra, unique, joint, outcomes, primes, starts, results, orders,
  * acc) -> missing: pair_accumulate in exact mode, modulo each prime (dist_splits.py,
  * analyzer/core/modular.py): joint int32 (u, all outcomes, P) the residues of the dealer
@@ -810,9 +811,9 @@ static Py_ssize_t lower_bound(const int64_t *h, Py_ssize_t n, int64_t key)
  * per window, tail by tail, the run of sorted heads whose sums fall in it.  Every pair is
  * met once, and a head meets the sorted tails in their order (a larger tail never has its
  * sum in an earlier window), as a sweep of heads per tail would: what a head adds up is
- * added in the same order, so the same bits.  What the window buys is
- * the weight rows: a window's rows are read by all its runs while they are in cache,
- * where a sweep of heads per tail reads rows all over the table for each tail. */
+ * added in the same order, so the same bits.  What the window buys is the weight rows:
+ * a window's rows are read by all its runs while they are in cache, where a sweep of
+ * heads per tail reads rows all over the table for each tail. */
 typedef struct {
     const int64_t *h, *t, *u;
     Py_ssize_t na, n;
