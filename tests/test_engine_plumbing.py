@@ -274,3 +274,8 @@ def test_best_play_refuses_bad_input() -> None:
     with pytest.raises(ValueError, match="row of probs out of range"):
         _dealer.best_play(at, probs, stand, busted, space.child, nd.bust_of, nd.order,
                           forced, np.empty((2, m)), np.empty((2, m)))
+    at[1, 3] = 0
+    forced[4] = 3  # a play other than best, stand or hit
+    with pytest.raises(ValueError, match="play out of range"):
+        _dealer.best_play(at, probs, stand, busted, space.child, nd.bust_of, nd.order,
+                          forced, np.empty((2, m)), np.empty((2, m)))

@@ -27,11 +27,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from analyzer.core.actions import DOUBLE, HIT, STAND
 from analyzer.core.errors import UsageError
 from analyzer.core.modular import primes_for
 from analyzer.core.outcomes import N_OUTCOMES
 from analyzer.core.shoe import Shoe
-from analyzer.engine import dealer, kernel, kernel_numba
+from analyzer.engine import dealer, hands, kernel, kernel_numba
 from analyzer.engine.hands import PlayRules, hand_space, payoff_matrix
 from analyzer.engine.optimal_split import _nodes as optimal_nodes
 from analyzer.engine.postsplit import split_hand_space
@@ -527,8 +528,8 @@ def _best_play_inputs(seed: int, n: int = 9) -> tuple[Any, ...]:
     at = rng.integers(0, len(probs), size=(n, m))
     stand = rng.uniform(-1, 1, (n, m))
     busted = rng.uniform(-2, 0, (n, b))
-    forced = (rng.random(m) < 0.1).astype(np.int64)
-    return at, probs, stand, busted, space.child, nd.bust_of, nd.order, forced
+    play = rng.choice([0, 1, 2], size=m, p=[0.8, 0.1, 0.1])  # best, stand, hit
+    return at, probs, stand, busted, space.child, nd.bust_of, nd.order, play.astype(np.int64)
 
 
 def test_cache_find_keys_is_cache_find() -> None:
@@ -559,6 +560,37 @@ def test_best_play_same_bits() -> None:
         return hit, cont
 
     _same(*_both(run))
+
+
+@pytest.mark.parametrize("impl", PATHS)
+def test_a_fixed_play_has_the_bits_of_the_numpy_layer_loop(impl: ModuleType) -> None:
+    """A fixed strategy's hands (the split hands of CDZ-) go through the compiled
+    recursion (``hands._played``): the bits of the numpy loop over layers it replaced,
+    for a paid hand (a bust loses 1) and a free bet's (a bust loses 0)."""
+    space = hand_space(Shoe.decks(2).remove([8, 8, 6]).counts)
+    rng = np.random.default_rng(5)
+    m = len(space.comps)
+    probs = rng.dirichlet(np.ones(10), size=m)
+    stand = rng.uniform(-1, 1, m)
+    forced = rng.random(m) < 0.1
+    policy = rng.choice([int(STAND), int(HIT), int(DOUBLE)], size=m)  # a double: no hit here
+    name = kernel.FALLBACK if impl is kernel_numba else kernel.C_EXTENSION
+    for bust in (-1, 0):
+        with _kernel_path(impl, name):
+            hit, cont, hits, doubles, gives = hands._recurse(space, probs, stand, forced, bust,
+                                                             np.float64, policy)
+        want_cont = np.zeros(m + 2)
+        want_cont[m] = bust
+        want_hit = np.zeros(m)
+        for layer in space.layers:  # largest hands first, as the engine's loop went
+            h = (probs[layer] * want_cont[space.child[layer]]).sum(axis=1)
+            want_hit[layer] = h
+            go = (policy[layer] == int(HIT)) & ~forced[layer]
+            want_cont[layer] = np.where(go, h, stand[layer])
+        _same((hit, cont), (want_hit, want_cont[:m]))
+        assert np.array_equal(hits, (policy == int(HIT)) & ~forced)
+        assert not doubles.any() and not gives.any()
+        assert (cont == hit).any() and (cont == stand).any() and (cont != stand).any()
 
 
 # -- refusals: dtype, shape, order ---------------------------------------------------------

@@ -121,8 +121,10 @@
  *   busted  float64 (n, b)      the value of each bust listed by bust_of
  *   child   int64 (m, 10)       the node after each card: < m a node, m a bust, more: none
  *   bust_of int64 (m, 10)       a bust's column in busted (-1 where no bust)
- *   order   int64 (m,);  forced int64 (m,): 1 where the hand may not hit
- *   hit, cont float64 (n, m)    written: hitting's value, and the better of the two
+ *   order   int64 (m,);  forced int64 (m,): the play of each node: 0 the better of
+ *                               hitting and standing, 1 stand (it may not hit), 2 hit
+ *                               (a fixed strategy's: the split hands of CDZ-, hands.py)
+ *   hit, cont float64 (n, m)    written: hitting's value, and the value of the play
  * The ten terms are added in numpy's pairwise order for ten items (its sum over a
  * contiguous last axis), so the values have the bits of the numpy loop it replaces.
  */
@@ -1609,12 +1611,13 @@ static PyObject *best_play(PyObject *self, PyObject *args)
     const int64_t *ch = a[3].view.buf, *bo = a[4].view.buf, *od = a[5].view.buf;
     const int64_t *fo = a[6].view.buf;
     for (Py_ssize_t i = 0; i < m; i++) {
-        int ok = od[i] >= 0 && od[i] < m;
+        int ok = od[i] >= 0 && od[i] < m && fo[i] >= 0 && fo[i] <= 2;
         for (int x = 0; x < 10; x++)
             ok &= ch[10 * i + x] >= 0
                   && (ch[10 * i + x] != m || (bo[10 * i + x] >= 0 && bo[10 * i + x] < b));
         if (!ok) {
-            PyErr_Format(PyExc_ValueError, "%s: a node or bust index out of range", fn);
+            PyErr_Format(PyExc_ValueError, "%s: a node, bust index or play out of range",
+                         fn);
             goto done;
         }
     }
@@ -1637,7 +1640,7 @@ static PyObject *best_play(PyObject *self, PyObject *args)
             h += t[9];
             double sv = st[m * s + i];
             ht[m * s + i] = h;
-            cs[i] = (!fo[i] && h > sv) ? h : sv;
+            cs[i] = (fo[i] == 2 || (fo[i] == 0 && h > sv)) ? h : sv;
         }
     }
     Py_END_ALLOW_THREADS

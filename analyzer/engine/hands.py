@@ -38,6 +38,7 @@ from analyzer.core.cards import blackjack_value, comp_total, soft_total
 from analyzer.core.outcomes import N_OUTCOMES, Outcome
 from analyzer.core.rules import Double, Rules
 from analyzer.core.ruleset import suit_bonuses
+from analyzer.engine import kernel
 from analyzer.engine.dealer import outcome_matrix
 from analyzer.engine.strategy import beats
 from analyzer.engine.suits import ThreePays, three_card_pays
@@ -108,6 +109,16 @@ class HandSpace:
     def bust(self) -> int:
         """The ``child`` index of a busted hand (``bust + 1``: a hand outside the space)."""
         return len(self.comps)
+
+    @cached_property
+    def walk(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """What the compiled hand recursion reads of the space (:func:`_played`): each
+        node's row of chances (its own), the nodes largest first, the bust's column."""
+        m = len(self.comps)
+        order = (np.concatenate(self.layers) if self.layers
+                 else np.zeros(0, dtype=np.int64)).astype(np.int64)
+        bust_of = np.where(self.child == m, 0, -1).astype(np.int64)
+        return np.arange(m, dtype=np.int64)[None, :], order, bust_of
 
 
 def hand_space(limits: tuple[int, ...]) -> HandSpace:
@@ -453,6 +464,10 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
     surrender for half its bet: without a policy where that beats every other play, with
     one where the policy says ``SURRENDER``.
     """
+    if (policy is not None and dtype is not object
+            and (may_double is None or double is None or not may_double.any())
+            and (may_give is None or not may_give.any())):
+        return _played(space, probs, stand, forced, bust, policy)
     m = len(space.comps)
     cont = np.zeros(m + 2, dtype=dtype)
     cont[m] = bust
@@ -489,6 +504,26 @@ def _recurse(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[n
             gives[layer] = ggo
         hits[layer] = go
     return hit, cont[:m], hits, doubles, gives
+
+
+def _played(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[np.bool_],
+            bust: int, policy: Array) -> tuple[Array, Array, Array, Array, Array]:
+    """:func:`_recurse` of a policy that only stands and hits, in floats, compiled.
+
+    The split hands of every pair and upcard of a shoe are played so: one call each
+    instead of numpy's few operations per layer.  The kernel adds a hit's ten terms in
+    numpy's order (:func:`analyzer.engine.kernel.best_play`): the same bits.
+    """
+    m = len(space.comps)
+    at, order, bust_of = space.walk
+    hits = (policy == int(HIT)) & ~forced
+    hit, cont = np.empty((1, m)), np.empty((1, m))
+    kernel.best_play(at, np.ascontiguousarray(probs, dtype=np.float64),
+                     np.ascontiguousarray(stand, dtype=np.float64)[None, :],
+                     np.full((1, 1), float(bust)), space.child, bust_of, order,
+                     np.where(hits, 2, 1).astype(np.int64), hit, cont)
+    no = np.zeros(m, dtype=bool)
+    return hit[0], cont[0], hits, no, no.copy()
 
 
 def _doubled(space: HandSpace, stand: Array, forced: npt.NDArray[np.bool_], probs: Array,

@@ -498,7 +498,8 @@ def split_bounds(rows: FloatArray, pay: FloatArray, shoes: IntArray, total: IntA
 def best_play(at: IntArray, probs: FloatArray, stand: FloatArray, busted: FloatArray,
               child: IntArray, bust_of: IntArray, order: IntArray, forced: IntArray,
               hit: FloatArray, cont: FloatArray) -> None:
-    """Optimal splitting's hand recursion: hit and best values of every node, per card set.
+    """The hand recursion: hit and played values of every node, per card set (optimal
+    splitting's, and a fixed strategy's split hands).
 
     Nodes are visited in ``order`` (every child before its parent); the ten terms of
     a hit are added in numpy's pairwise order for ten items, so the values have the
@@ -522,9 +523,10 @@ def best_play(at: IntArray, probs: FloatArray, stand: FloatArray, busted: FloatA
     order : int64 (m,)
         The nodes in the order to visit them.
     forced : int64 (m,)
-        1 where the hand may not hit.
+        The play of each node: 0 the better of hitting and standing, 1 stand (the hand
+        may not hit), 2 hit (a fixed strategy's).
     hit, cont : float64 (n, m)
-        Written: hitting's value, and the better of hitting and standing.
+        Written: hitting's value, and the value of the node's play.
     """
     _module().best_play(at, probs, stand, busted, child, bust_of, order, forced, hit, cont)
 

@@ -841,7 +841,7 @@ def _best_play(at: Any, pr: Any, st: Any, bu: Any, ch: Any, bo: Any, od: Any, fo
             h += t[9]
             sv = st[s, i]
             ht[s, i] = h
-            co[s, i] = h if (fo[i] == 0 and h > sv) else sv
+            co[s, i] = h if (fo[i] == 2 or (fo[i] == 0 and h > sv)) else sv
 
 
 def best_play(at: object, probs: object, stand: object, busted: object, child: object,
@@ -863,9 +863,9 @@ def best_play(at: object, probs: object, stand: object, busted: object, child: o
             or ch.shape != (m, 10) or bo.shape != (m, 10) or fo.shape != (m,)
             or ht.shape != (n, m) or co.shape != (n, m)):
         raise _disagree(fn)
-    if m and (od.min() < 0 or od.max() >= m or ch.min() < 0
+    if m and (od.min() < 0 or od.max() >= m or ch.min() < 0 or fo.min() < 0 or fo.max() > 2
               or ((ch == m) & ((bo < 0) | (bo >= b))).any()):
-        raise ArrayValueError(f"{fn}: a node or bust index out of range")
+        raise ArrayValueError(f"{fn}: a node, bust index or play out of range")
     if ix.size and (ix.min() < 0 or ix.max() >= pr.shape[0]):
         raise ArrayValueError(f"{fn}: a row of probs out of range")
     _best_play(ix, pr, st, bu, ch, bo, od, fo, ht, co)

@@ -41,7 +41,7 @@ import numpy.typing as npt
 from analyzer.core.actions import DOUBLE, HIT, STAND
 from analyzer.core.arith import Num, Number, quotient
 from analyzer.core.cards import blackjack_value, composition, is_natural
-from analyzer.core.errors import ImpossibleHandError, RuleConflictError
+from analyzer.core.errors import ImpossibleHandError, InternalError, RuleConflictError
 from analyzer.core.rules import Double, Rules
 from analyzer.engine.dealer import OutcomeCache
 from analyzer.engine.hands import (
@@ -153,7 +153,26 @@ def _start_key(p: int, x: int) -> tuple[int, ...]:
 
 
 def _start_node(space: HandSpace, p: int, x: int) -> int:
-    return int(space.index[_start_key(p, x)])
+    node = _start_nodes(space, p)[x - 1]
+    if node < 0:  # a hand the shoe deals but the space lacks: a bug, never a figure
+        raise InternalError(f"the split hand {p},{x} is missing from its hand space")
+    return node
+
+
+# Per hand space and pair, the nodes of its two-card split hands: asked for every upcard,
+# level and count of pair cards removed, where a lookup by composition costs a hash of it.
+_STARTS: weakref.WeakKeyDictionary[HandSpace, dict[int, tuple[int, ...]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _start_nodes(space: HandSpace, p: int) -> tuple[int, ...]:
+    """The node of the split hand ``p, x`` at ``x - 1`` (-1 where the space has none)."""
+    per_pair = _STARTS.setdefault(space, {})
+    if p not in per_pair:
+        index = space.index
+        per_pair[p] = tuple(int(index[key]) if (key := _start_key(p, x)) in index else -1
+                            for x in range(1, 11))
+    return per_pair[p]
 
 
 # first action per second card; per node, whether a hand reached by hitting draws again
@@ -303,8 +322,9 @@ def _played_values(first: HandValues, shoe: list[int], second_shoe: list[int], u
     ev_x: Any = 0
     ev_p: Any = 0
     ev_free: Any = 0
-    for x, action in starts.items():
-        i = int(np.searchsorted(nodes, _start_node(space, p, x)))
+    start_nodes = _start_nodes(space, p)
+    at = np.searchsorted(nodes, [start_nodes[x - 1] for x in starts]).tolist()
+    for i, (x, action) in zip(at, starts.items(), strict=True):
         chosen = vals.double if action == DOUBLE else vals.hit if action == HIT else vals.stand
         weight = quotient(second_shoe[x - 1], total, exact)
         ev_x = ev_x + weight * chosen[i]
@@ -340,6 +360,7 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     if decide is None:
         def decide(node: int, may_double: bool) -> int:
             return policy_decision(first, node, may_double)
+    decide = _asked_once(decide)  # asked again for each count of pair cards removed
     if hits is None or doubles is None:
         hits, doubles = later_play(first, plan.play.double_any)
     if dealer is None:
@@ -381,6 +402,19 @@ def split_ev(first: HandValues, base: tuple[int, ...], upcard: int, plan: SplitP
     result: Number = (_combine(xs, ps, base, upcard, plan, hands, Fraction(1)) if exact
                       else _combine(xs, ps, base, upcard, plan, hands, 1.0))
     return result
+
+
+def _asked_once(decide: Decide) -> Decide:
+    """``decide``, each of its answers kept (a strategy's play of a hand does not change)."""
+    answers: dict[tuple[int, bool], int] = {}
+
+    def once(node: int, may_double: bool) -> int:
+        key = (node, may_double)
+        if key not in answers:
+            answers[key] = decide(node, may_double)
+        return answers[key]
+
+    return once
 
 
 def _combine(xs: Sequence[Num], ps: Sequence[Num], base: tuple[int, ...], upcard: int,

@@ -42,6 +42,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
@@ -171,23 +172,44 @@ def _unl(z: float) -> float:
     return math.exp(-z * z / 2) / math.sqrt(2 * math.pi) - z * 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def playing_efficiency(model: EffectsModel, system: CountSystem) -> float:
-    """Griffin's playing efficiency of ``system`` (module docstring)."""
+@dataclass(frozen=True)
+class _Spread:
+    """One decision's perfect-information terms, the same for every count system."""
+
+    decision: DecisionEffects
+    sigmas: tuple[float, ...]  # the margin's standard deviation at each depth
+    ideal: tuple[float, ...]  # the perfect-information gain at each depth, weighted
+
+
+@lru_cache(maxsize=8)
+def _spreads(model: EffectsModel) -> tuple[_Spread, ...]:
+    """Every decision's :class:`_Spread` (a decision whose EORs are all equal has none)."""
     shoe = model.shoe
     total = sum(shoe)
-    tags = list(system.unit_tags())
     depths = [model.penetration * (i + 1) / DEPTH_STEPS for i in range(DEPTH_STEPS)]
-    count_gain = ideal_gain = 0.0
+    out = []
     for d in model.decisions:
         mean = sum(n * e for n, e in zip(shoe, d.eor, strict=True)) / total
         spread = math.sqrt(sum(n * (e - mean) ** 2 for n, e in zip(shoe, d.eor, strict=True))
                            / total)
         if spread == 0:
             continue
-        rho = abs(correlation(shoe, tags, d.eor))
-        for dealt in depths:
-            sigma = spread * math.sqrt((total - 1) * dealt / (total - dealt))
-            ideal_gain += d.weight * sigma * _unl(d.margin / sigma)
+        sigmas = tuple(spread * math.sqrt((total - 1) * dealt / (total - dealt))
+                       for dealt in depths)
+        out.append(_Spread(d, sigmas, tuple(d.weight * sigma * _unl(d.margin / sigma)
+                                            for sigma in sigmas)))
+    return tuple(out)
+
+
+def playing_efficiency(model: EffectsModel, system: CountSystem) -> float:
+    """Griffin's playing efficiency of ``system`` (module docstring)."""
+    tags = list(system.unit_tags())
+    count_gain = ideal_gain = 0.0
+    for s in _spreads(model):  # the terms added in the order of decisions, then depths
+        d = s.decision
+        rho = abs(correlation(model.shoe, tags, d.eor))
+        for sigma, ideal in zip(s.sigmas, s.ideal, strict=True):
+            ideal_gain += ideal
             if rho > 0:
                 count_gain += d.weight * rho * sigma * _unl(d.margin / (rho * sigma))
     return count_gain / ideal_gain if ideal_gain else 0.0
