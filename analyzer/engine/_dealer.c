@@ -889,11 +889,9 @@ static PyObject *distinct_sums(PyObject *self, PyObject *args)
         goto done;
     Py_ssize_t na = dim(&a[0], 0), nb = dim(&a[1], 0);
     const int64_t *h = a[0].view.buf, *t = a[1].view.buf;
-    for (Py_ssize_t i = 1; i < na; i++) {
-        if (h[i] < h[i - 1]) {
-            PyErr_Format(PyExc_ValueError, "%s: head is not sorted", fn);
-            goto done;
-        }
+    if (!non_decreasing(&a[0])) {
+        PyErr_Format(PyExc_ValueError, "%s: head is not sorted", fn);
+        goto done;
     }
     Py_BEGIN_ALLOW_THREADS
     /* Cut the sums' range into ranges of about SUMS_PER_RANGE pairs each, at the

@@ -510,9 +510,10 @@ def _played(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[np
             bust: int, policy: Array) -> tuple[Array, Array, Array, Array, Array]:
     """:func:`_recurse` of a policy that only stands and hits, in floats, compiled.
 
-    The split hands of every pair and upcard of a shoe are played so: one call each
-    instead of numpy's few operations per layer.  The kernel adds a hit's ten terms in
-    numpy's order (:func:`analyzer.engine.kernel.best_play`): the same bits.
+    Every split hand under CDZ- is played so (and a chart's or a frozen strategy's
+    hands where they neither double nor surrender after hitting): one call per hand
+    space instead of numpy's few operations per layer.  The kernel adds a hit's ten
+    terms in numpy's order (:func:`analyzer.engine.kernel.best_play`): the same bits.
     """
     m = len(space.comps)
     at, order, bust_of = space.walk
