@@ -5,7 +5,8 @@ outcome sums, the hash table of :class:`~analyzer.engine.dealer.OutcomeCache`, t
 card-set dedupe of split rounds and their pairing with the last hand (in floats, and in
 residues for exact mode: :func:`pair_residues`), exact mode's dealer weights of those card
 sets (:func:`joint_fill_residues`, :func:`product_residues`), the post-split bounds and
-optimal splitting's hand recursion.  The C extension is optional: ``pip install`` builds it when
+the hand recursion of optimal splitting and of split hands under a fixed play
+(:func:`best_play`).  The C extension is optional: ``pip install`` builds it when
 a compiler is there and goes on without it otherwise; :mod:`analyzer.engine.kernel_numba`
 holds the same loops compiled by numba, which gives the same bits (the same IEEE
 operations in the same order) at the cost of numba's import and a one-time compilation.  The C
