@@ -373,3 +373,30 @@ def test_no_round_that_cannot_lose_has_a_largest_loss() -> None:
     full = make_report(round_distribution(rules), "1D", Analysis(rules).ev())
     assert full.largest_win is not None and full.largest_win.result == 2
     assert full.largest_loss is not None and full.largest_loss.result == -2
+
+
+def test_card_keys_decode_every_digit_of_what_they_encode() -> None:
+    """``CardKeys.decode`` takes a key apart a digit at a time; checked against the
+    digits read off one by one in Python integers, for random widths up to 62 bits (a
+    key's limit) and random card counts below them."""
+    import numpy as np
+
+    from analyzer.engine.dist_splits import CardKeys
+
+    rng = np.random.default_rng(61)
+    for _ in range(200):
+        limits = rng.integers(0, 40, size=10)
+        while float(np.prod((limits + 1).astype(np.float64))) >= 2.0**62:
+            limits = limits // 2
+        keys = CardKeys(limits)
+        counts = np.stack([rng.integers(0, int(top) + 1, size=50) for top in limits], axis=1)
+        encoded = keys.encode(counts)
+        expected = []
+        for key in encoded.tolist():
+            digits = []
+            for radix in reversed((limits + 1).tolist()):
+                key, digit = divmod(key, radix)
+                digits.append(digit)
+            expected.append(digits[::-1])
+        assert keys.decode(encoded).tolist() == expected == counts.tolist()
+    assert keys.decode(np.array([], dtype=np.int64)).shape == (0, 10)

@@ -239,18 +239,22 @@ def _pairing_by_numpy(head: npt.NDArray[np.int64], tail: npt.NDArray[np.int64], 
 
 @pytest.mark.parametrize("impl", PATHS)
 @pytest.mark.parametrize("n_unique", [100, 2 * 16384, 2 * 16384 + 1, 50_000])
-def test_pair_accumulate_over_windows_of_sums_adds_in_order(impl: ModuleType,
-                                                            n_unique: int) -> None:
+@pytest.mark.parametrize("narrow", [False, True])
+def test_pair_accumulate_over_windows_of_sums_adds_in_order(impl: ModuleType, n_unique: int,
+                                                            narrow: bool) -> None:
     """The C module walks the pairs window by window of the distinct sums (16,384 each:
     here one, two exactly, two and one sum, four): every pair once, and each entry's
     products added tail by tail as numpy adds them, to the last bit; sums below, between
-    and above the distinct ones are counted missing."""
+    and above the distinct ones are counted missing.  ``narrow``: heads close together and
+    tails spread wide, so that a tail's sums fall in one or two windows and the walk
+    skips it in the others."""
     rng = np.random.default_rng(n_unique)
     unique = np.unique(rng.integers(0, 10**9, n_unique)).astype(np.int64)
     while len(unique) < n_unique:
         unique = np.unique(np.append(unique, rng.integers(0, 10**9, n_unique - len(unique))))
-    head = np.sort(rng.choice(unique[::3] - 1000, 150))
-    tail = np.sort(np.append(rng.integers(0, 10**6, 60), [0, 0, 10**9]))
+    head = np.sort(rng.choice((unique[:600] if narrow else unique[::3]) - 1000, 150))
+    spread = 10**9 if narrow else 10**6
+    tail = np.sort(np.append(rng.integers(0, spread, 60), [0, 0, 10**9]))
     head[1:3] = head[0]  # heads twice over, and sums past the last
     nb = len(tail)
     sizes = rng.integers(0, 3, nb)  # a tail set has zero, one or two rounds

@@ -852,6 +852,25 @@ static void walk_run(Walk *k, Py_ssize_t j, Py_ssize_t *lo, Py_ssize_t *hi)
     k->next[j] = *hi;
 }
 
+/* The tails whose runs in the current window can hold a head: [*j0, *j1) of the sorted
+ * tails.  A tail below them has every sum below the window, so its heads were all met in
+ * earlier windows; one above has every sum above it.  Skipping them skips only empty runs
+ * (the same pairs in the same order): a slice of a few thousand heads meets a tail in
+ * only a few of the windows, and each empty run cost a search of the heads to find. */
+static void walk_tails(const Walk *k, Py_ssize_t nb, Py_ssize_t *j0, Py_ssize_t *j1)
+{
+    *j0 = 0;
+    *j1 = nb;
+    if (k->na == 0) {
+        *j1 = 0;
+        return;
+    }
+    if (k->w > 0)
+        *j0 = lower_bound(k->t, nb, k->u[k->w * PAIR_WINDOW] - k->h[k->na - 1] - k->extra);
+    if (k->w < k->windows - 1)
+        *j1 = lower_bound(k->t, nb, k->u[(k->w + 1) * PAIR_WINDOW] - k->h[0] - k->extra);
+}
+
 /* The row of `key` in u, searched from *from (at or below it: the run's previous row,
  * or the window's first), -1 where it is absent; *from becomes where the search ended. */
 static Py_ssize_t walk_row(const Walk *k, Py_ssize_t *from, int64_t key)
@@ -1093,16 +1112,30 @@ static PyObject *pair_accumulate(PyObject *self, PyObject *args)
     const int64_t *h = a[0].view.buf, *t = a[1].view.buf, *u = a[2].view.buf;
     const double *w = a[3].view.buf;
     double *acc = a[6].view.buf;
+    /* Per tail round, its card orders as a double and where each outcome's result falls
+     * in a head's row of acc: read per pair, worked out once. */
     Py_ssize_t *next = malloc(sizeof(Py_ssize_t) * (size_t)(nb ? nb : 1));
-    if (next == NULL) {
+    Py_ssize_t *at = malloc(sizeof(Py_ssize_t) * (size_t)(nr * no ? nr * no : 1));
+    double *orders = malloc(sizeof(double) * (size_t)(nr ? nr : 1));
+    if (next == NULL || at == NULL || orders == NULL) {
+        free(next);
+        free(at);
+        free(orders);
         PyErr_NoMemory();
         goto done;
+    }
+    for (Py_ssize_t r = 0; r < nr; r++) {
+        orders[r] = (double)res[r * (no + 1)];
+        for (Py_ssize_t c = 0; c < no; c++)
+            at[r * no + c] = c * ny + res[r * (no + 1) + c + 1];
     }
     Py_BEGIN_ALLOW_THREADS
     Walk k;
     walk_start(&k, h, na, nb, t, u, n, (int64_t)extra, next);
     for (; k.w < k.windows; k.w++) {
-        for (Py_ssize_t j = 0; j < nb; j++) {
+        Py_ssize_t j0, j1;
+        walk_tails(&k, nb, &j0, &j1);
+        for (Py_ssize_t j = j0; j < j1; j++) {
             Py_ssize_t lo, hi, from = k.w * PAIR_WINDOW;
             walk_run(&k, j, &lo, &hi);
             for (Py_ssize_t i = lo; i < hi; i++) {
@@ -1114,16 +1147,18 @@ static PyObject *pair_accumulate(PyObject *self, PyObject *args)
                 const double *wu = w + row * no;
                 double *out = acc + i * no * ny;
                 for (Py_ssize_t r = st[j]; r < st[j + 1]; r++) {
-                    const int64_t *rr = res + r * (no + 1);
-                    double m = (double)rr[0];
+                    const Py_ssize_t *to = at + r * no;
+                    double m = orders[r];
                     for (Py_ssize_t c = 0; c < no; c++)
-                        out[c * ny + rr[c + 1]] += wu[c] * m;
+                        out[to[c]] += wu[c] * m;
                 }
             }
         }
     }
     Py_END_ALLOW_THREADS
     free(next);
+    free(at);
+    free(orders);
     result = PyLong_FromSsize_t(missing);
 done:
     release_all(a, 7);

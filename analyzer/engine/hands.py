@@ -522,7 +522,8 @@ def _played(space: HandSpace, probs: Array, stand: Array, forced: npt.NDArray[np
     kernel.best_play(at, np.ascontiguousarray(probs, dtype=np.float64),
                      np.ascontiguousarray(stand, dtype=np.float64)[None, :],
                      np.full((1, 1), float(bust)), space.child, bust_of, order,
-                     np.where(hits, 2, 1).astype(np.int64), hit, cont)
+                     np.where(hits, kernel.PLAY_HIT, kernel.PLAY_STAND).astype(np.int64),
+                     hit, cont)
     no = np.zeros(m, dtype=bool)
     return hit[0], cont[0], hits, no, no.copy()
 

@@ -48,6 +48,8 @@ ENV = "BJA_KERNEL"
 CHOICES = ("auto", "c", "python")
 C_EXTENSION = "C extension"
 FALLBACK = "numba fallback"
+# best_play's play of a node: the better of hitting and standing, stand, or hit.
+PLAY_BEST, PLAY_STAND, PLAY_HIT = 0, 1, 2
 
 
 def requested() -> str:
@@ -524,8 +526,9 @@ def best_play(at: IntArray, probs: FloatArray, stand: FloatArray, busted: FloatA
     order : int64 (m,)
         The nodes in the order to visit them.
     forced : int64 (m,)
-        The play of each node: 0 the better of hitting and standing, 1 stand (the hand
-        may not hit), 2 hit (a fixed strategy's).
+        The play of each node: :data:`PLAY_BEST` (0) the better of hitting and standing,
+        :data:`PLAY_STAND` (1: the hand may not hit), :data:`PLAY_HIT` (2: a fixed
+        strategy's).
     hit, cont : float64 (n, m)
         Written: hitting's value, and the value of the node's play.
     """
@@ -541,7 +544,8 @@ def implementations() -> dict[str, Any]:
     return found
 
 
-__all__ = ["C_EXTENSION", "CHOICES", "ENV", "FALLBACK", "best_play", "cache_find",
-           "cache_find_keys", "cache_rehash", "compiled", "describe", "distinct_sums",
-           "implementations", "merge_pairs", "name", "outcome_sums", "outcome_sums_exact",
-           "pair_accumulate", "pair_residues", "requested", "split_bounds", "sum_rows"]
+__all__ = ["C_EXTENSION", "CHOICES", "ENV", "FALLBACK", "PLAY_BEST", "PLAY_HIT", "PLAY_STAND",
+           "best_play", "cache_find", "cache_find_keys", "cache_rehash", "compiled", "describe",
+           "distinct_sums", "implementations", "merge_pairs", "name", "outcome_sums",
+           "outcome_sums_exact", "pair_accumulate", "pair_residues", "requested", "split_bounds",
+           "sum_rows"]

@@ -348,10 +348,10 @@ class OptimalSplit:
         forced = nd.forced
         if not self.exact:  # the same loop compiled: no (sets x layer x 10) temporaries
             cont = np.empty((n, m))  # every node written
+            plays = np.where(forced, _dealer.PLAY_STAND, _dealer.PLAY_BEST).astype(np.int64)
             _dealer.best_play(cells, rows.probs, np.ascontiguousarray(played, dtype=np.float64),
                               np.ascontiguousarray(busted, dtype=np.float64), space.child,
-                              nd.bust_of, nd.order, forced.astype(np.int64),
-                              np.empty((n, m)), cont)
+                              nd.bust_of, nd.order, plays, np.empty((n, m)), cont)
             return self._starts(nd, sets, played, double, cont, k, r)
         cont = np.zeros((n, m), dtype=self.dtype)
         probs = rows.probs[cells]  # (n, m, 10)
@@ -432,7 +432,8 @@ class OptimalSplit:
         step, stop = np.empty((n, m)), np.empty((n, m))
         _dealer.best_play(cells, rows.probs, np.ascontiguousarray(node_val, dtype=np.float64),
                           np.ascontiguousarray(busted, dtype=np.float64), nd.space.child,
-                          nd.bust_of, nd.order, np.ones(m, dtype=np.int64), step, stop)
+                          nd.bust_of, nd.order, np.full(m, _dealer.PLAY_STAND, dtype=np.int64),
+                          step, stop)
         return step[:, at]
 
     def _feasible(self, sets: npt.NDArray[np.int64]) -> _Nodes:

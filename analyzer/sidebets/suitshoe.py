@@ -131,6 +131,10 @@ _DECKS = re.compile(r"(\d+)DECKS?")
 _SPANISH = re.compile(r"(\d+)SPANISH")
 _CARD_TIMES = re.compile(r"([^*:]+)(?:\*(\d+))?")
 _CARD_SET = re.compile(r"([^*:]+):(\d+)")
+# An item ending in ':' or '*' then a removal, 'AS:-1'.  A match starts only where an item
+# does (the lookbehind): tried from inside a long item too, the search was quadratic in
+# its length (seconds for a 20,000-character count).
+_NEGATIVE = re.compile(r"(?<![^\s,+-])([^\s,+-]+[:*])\s*-\s*(\d+)")
 
 
 def _count(text: str, item: str, maximum: int = MAX_COUNT) -> int:
@@ -144,7 +148,7 @@ def parse_suit_shoe(text: str) -> SuitShoe:
     given: set[Card] = set()  # cards given a count (CARD:K): a second one would silently win
     pos = 0
     stripped = text.rstrip(" ,")
-    negative = re.search(r"([^\s,+-]+[:*])\s*-\s*(\d+)", stripped)
+    negative = _NEGATIVE.search(stripped)
     if negative:  # read as the item 'AS:' and a removal '-1' it was a puzzling line
         raise ShoeError(f"shoe spec item {shown(negative.group(1) + '-' + negative.group(2))}:"
                         " a count cannot be negative")
