@@ -376,7 +376,7 @@ def test_no_round_that_cannot_lose_has_a_largest_loss() -> None:
 
 
 def test_card_keys_decode_every_digit_of_what_they_encode() -> None:
-    """``CardKeys.decode`` takes a key apart a digit at a time; checked against the
+    """``CardKeys.decode`` takes every digit of a key at once; checked against the
     digits read off one by one in Python integers, for random widths up to 62 bits (a
     key's limit) and random card counts below them."""
     import numpy as np

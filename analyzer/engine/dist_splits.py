@@ -68,17 +68,7 @@ class CardKeys:
         return np.asarray(drawn, dtype=np.int64) @ self.place
 
     def decode(self, keys: IntArray) -> IntArray:
-        """The card counts of each key: its digits, the last first, one scalar division a
-        digit (a division by every place value at once divides each key ten times over)."""
-        rest = np.array(keys, dtype=np.int64).ravel()
-        out = np.empty((len(rest), len(self.radix)), dtype=np.int64)
-        quotient = np.empty_like(rest)
-        for v in range(len(self.radix) - 1, 0, -1):
-            np.floor_divide(rest, self.radix[v], out=quotient)
-            out[:, v] = rest - quotient * self.radix[v]
-            rest, quotient = quotient, rest
-        out[:, 0] = rest % self.radix[0]
-        return out
+        return (np.asarray(keys, dtype=np.int64)[:, None] // self.place[None, :]) % self.radix
 
 
 @dataclass(frozen=True)
