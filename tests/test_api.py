@@ -146,6 +146,19 @@ WRONG_TYPES = {
                                   "the strategy is empty"),
     "evaluate_chart('')": (lambda a: a.evaluate_chart("1D", ""), "the chart is empty"),
     "simulate(rounds=0)": (lambda a: a.simulate("1D", 0), "2 to 100,000,000,000, not 0$"),
+    # the command's line, its bounds and words (a cross-interface tester: the library
+    # dropped the upper bound of states and said "from 1 to" for spots)
+    "distribution(spots=0)": (lambda a: a.distribution("1D", spots=0),
+                              "^spots must be a whole number 1 to 7, not 0$"),
+    "edge(states=0)": (lambda a: a.edge("1D CUT26", states=0),
+                       "^states must be a whole number 2 to 10,000, not 0$"),
+    "edge(states=10001)": (lambda a: a.edge("1D CUT26", states=10_001),
+                           "^states must be a whole number 2 to 10,000, not 10001$"),
+    "edge(samples=1)": (lambda a: a.edge("1D CUT26", samples=1),
+                        "^samples must be a whole number 2 to 1,000,000, not 1$"),
+    # a game named in capitals was "unknown rule token 'CHARLIE7'"
+    "analyze('CHARLIE7')": (lambda a: a.analyze("CHARLIE7"),
+                            "unknown game 'CHARLIE7': games are named in lower case"),
 }
 
 

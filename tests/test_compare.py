@@ -235,6 +235,14 @@ def test_renderers_show_what_is_present() -> None:
     for fmt in ("markdown", "html"):
         out = render(c, fmt)
         assert isinstance(out, str) and "S17 -&gt; H17" in out or "S17 -> H17" in str(out)
+    levels = Figures(ev=-0.005, ev_exact=Fraction(-1, 200), chart_ev=-0.006,
+                     extra=(("cdp1_ev", -0.004),),
+                     extra_exact=(("chart_ev", Fraction(-3, 500)), ("cdp1_ev", Fraction(-1, 250))))
+    both = Comparison("grid", c.base, c.base, levels, (Row("a", c.base, figures=levels,
+                                                          delta=Fraction(0)),), exact=True)
+    lines = str(render(both, "csv")).splitlines()  # the CSV dropped every fraction but two
+    assert lines[0].endswith("ev_exact,delta_exact,chart_ev_exact,cdp1_ev_exact,error")
+    assert lines[1].endswith("-1/200,0/1,-3/500,-1/250,")
     png = render(c, "png")
     assert isinstance(png, bytes) and png[:8] == b"\x89PNG\r\n\x1a\n"
     assert render(c, "png") == png  # the same model gives the same bytes
@@ -318,3 +326,18 @@ def test_an_entry_of_another_shape_is_recomputed(payload: object, tmp_path: Path
     assert figure_memo().get(key) is not None  # served by the memo, checksum and all
     assert main(argv) == 0
     assert capsys.readouterr().out == cold
+
+
+def test_an_exact_comparison_values_the_chart_in_fractions() -> None:
+    """``compare --exact`` printed the chart's float evaluation, its last digit off the one
+    ``ev --levels --exact`` prints (found by a cross-interface tester): the chart's own play
+    is valued in fractions too, its float that fraction's."""
+    import analyzer
+
+    spec = "1D H17 DOA NDAS SPL1 NS"
+    level = analyzer.analyze(spec, exact=True, levels=True, jobs=1).to_dict()["levels"]["chart"]
+    rows = analyzer.compare(spec, vary=["S17|H17"], exact=True, jobs=1,
+                            cache=False).to_dict()["rows"]
+    assert rows[1]["chart_ev_exact"] == level["ev_exact"]
+    assert rows[1]["chart_ev"] == level["ev"] == float(Fraction(level["ev_exact"]))
+    assert Fraction(rows[0]["chart_ev_exact"]) <= Fraction(rows[0]["ev_exact"])

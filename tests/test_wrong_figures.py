@@ -221,6 +221,51 @@ def test_hand_check_agrees_with_the_brute_force_oracle(counts: tuple[int, ...]) 
     assert mine == theirs
 
 
+@pytest.mark.parametrize(("spec", "counts", "ev"), [
+    # A Charlie is paid whatever the dealer draws: these were refused ("a hand vs 2 may
+    # need a card"), though no round runs out (found by an independent oracle tester).
+    # Twelve 2s and 3s: a hand stands on at most four cards (12 points), leaving the
+    # dealer 18; hitting always reaches the Charlie, a sure win.
+    ("1D S17 DOA NSPL NS CH5", (0, 6, 6, 0, 0, 0, 0, 0, 0, 0), Fraction(1)),
+    ("1D S17 DOA NSPL NS CH4", (0, 8, 4, 0, 0, 0, 0, 0, 0, 0), Fraction(1)),
+    ("1D S17 DOA NSPL NS CH4 PEEKA", (7, 0, 5, 0, 0, 0, 0, 0, 0, 0), Fraction(1)),
+    ("1D S17 DOA NSPL NS CH5 ENHC CHBJ", (5, 5, 0, 0, 4, 0, 0, 0, 0, 0),
+     Fraction(125621, 126126)),
+    ("1D S17 DOA SPL1 NS CH5", (0, 6, 0, 6, 0, 0, 0, 0, 0, 0), Fraction(16, 11)),
+    ("1D S17 DOA SPL1 NS CH5", (0, 5, 5, 0, 0, 0, 0, 0, 0, 4), Fraction(31937, 126126)),
+    # No peek: a blackjack may beat the Charlie, so the hole card decides it.
+    ("1D S17 DOA NSPL NS CH4 ENHC", (1, 8, 2, 0, 0, 0, 0, 0, 0, 1), Fraction(43, 44)),
+    ("1D S17 DOA NSPL NS CH4 ENHC", (2, 8, 1, 0, 0, 0, 0, 0, 0, 1), None),  # runs out
+])
+def test_a_charlie_needs_no_dealer_cards(spec: str, counts: tuple[int, ...],
+                                         ev: Fraction | None) -> None:
+    """Refused exactly where the brute-force oracle must draw from nothing, and where
+    not, the oracle's figure; the verdicts and figures are the oracle's, on record."""
+    rules = parse_spec(spec)
+    try:
+        mine: Fraction | None = Analysis(rules, Shoe(counts), exact=True).ev()
+    except ImpossibleShoeError:
+        mine = None
+    try:
+        theirs: Fraction | None = oracle.round_ev(rules, counts)
+    except oracle.ShoeExhausted:
+        theirs = None
+    finally:
+        oracle.clear_caches()
+    assert mine == theirs == ev
+
+
+def test_a_charlie_waits_at_most_for_the_hole_card() -> None:
+    five = (0, 5, 0, 0, 0, 0, 0, 0, 0, 0)  # five 2s: a five-card Charlie
+    empty = (0,) * 10
+    peeked = RoundCheck(upcard=1, hits_soft_17=False, conditioned=True, charlie=5,
+                        hole_decides_charlie=False)
+    assert not peeked.hand_runs_out(empty, five)
+    unchecked = RoundCheck(upcard=1, hits_soft_17=False, conditioned=False, charlie=5)
+    assert unchecked.hand_runs_out(empty, five)  # no hole card: the blackjack undecided
+    assert not unchecked.hand_runs_out((0, 0, 0, 0, 0, 0, 0, 0, 0, 1), five)
+
+
 def test_depleted_shoes_of_the_shoe_state_studies_are_refused_before_work() -> None:
     rules = parse_spec("1D S17 DOA DAS SPL3 NS CUT40")
     with pytest.raises(UsageError, match="run out"):

@@ -46,6 +46,10 @@ def resolve(game: Game, spec: str = "") -> tuple[Rules, str]:
     if words and is_game_name(words[0]):
         tokens = " ".join([*words[1:], spec]).strip()
         return game_rules(words[0], tokens), words[0]
+    if words and words[0] != words[0].lower() and is_game_name(words[0].lower()):
+        # read as a rule token it would be "unknown rule token": say what it is
+        raise RuleError(f"unknown game {words[0]!r}: games are named in lower case "
+                        f"({words[0].lower()}, as bja rules list prints them)")
     rules = game_rules(None, " ".join([game, spec]).strip())
     return rules, format_spec(rules)
 

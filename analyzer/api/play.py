@@ -727,8 +727,8 @@ def distribution(game: Game, *, shoe: Shoe | str | None = None,
         from analyzer.report.distribution_model import MAX_SPOTS
 
         if isinstance(spots, bool) or not isinstance(spots, int) or not 1 <= spots <= MAX_SPOTS:
-            raise UsageError(f"spots must be a whole number from 1 to {MAX_SPOTS}, not "
-                             f"{spots!r}")
+            raise UsageError(f"spots must be a whole number 1 to {MAX_SPOTS}, not "
+                             f"{shown(spots)}")
         if shoe is not None or strategy != "optimal":
             raise UsageError("--spots is computed for the optimal CDZ- play off a full shoe: "
                              "leave out --shoe, --chart and --strategy chart")

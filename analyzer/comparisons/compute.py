@@ -31,9 +31,10 @@ def _notes(options: RunOptions) -> tuple[str, ...]:
     notes = [f"strategy: {SPLIT_TITLES[options.split]}; every shoe reshuffled each round "
              "(full-shoe EV = RTP)"]
     if options.charts:
+        arithmetic = "fractions" if options.exact else "float arithmetic"
         notes.append("chart: the rules' own total-dependent basic-strategy chart (as bja "
-                     "chart derives it), its EV computed exactly over every card (float "
-                     f"arithmetic); gap = chart EV - {level.split(' ')[0]} EV")
+                     "chart derives it), its EV computed exactly over every card "
+                     f"({arithmetic}); gap = chart EV - {level.split(' ')[0]} EV")
     if options.levels:
         notes.append("levels: the EV of the round at every other level of split play: "
                      + "; ".join(LEVEL_TITLES[v] for v in options.level_columns)

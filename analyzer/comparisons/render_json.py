@@ -74,6 +74,7 @@ class RowJson(TypedDict):
     cdp_ev: NotRequired[float | None]
     ev_exact: NotRequired[str]
     delta_exact: NotRequired[str]
+    chart_ev_exact: NotRequired[str]
     cdz_ev_exact: NotRequired[str]
     cdp1_ev_exact: NotRequired[str]
     cdp_ev_exact: NotRequired[str]

@@ -119,8 +119,9 @@ def render_csv(c: Comparison) -> str:
     """One line per row; full float precision (``repr``), fractions in exact mode."""
     cols = numeric_columns(c)
     keys = ["name", "rules", "change", *[col.key for col in cols]]
-    if c.exact:
+    if c.exact:  # every fraction some row has: the EV and difference, the chart's, levels'
         keys += ["ev_exact", "delta_exact"]
+        keys += dict.fromkeys(k for r in c.rows for k in exact_cells(r) if k not in keys)
     keys.append("error")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

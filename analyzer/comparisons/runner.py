@@ -100,7 +100,8 @@ class RunOptions:
 
 
 def _kinds(options: RunOptions) -> tuple[str, ...]:
-    kinds = [options.kind(options.split)] + (["chart"] if options.charts else [])
+    charts = ["chart"] + ([worker.EXACT_CHART] if options.exact else [])
+    kinds = [options.kind(options.split)] + (charts if options.charts else [])
     return tuple(kinds + [options.kind(v) for v in options.level_columns])
 
 
@@ -146,7 +147,12 @@ def _figures(found: dict[str, dict[str, Any]], options: RunOptions) -> Figures |
             extra.append((f"{level}_ev", value))
             if value_exact is not None:
                 extra_exact.append((f"{level}_ev", value_exact))
-    return Figures(ev=ev, ev_exact=ev_exact, chart_ev=found.get("chart", {}).get("chart_ev"),
+    chart_ev = found.get("chart", {}).get("chart_ev")
+    if worker.EXACT_CHART in found:  # exact mode: the chart's EV is its fraction's float
+        chart_ev, chart_exact = _number(found[worker.EXACT_CHART])
+        assert chart_exact is not None
+        extra_exact.insert(0, ("chart_ev", chart_exact))
+    return Figures(ev=ev, ev_exact=ev_exact, chart_ev=chart_ev,
                    extra=tuple(extra), extra_exact=tuple(extra_exact))
 
 

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from analyzer.core.rules import Rules
     from analyzer.core.shoe import Shoe
 
+EXACT_CHART = "exact:chart"  # the kind of the chart's EV in fractions (compare --exact)
+
 
 def compute_chunk(chunk: list[tuple[str, tuple[str, ...]]],
                   shoe: str | None) -> list[tuple[str, dict[str, Any]]]:
@@ -27,9 +29,10 @@ def compute_chunk(chunk: list[tuple[str, tuple[str, ...]]],
 def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, Any]:
     """The missing figures of one rule set: ``{kind: data}``, or ``{"error": why}``.
 
-    Kinds: ``"chart"``, ``"float"``, ``"exact"`` (CDZ-), and ``"float:LEVEL"`` /
+    Kinds: ``"chart"``, ``"float"``, ``"exact"`` (CDZ-), ``"float:LEVEL"`` /
     ``"exact:LEVEL"`` for another level of split play (``cdp1``, ``cdp``,
-    ``optimal``).  A level that cannot be computed for a valid rule set (optimal
+    ``optimal``), and ``"exact:chart"``, the chart's EV in fractions (computed with
+    ``"chart"``).  A level that cannot be computed for a valid rule set (optimal
     splitting beyond its limits) gives ``{"error": why}`` for that kind only.
     Runs in a worker: imports inside, so the parent's ``bja --help`` stays light.
     """
@@ -42,8 +45,8 @@ def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, An
     try:
         rules = parse_spec(spec)
         fixed = parse_shoe(shoe) if shoe else None
-        if "chart" in kinds:
-            out.update(_chart(rules, fixed, spec))
+        if "chart" in kinds or EXACT_CHART in kinds:  # the fractions need the chart
+            out.update(_chart(rules, fixed, spec, EXACT_CHART in kinds))
         if "float" in kinds:
             ev = out["chart"]["ev"] if "chart" in out else Analysis(rules, fixed).ev()
             out["float"] = {"ev": float(ev)}
@@ -51,7 +54,7 @@ def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, An
             out["exact"] = {"ev_exact": fraction_text(Analysis(rules, fixed, exact=True).ev())}
         for kind in kinds:
             arithmetic, _, level = kind.partition(":")
-            if level:
+            if level and kind != EXACT_CHART:
                 out[kind] = _level(rules, fixed, SplitLevel(level), arithmetic == "exact")
     except AnalyzerError as err:  # an invalid or unmodelled variant: this row says why
         return {"error": str(err)}
@@ -71,11 +74,23 @@ def _level(rules: Rules, shoe: Shoe | None, level: SplitLevel, exact: bool) -> d
     return {"ev_exact": fraction_text(ev)} if exact else {"ev": float(ev)}
 
 
-def _chart(rules: Rules, shoe: Shoe | None, title: str) -> dict[str, Any]:
-    """The chart figures: the chart's exact EV and the CDZ- optimum beside it."""
+def _chart(rules: Rules, shoe: Shoe | None, title: str, exact: bool) -> dict[str, Any]:
+    """The chart figures: the chart's exact EV and the CDZ- optimum beside it; with
+    ``exact``, the chart's own play valued again in fractions, as ``bja ev --levels
+    --exact`` values it (the chart is derived in floats either way)."""
     from analyzer.charts.evaluate import make_chart
 
     run = make_chart(rules, title, shoe=shoe)
     assert run.chart.evaluation is not None
     figures = run.chart.evaluation
-    return {"chart": {"ev": float(figures.optimum_ev), "chart_ev": float(figures.chart_ev)}}
+    out: dict[str, Any] = {"chart": {"ev": float(figures.optimum_ev),
+                                     "chart_ev": float(figures.chart_ev)}}
+    if exact:
+        from analyzer.charts.strategy import ChartStrategy
+        from analyzer.engine.analysis import Analysis
+        from analyzer.util.text import fraction_text
+
+        play = ChartStrategy(run.chart, rules)
+        value = Analysis(rules, shoe, exact=True, strategy=play).ev()
+        out[EXACT_CHART] = {"ev_exact": fraction_text(value)}
+    return out

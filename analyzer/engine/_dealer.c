@@ -1112,9 +1112,9 @@ static PyObject *pair_accumulate(PyObject *self, PyObject *args)
     const int64_t *h = a[0].view.buf, *t = a[1].view.buf, *u = a[2].view.buf;
     const double *w = a[3].view.buf;
     double *acc = a[6].view.buf;
+    Py_ssize_t *next = malloc(sizeof(Py_ssize_t) * (size_t)(nb ? nb : 1));  /* the walk's */
     /* Per tail round, its card orders as a double and where each outcome's result falls
      * in a head's row of acc: read per pair, worked out once. */
-    Py_ssize_t *next = malloc(sizeof(Py_ssize_t) * (size_t)(nb ? nb : 1));
     Py_ssize_t *at = malloc(sizeof(Py_ssize_t) * (size_t)(nr * no ? nr * no : 1));
     double *orders = malloc(sizeof(double) * (size_t)(nr ? nr : 1));
     if (next == NULL || at == NULL || orders == NULL) {

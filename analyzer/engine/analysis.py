@@ -384,7 +384,9 @@ class Analysis:
                 upcard=upcard, hits_soft_17=self.rules.hits_soft_17,
                 conditioned=self.conditioned(upcard), charlie=play.charlie,
                 stand_on_21=play.stand_on_21,
-                hole_decides_busts=not self.conditioned(upcard) and not play.bj_takes_all)
+                hole_decides_busts=not self.conditioned(upcard) and not play.bj_takes_all,
+                hole_decides_charlie=(not self.conditioned(upcard) and upcard in (1, 10)
+                                      and not play.charlie_beats_bj))
         return self._checks[upcard]
 
     def check_round(self, upcard: int) -> None:

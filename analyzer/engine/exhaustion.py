@@ -13,14 +13,17 @@ What counts as running out, exactly
 A round *runs out* when some sequence of cards the shoe can deal, played by
 some play the analysis values, asks for a card the shoe no longer has **and
 that card decides a bet**: a player's hit, double or split hand's next card
-from an empty shoe; the dealer's hole card or hits while some hand still stands
-(a Charlie counts as standing); or, behind hands that all busted, the hole card
-alone when an unchecked blackjack would change the loss (OBO).  A dealer
-running out behind busted hands decides nothing and is no error, as in
-:mod:`analyzer.oracle.exact_splits`.  Where the dealer peeked, the hole card is
-known not to complete a blackjack: the player's draws always leave one card
-that may be the hole card (the engine's conditioned draw probabilities give
-the other draws probability zero).
+from an empty shoe; the dealer's hole card or hits while some hand still stands;
+or, behind hands that all busted, the hole card alone when an unchecked blackjack
+would change the loss (OBO).  A Charlie is paid whatever the dealer draws
+(:func:`analyzer.engine.hands.evaluate` values it by the chance of a blackjack
+alone): it needs the hole card where an unchecked blackjack may beat it (a split
+round searches it as standing there, a bound), and no card where the dealer peeked
+or cannot have one.  A dealer running out behind busted hands decides nothing and
+is no error, as in :mod:`analyzer.oracle.exact_splits`.  Where the dealer peeked,
+the hole card is known not to complete a blackjack: the player's draws always
+leave one card that may be the hole card (the engine's conditioned draw
+probabilities give the other draws probability zero).
 
 "Some play the analysis values": optimal play compares every action, so the
 values of hands only a bad play reaches feed the comparison; every legal play
@@ -139,6 +142,7 @@ class RoundCheck:
     charlie: int = 0
     stand_on_21: bool = False
     hole_decides_busts: bool = False  # an unchecked blackjack limits a loss (OBO)
+    hole_decides_charlie: bool = True  # an unchecked blackjack may beat a Charlie
     _dealer_memo: dict[Counts, bool] = field(default_factory=dict)
     _hand_memo: dict[tuple[Counts, Counts], bool] = field(default_factory=dict)
 
@@ -233,7 +237,10 @@ class RoundCheck:
             return self._settle(r, standing=False)
         if n == 2 and total == 21 and hand[0] == 1:
             return False  # a natural is settled at once
-        forced = (self.charlie and n >= self.charlie) or (self.stand_on_21 and total == 21)
+        charlie = bool(self.charlie) and n >= self.charlie
+        if charlie:  # paid whatever the dealer draws but an unchecked blackjack (module doc)
+            return self.hole_decides_charlie and not any(r)
+        forced = self.stand_on_21 and total == 21
         can_draw = n < 2 or not forced
         budget = (_PLAYER_LIMIT - hard if can_draw else 0) + _DEALER_LIMIT - self.upcard
         if self._short(r, int(can_draw) + 1, budget):
@@ -314,8 +321,10 @@ class _Split:
                        if v == p and made < self.max_hands
                        else self.hand(_minus(r, v), _plus(hand, v), made, waiting, standing)
                        for v in values)
-        if not can_draw:
-            return self._next(r, made, waiting, True)
+        if not can_draw:  # it stands; a Charlie waits for nothing or the hole card (doc)
+            charlie = bool(check.charlie) and n >= check.charlie
+            waits = not charlie or check.hole_decides_charlie
+            return self._next(r, made, waiting, standing or waits)
         actions: set[int] = {STAND, HIT}  # every play: a double draws as a hit, then stands
         if self.policy is not None:
             actions = {self.policy(hand, n == 2 and self.may_double(hand))}

@@ -29,6 +29,7 @@ import numpy as np
 
 from analyzer.core.errors import RuleConflictError, UsageError
 from analyzer.core.limits import MAX_COUNT_SAMPLES, MAX_STATES
+from analyzer.core.numbers import shown
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe
 from analyzer.engine.analysis import checked_jobs
@@ -102,10 +103,14 @@ def edge_by_count(rules: Rules, system: CountSystem, *, states: int = 200,
         raise RuleConflictError("the game reshuffles before every round (no cut card): every "
                             "round is dealt off the top at true count 0; give a cut card, "
                             "e.g. --rules CUT234")
-    for name, value, low in (("states", states, 2), ("count samples", count_samples, 2),
-                             ("seed", seed, 0), ("cut", depth, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise UsageError(f"{name} must be a whole number, at least {low}, not {value!r}")
+    # Worded as the command's options are (parse_whole), the same bounds.
+    for name, value, low, high in (("states", states, 2, MAX_STATES),
+                                   ("samples", count_samples, 2, MAX_COUNT_SAMPLES),
+                                   ("seed", seed, 0, None), ("cut", depth, 1, None)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low \
+                or (high is not None and value > high):
+            bound = f"{low:,} to {high:,}" if high is not None else f"{low:,} or more"
+            raise UsageError(f"{name} must be a whole number {bound}, not {shown(value)}")
     jobs = checked_jobs(jobs)
     # A state is dealt up to cut - 1 cards deep; the cards left must last any round,
     # whatever they are (a state that could run out has no figure).
@@ -114,9 +119,6 @@ def edge_by_count(rules: Rules, system: CountSystem, *, states: int = 200,
         raise UsageError(f"cut card after {depth} cards: must be 1 to {last} for a "
                          f"{full.total}-card shoe (a round dealt deeper may run out of "
                          "cards)")
-    if not (states <= MAX_STATES and count_samples <= MAX_COUNT_SAMPLES):
-        raise UsageError(f"need 2 to {MAX_STATES:,} states and 2 to {MAX_COUNT_SAMPLES:,} count "
-                         f"samples, not {states} and {count_samples}")
     counts_rng, states_rng = (np.random.default_rng([seed, stream]) for stream in (0, 1))
     _, sample_left = deal_states(full, depth, count_samples, counts_rng)
     sample_bins = _bin(true_counts(system, full, sample_left))
