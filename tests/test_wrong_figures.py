@@ -223,7 +223,8 @@ def test_hand_check_agrees_with_the_brute_force_oracle(counts: tuple[int, ...]) 
 
 @pytest.mark.parametrize(("spec", "counts", "ev"), [
     # A Charlie is paid whatever the dealer draws: these were refused ("a hand vs 2 may
-    # need a card"), though no round runs out (found by an independent oracle tester).
+    # need a card", "splitting"), though no round runs out (found by an independent
+    # oracle tester).
     # Twelve 2s and 3s: a hand stands on at most four cards (12 points), leaving the
     # dealer 18; hitting always reaches the Charlie, a sure win.
     ("1D S17 DOA NSPL NS CH5", (0, 6, 6, 0, 0, 0, 0, 0, 0, 0), Fraction(1)),
@@ -233,9 +234,16 @@ def test_hand_check_agrees_with_the_brute_force_oracle(counts: tuple[int, ...]) 
      Fraction(125621, 126126)),
     ("1D S17 DOA SPL1 NS CH5", (0, 6, 0, 6, 0, 0, 0, 0, 0, 0), Fraction(16, 11)),
     ("1D S17 DOA SPL1 NS CH5", (0, 5, 5, 0, 0, 0, 0, 0, 0, 4), Fraction(31937, 126126)),
+    # a split hand doubled into a three-card Charlie
+    ("1D S17 DOA DAS SPL1 NS CH3", (0, 6, 0, 0, 6, 0, 0, 0, 0, 0), Fraction(32, 11)),
     # No peek: a blackjack may beat the Charlie, so the hole card decides it.
     ("1D S17 DOA NSPL NS CH4 ENHC", (1, 8, 2, 0, 0, 0, 0, 0, 0, 1), Fraction(43, 44)),
     ("1D S17 DOA NSPL NS CH4 ENHC", (2, 8, 1, 0, 0, 0, 0, 0, 0, 1), None),  # runs out
+    ("1D S17 DOA SPL1 NS CH4 ENHC", (8, 0, 0, 0, 5, 0, 0, 0, 0, 0), Fraction(44, 39)),
+    ("1D S17 DOA DAS SPL3 NS CH3 ENHC", (5, 0, 0, 0, 0, 9, 0, 0, 0, 0), Fraction(314, 77)),
+    ("1D H17 DOA DAS SPL1 LS CH4 ENHC OBO", (3, 3, 0, 0, 3, 0, 0, 0, 0, 4),
+     Fraction(118787, 300300)),
+    ("1D H17 DOA DAS SPL1 LS CH4 ENHC OBO", (0, 5, 4, 0, 0, 0, 0, 0, 0, 4), None),
 ])
 def test_a_charlie_needs_no_dealer_cards(spec: str, counts: tuple[int, ...],
                                          ev: Fraction | None) -> None:

@@ -17,13 +17,13 @@ from an empty shoe; the dealer's hole card or hits while some hand still stands;
 or, behind hands that all busted, the hole card alone when an unchecked blackjack
 would change the loss (OBO).  A Charlie is paid whatever the dealer draws
 (:func:`analyzer.engine.hands.evaluate` values it by the chance of a blackjack
-alone): it needs the hole card where an unchecked blackjack may beat it (a split
-round searches it as standing there, a bound), and no card where the dealer peeked
-or cannot have one.  A dealer running out behind busted hands decides nothing and
-is no error, as in :mod:`analyzer.oracle.exact_splits`.  Where the dealer peeked,
-the hole card is known not to complete a blackjack: the player's draws always
-leave one card that may be the hole card (the engine's conditioned draw
-probabilities give the other draws probability zero).
+alone): it needs the hole card where an unchecked blackjack may beat it, and no
+card where the dealer peeked or cannot have one.  A dealer running out behind
+busted hands decides nothing and is no error, as in
+:mod:`analyzer.oracle.exact_splits`.  Where the dealer peeked, the hole card is
+known not to complete a blackjack: the player's draws always leave one card that
+may be the hole card (the engine's conditioned draw probabilities give the other
+draws probability zero).
 
 "Some play the analysis values": optimal play compares every action, so the
 values of hands only a bad play reaches feed the comparison; every legal play
@@ -123,6 +123,10 @@ def _plus(c: Counts, v: int) -> Counts:
     return c[:v - 1] + (c[v - 1] + 1,) + c[v:]
 
 
+# What a finished hand needs of the dealer, the most of a round's hands counting:
+NOTHING, HOLE, DEALER = 0, 1, 2  # busted; a Charlie a blackjack may beat; standing
+
+
 @lru_cache(maxsize=1 << 16)
 def _hard(c: Counts) -> int:
     """Hard total of counts (aces as 1): asked of the same small shoes again and again."""
@@ -214,11 +218,17 @@ class RoundCheck:
         return any(self._dealer(_minus(r, v), hard + v, ace or v == 1, drawn + 1)
                    for v in values)
 
-    def _settle(self, r: Counts, standing: bool) -> bool:
-        """Whether the dealer's play behind the finished hands may run out."""
-        if standing:
+    def _settle(self, r: Counts, need: int) -> bool:
+        """Whether the dealer's play behind the finished hands, the most of which ``need``
+        (:data:`DEALER`, :data:`HOLE` or :data:`NOTHING`), may run out."""
+        if need == DEALER:
             return self.dealer_runs_out(r)
-        return self.hole_decides_busts and not any(r)
+        return (need == HOLE or self.hole_decides_busts) and not any(r)
+
+    def _charlie(self) -> int:
+        """What a Charlie needs: the hole card only where an unchecked blackjack may beat
+        it (module doc)."""
+        return HOLE if self.hole_decides_charlie else NOTHING
 
     # -- an unsplit hand ----------------------------------------------------------------
     def hand_runs_out(self, r: Counts, hand: Counts) -> bool:
@@ -234,18 +244,18 @@ class RoundCheck:
         n, hard, ace = sum(hand), _hard(hand), hand[0] > 0
         total = hard + 10 if ace and hard + 10 <= 21 else hard
         if hard > 21:
-            return self._settle(r, standing=False)
+            return self._settle(r, NOTHING)
         if n == 2 and total == 21 and hand[0] == 1:
             return False  # a natural is settled at once
         charlie = bool(self.charlie) and n >= self.charlie
         if charlie:  # paid whatever the dealer draws but an unchecked blackjack (module doc)
-            return self.hole_decides_charlie and not any(r)
+            return self._settle(r, self._charlie())
         forced = self.stand_on_21 and total == 21
         can_draw = n < 2 or not forced
         budget = (_PLAYER_LIMIT - hard if can_draw else 0) + _DEALER_LIMIT - self.upcard
         if self._short(r, int(can_draw) + 1, budget):
             return False
-        if n >= 2 and self._settle(r, standing=True):
+        if n >= 2 and self._settle(r, DEALER):
             return True
         if not can_draw:
             return False
@@ -269,7 +279,7 @@ class RoundCheck:
             return False
         split = _Split(self, pair, max_hands, one_card, may_double, policy,
                        min(hit_limit, _PLAYER_LIMIT))
-        return split.hand(r, _plus((0,) * 10, pair), 2, 1, False)
+        return split.hand(r, _plus((0,) * 10, pair), 2, 1, NOTHING)
 
 
 @dataclass
@@ -283,26 +293,34 @@ class _Split:
     limit: int  # a hand draws only while its hard total is at most this
     memo: dict[tuple[object, ...], bool] = field(default_factory=dict)
 
-    def hand(self, r: Counts, hand: Counts, made: int, waiting: int, standing: bool) -> bool:
-        """The current hand holds ``hand``; ``waiting`` more hands hold one pair card."""
+    def hand(self, r: Counts, hand: Counts, made: int, waiting: int, need: int) -> bool:
+        """The current hand holds ``hand``; ``waiting`` more hands hold one pair card;
+        ``need``, what the finished hands need of the dealer (:data:`DEALER`...)."""
         # Every legal play: a hand acts on its hard total, ace and (for a Charlie) size only.
         shape: object = hand if self.policy is not None else (
             _hard(hand), hand[0] > 0, sum(hand) if self.check.charlie else min(sum(hand), 2))
-        key = (r, shape, made, waiting, standing)
+        key = (r, shape, made, waiting, need)
         if key not in self.memo:
-            self.memo[key] = self._hand(r, hand, made, waiting, standing)
+            self.memo[key] = self._hand(r, hand, made, waiting, need)
         return self.memo[key]
 
-    def _next(self, r: Counts, made: int, waiting: int, standing: bool) -> bool:
+    def _next(self, r: Counts, made: int, waiting: int, need: int) -> bool:
         if waiting:
-            return self.hand(r, _plus((0,) * 10, self.pair), made, waiting - 1, standing)
-        return self.check._settle(r, standing)
+            return self.hand(r, _plus((0,) * 10, self.pair), made, waiting - 1, need)
+        return self.check._settle(r, need)
 
-    def _hand(self, r: Counts, hand: Counts, made: int, waiting: int, standing: bool) -> bool:
+    def _finished(self, cards: int, hard: int) -> int:
+        """What a hand of ``cards`` cards and this hard total, done, needs of the dealer."""
+        if hard > 21:
+            return NOTHING
+        return self.check._charlie() if self.check.charlie and cards >= self.check.charlie \
+            else DEALER
+
+    def _hand(self, r: Counts, hand: Counts, made: int, waiting: int, need: int) -> bool:
         check, p = self.check, self.pair
         n, hard = sum(hand), _hard(hand)
         if hard > 21:
-            return self._next(r, made, waiting, standing)
+            return self._next(r, made, waiting, need)
         total = hard + 10 if hand[0] and hard + 10 <= 21 else hard
         forced = (check.charlie and n >= check.charlie) or (check.stand_on_21 and total == 21)
         can_draw = n < 2 or not (forced or self.one_card)
@@ -317,27 +335,25 @@ class _Split:
         if n == 1:  # the second card, or a pair card to resplit
             if not values:
                 return True
-            return any(self.hand(_minus(r, v), hand, made + 1, waiting + 1, standing)
+            return any(self.hand(_minus(r, v), hand, made + 1, waiting + 1, need)
                        if v == p and made < self.max_hands
-                       else self.hand(_minus(r, v), _plus(hand, v), made, waiting, standing)
+                       else self.hand(_minus(r, v), _plus(hand, v), made, waiting, need)
                        for v in values)
-        if not can_draw:  # it stands; a Charlie waits for nothing or the hole card (doc)
-            charlie = bool(check.charlie) and n >= check.charlie
-            waits = not charlie or check.hole_decides_charlie
-            return self._next(r, made, waiting, standing or waits)
+        if not can_draw:  # it stands, or is a Charlie
+            return self._next(r, made, waiting, max(need, self._finished(n, hard)))
         actions: set[int] = {STAND, HIT}  # every play: a double draws as a hit, then stands
         if self.policy is not None:
             actions = {self.policy(hand, n == 2 and self.may_double(hand))}
-        if STAND in actions and self._next(r, made, waiting, True):
+        if STAND in actions and self._next(r, made, waiting, DEALER):
             return True
         if actions & {HIT, DOUBLE} and not values:
             return True
         if HIT in actions and any(self.hand(_minus(r, v), _plus(hand, v), made, waiting,
-                                            standing) for v in values):
+                                            need) for v in values):
             return True
         if DOUBLE in actions:
-            return any(self._next(_minus(r, v), made, waiting, standing or hard + v <= 21)
-                       for v in values)
+            return any(self._next(_minus(r, v), made, waiting,
+                                  max(need, self._finished(n + 1, hard + v))) for v in values)
         return False
 
 
