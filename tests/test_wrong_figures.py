@@ -207,7 +207,15 @@ def test_split_check_agrees_with_whole_round_enumeration_many(spec: str) -> None
 ])
 def test_hand_check_agrees_with_the_brute_force_oracle(counts: tuple[int, ...]) -> None:
     """Without splits, a round is refused exactly when the oracle must draw from nothing."""
-    rules = parse_spec("1D S17 DOA NDAS NSPL NS")
+    mine, theirs = _round_verdicts("1D S17 DOA NDAS NSPL NS", counts)
+    assert mine == theirs
+
+
+def _round_verdicts(spec: str, counts: tuple[int, ...]) -> tuple[Fraction | None,
+                                                                 Fraction | None]:
+    """The round's exact EV from the engine and from the brute-force oracle, None where
+    either refuses the shoe (the engine) or draws from nothing (the oracle)."""
+    rules = parse_spec(spec)
     try:
         mine: Fraction | None = Analysis(rules, Shoe(counts), exact=True).ev()
     except ImpossibleShoeError:
@@ -218,7 +226,7 @@ def test_hand_check_agrees_with_the_brute_force_oracle(counts: tuple[int, ...]) 
         theirs = None
     finally:
         oracle.clear_caches()
-    assert mine == theirs
+    return mine, theirs
 
 
 @pytest.mark.parametrize(("spec", "counts", "ev"), [
@@ -249,17 +257,7 @@ def test_a_charlie_needs_no_dealer_cards(spec: str, counts: tuple[int, ...],
                                          ev: Fraction | None) -> None:
     """Refused exactly where the brute-force oracle must draw from nothing, and where
     not, the oracle's figure; the verdicts and figures are the oracle's, on record."""
-    rules = parse_spec(spec)
-    try:
-        mine: Fraction | None = Analysis(rules, Shoe(counts), exact=True).ev()
-    except ImpossibleShoeError:
-        mine = None
-    try:
-        theirs: Fraction | None = oracle.round_ev(rules, counts)
-    except oracle.ShoeExhausted:
-        theirs = None
-    finally:
-        oracle.clear_caches()
+    mine, theirs = _round_verdicts(spec, counts)
     assert mine == theirs == ev
 
 
