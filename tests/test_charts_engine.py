@@ -203,3 +203,40 @@ def test_a_refinement_round_reusing_the_rows_is_a_fresh_derivation(spec: str) ->
         fresh = Deriver(analysis).derive(splits, start=main)
         assert reused.rows == fresh.rows and reused.evs == fresh.evs
         assert any(reused.rows[k] != main.rows[k] for k in main.rows if k.kind == "P")
+
+
+@pytest.mark.parametrize("spec", ["8D S17 DOA DAS SPL1 LS CH7 A21", SPEC_1D])
+def test_a_round_with_the_last_rounds_weights_reuses_its_rows(
+        spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round whose weights (who meets which hand) have the bits of the last round's
+    gives the last round's rows again without solving them: it must be what solving
+    them gives, and on eight decks the round confirming the chart reuses most upcards."""
+    from analyzer.charts import derive
+
+    analysis = Analysis(parse_spec(spec))
+    analysis.ev()
+    solved: list[int] = []
+    real_solve = derive.solve_rows
+
+    def counted(problem: derive.RowProblem) -> derive.Solution:
+        solved.append(problem.d.upcard)
+        return real_solve(problem)
+
+    monkeypatch.setattr(derive, "solve_rows", counted)
+    deriver = derive.Deriver(analysis)
+    reused = deriver.derive()
+    reusing = len(solved)
+    solved.clear()
+    never = derive.Deriver(analysis)
+    real_rows = derive.Deriver._solve_rows
+
+    def forgetting(self: derive.Deriver, *args: object) -> derive.Solution:
+        self._last_rows.clear()  # nothing kept: every round solves every upcard
+        return real_rows(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(derive.Deriver, "_solve_rows", forgetting)
+    fresh = never.derive()
+    assert reused.rows == fresh.rows and reused.evs == fresh.evs
+    assert reusing < len(solved)
+    if spec.startswith("8D"):
+        assert len(solved) - reusing >= len(deriver.upcards) // 2

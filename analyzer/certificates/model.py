@@ -36,7 +36,7 @@ from analyzer.certificates.provenance import (
     provenance,
 )
 from analyzer.certificates.sim import AsDealtFigures, SimCheck, as_dealt, cross_check
-from analyzer.charts.evaluate import ChartRun, make_chart
+from analyzer.charts.evaluate import ChartRun, chart_ev, make_chart
 from analyzer.charts.model import Chart
 from analyzer.charts.strategy import ChartStrategy
 from analyzer.core.errors import AnalyzerError
@@ -168,7 +168,7 @@ def _level_ev(spec: str, level: str, chart: Chart | None, exact: bool) -> Any:
     try:
         if level == "chart":
             assert chart is not None
-            return Analysis(rules, exact=exact, strategy=ChartStrategy(chart, rules)).ev()
+            return chart_ev(chart, rules, exact=exact)
         return Analysis(rules, exact=exact, split=SplitLevel(level)).ev()
     except AnalyzerError as err:
         return f"not computed: {err}"

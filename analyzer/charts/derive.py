@@ -69,6 +69,8 @@ class Deriver:
             frozenset(("R", "Rs") if self.rules.surrender_after_hit else ())
         # the section the last round of _solve started from, and its rows per upcard
         self._rows_from: tuple[Section | None, dict[int, Solution]] = (None, {})
+        # per upcard, the last rows solved and the bits of the weights they were solved for
+        self._last_rows: dict[int, tuple[bytes, Solution]] = {}
 
     def upcard_data(self, upcard: int) -> UpcardData:
         return self._data[upcard]
@@ -178,9 +180,19 @@ class Deriver:
 
     def _solve_rows(self, d: UpcardData, strategy: ChartStrategy | None,
                     split_values: SplitValues) -> Solution:
-        """The hard and soft rows (and card-count rows) against one upcard, and hit EVs."""
+        """The hard and soft rows (and card-count rows) against one upcard, and hit EVs.
+
+        Everything else the rows are solved from is fixed per upcard, so weights with
+        the bits of the last round's give its solution again: the round that confirms
+        a chart reuses it wherever the chart hits where CDZ- play did (most upcards of
+        a multi-deck shoe).
+        """
         start = np.where(d.two, d.deal * d.keep, 0.0)
         met = reach(d, start, self._hits(d, strategy, split_values))
+        bits = met.tobytes()  # bits, not ==: a -0.0 met is not taken for a 0.0
+        last = self._last_rows.get(d.upcard)
+        if last is not None and last[0] == bits:
+            return last[1]
 
         def first_values(two: Array, hit: Array) -> ActionValues:
             out: ActionValues = {STAND: d.first[STAND][two], HIT: d.unconditional(hit[two], two)}
@@ -192,7 +204,10 @@ class Deriver:
                              first_weight=np.where(d.two & (d.pair == 0), d.deal, 0.0),
                              met=met, first_values=first_values, forced=self._forced(d),
                              by_cards=self.by_cards, shapes=self._shapes.setdefault(d.upcard, {}))
-        return solve_rows(problem)
+        solution = solve_rows(problem)
+        solution[2].flags.writeable = False  # shared by the rounds that reuse it
+        self._last_rows[d.upcard] = (bits, solution)
+        return solution
 
     def _with_pairs(self, d: UpcardData, rows: dict[RowKey, str],
                     row_evs: dict[RowKey, dict[str, float]], hit: Array,

@@ -18,6 +18,7 @@ from analyzer.charts.context import ChartContext
 from analyzer.charts.derive import Deriver
 from analyzer.charts.model import UPCARDS, Chart, Evaluation, RowKey, Section
 from analyzer.charts.strategy import FREE_SECTION, ChartStrategy
+from analyzer.core.arith import Number
 from analyzer.core.errors import UsageError
 from analyzer.core.rules import Rules
 from analyzer.core.shoe import Shoe
@@ -70,6 +71,13 @@ def evaluate(chart: Chart, shoe: Shoe | None = None, optimum: Analysis | None = 
     optimum = optimum or Analysis(rules, shoe)
     by_upcard = {u: float(v) for u, v in played.by_upcard().items()}
     return (Evaluation(float(played.ev()), float(optimum.ev()), by_upcard), played, optimum)
+
+
+def chart_ev(chart: Chart, rules: Rules, shoe: Shoe | None = None, *,
+             exact: bool = False) -> Number:
+    """The EV of a round played by ``chart`` as written (in fractions with ``exact``):
+    the one valuation of a chart's own play that every report of its level uses."""
+    return Analysis(rules, shoe, exact=exact, strategy=ChartStrategy(chart, rules)).ev()
 
 
 def _free_cells(section: Section, context: ChartContext) -> frozenset[tuple[RowKey, int]]:

@@ -78,7 +78,7 @@ def _chart(rules: Rules, shoe: Shoe | None, title: str, exact: bool) -> dict[str
     """The chart figures: the chart's exact EV and the CDZ- optimum beside it; with
     ``exact``, the chart's own play valued again in fractions, as ``bja ev --levels
     --exact`` values it (the chart is derived in floats either way)."""
-    from analyzer.charts.evaluate import make_chart
+    from analyzer.charts.evaluate import chart_ev, make_chart
 
     run = make_chart(rules, title, shoe=shoe)
     assert run.chart.evaluation is not None
@@ -86,11 +86,8 @@ def _chart(rules: Rules, shoe: Shoe | None, title: str, exact: bool) -> dict[str
     out: dict[str, Any] = {"chart": {"ev": float(figures.optimum_ev),
                                      "chart_ev": float(figures.chart_ev)}}
     if exact:
-        from analyzer.charts.strategy import ChartStrategy
-        from analyzer.engine.analysis import Analysis
         from analyzer.util.text import fraction_text
 
-        play = ChartStrategy(run.chart, rules)
-        value = Analysis(rules, shoe, exact=True, strategy=play).ev()
+        value = chart_ev(run.chart, rules, shoe, exact=True)
         out[EXACT_CHART] = {"ev_exact": fraction_text(value)}
     return out

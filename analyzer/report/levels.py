@@ -100,17 +100,14 @@ def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False,
     """
     shoe = shoe if shoe is not None else rules.full_shoe()
     done = dict(analyses or {})
-    from analyzer.charts.evaluate import make_chart  # the charts need the engine first
+    from analyzer.charts.evaluate import chart_ev, make_chart  # (they need the engine)
 
     try:
         run = make_chart(rules, "levels", shoe=shoe)
         assert run.chart.evaluation is not None
         chart = Level(CHART, run.chart.evaluation.chart_ev)
         if exact:  # the chart's own play valued again in fractions, as the other levels are
-            from analyzer.charts.strategy import ChartStrategy
-
-            play = ChartStrategy(run.chart, rules)
-            chart = Level(CHART, Analysis(rules, shoe, exact=True, strategy=play).ev())
+            chart = Level(CHART, chart_ev(run.chart, rules, shoe, exact=True))
         if not exact and suits:  # the chart's optimum reads the suits
             done.setdefault(SplitLevel.CDZ, run.optimum)
     except AnalyzerError as err:
