@@ -212,3 +212,15 @@ def test_a_certificate_cancelled_after_its_figures_writes_no_file(tmp_path: Path
     assert not out.exists()
     assert stages == ["certificate 5/5: two spots against one dealer hand",
                       "certificate: files (Markdown, HTML, JSON)"]
+
+
+def test_a_certificate_written_reports_its_last_stage_done(tmp_path: Path) -> None:
+    """A finished web certificate job showed "done": 0 of "total": 1 (found by a newcomer
+    tester): the files stage reports its one step done once they are written."""
+    from analyzer.util.progress import Progress
+
+    heard: list[Progress] = []
+    analyzer.certify("1D H17 DOA NDAS NSPL NS", out=tmp_path / "cert", pdf=False, exact=False,
+                     rounds=1000, seed=1, progress=heard.append)
+    assert (tmp_path / "cert" / "certificate.json").exists()
+    assert heard[-1] == Progress("certificate: files (Markdown, HTML, JSON)", 1, 1)

@@ -253,7 +253,13 @@ def test_one_resolver_for_games() -> None:
     from analyzer.api.games import cli_game, resolve
 
     assert resolve("charlie7 6D") == (analyzer.Rules("6D S17 DOA DAS SPL1 LS CH7 A21"),
-                                      "charlie7")
+                                      "charlie7 6D")  # not the game: named with its tokens
+    assert resolve("charlie7", "8D")[1] == "charlie7"  # the game itself
+    with pytest.raises(RuleError, match=r"^unknown rule token or game 'charlie8' \(games: "
+                                        r"charlie7, free-bet,"):  # the first word: maybe a game
+        resolve("charlie8 6D")
+    with pytest.raises(RuleError, match=r"^unknown rule token 'zz9'$"):  # later: a token
+        resolve("6D zz9")
     assert resolve(analyzer.Rules("1D")) == (analyzer.Rules("1D"), format(analyzer.Rules("1D")))
     assert resolve("6d-s17-das-ls")[0] == analyzer.Rules("6D S17 DOA DAS SPL3 LS")
     assert cli_game("charlie7", "6D") == "charlie7 6D"

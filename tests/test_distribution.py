@@ -137,9 +137,11 @@ def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
 
     with pytest.raises(UsageError, match=r"jobs must be a whole number 1 to 256 \(proc"):
         round_distribution(parse_spec("1D S17"), jobs=0)
-    assert main(["distribution", "--rules", "1D S17", "--jobs", "0"]) == 2
+    with pytest.raises(SystemExit) as refused:  # the option's parser: argparse's exit
+        main(["distribution", "--rules", "1D S17", "--jobs", "0"])
+    assert refused.value.code == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "jobs must be a whole number 1 to 256 (processes), not 0" in err
+    assert err.count("\n") == 1 and "--jobs must be a whole number 1 to 256, not '0'" in err
 
 
 @pytest.mark.slow

@@ -240,9 +240,11 @@ def test_upcards_in_forked_processes_give_the_same_bits(exact: bool) -> None:
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(UsageError, match="jobs must be a whole number 1 to 256"):
         Analysis(parse_spec("6D S17"), jobs=0)
-    assert main(["ev", "--rules", "1D S17", "--jobs", "0", "--no-cache"]) == 2
+    with pytest.raises(SystemExit) as refused:  # the option's parser: argparse's exit
+        main(["ev", "--rules", "1D S17", "--jobs", "0", "--no-cache"])
+    assert refused.value.code == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "jobs must be a whole number 1 to 256 (processes), not 0" in err
+    assert err.count("\n") == 1 and "--jobs must be a whole number 1 to 256, not '0'" in err
 
 
 def test_an_error_in_a_forked_upcard_surfaces_as_in_a_serial_run() -> None:

@@ -599,3 +599,20 @@ def test_a_job_request_is_judged_before_it_is_queued(client: TestClient, how: st
     r = client.post(f"/api/jobs{how}") if how.startswith("?") else \
         client.post("/api/jobs", content=how)
     assert r.status_code == status and needle in r.text and r.text.count("\n") == 1, r.text
+
+
+@pytest.mark.parametrize(("query", "spec"), [
+    ("game=charlie7", "8D S17 DOA DAS SPL1 LS CH7 A21"),
+    ("game=charlie7&rules=6D", "6D S17 DOA DAS SPL1 LS CH7 A21"),
+    ("rules=charlie7+6D", "6D S17 DOA DAS SPL1 LS CH7 A21"),
+    ("rules=1D+S17", "1D S17"),  # as typed
+    ("game=nosuch", "nosuch"),  # left for the page's request to refuse
+])
+def test_the_game_page_reads_a_game_as_the_cli_does(client: TestClient, query: str,
+                                                    spec: str) -> None:
+    """``/game?game=charlie7`` showed the page's default rules (found by a newcomer tester):
+    ``game=`` is the CLI's ``--game``, ``rules=`` tokens on top, shown as the rules they
+    name (the form's controls read tokens: "charlie7" became an unknown token "CHARLIE7")."""
+    page = client.get(f"/game?{query}")
+    assert page.status_code == 200
+    assert f'id="spec" value="{spec}"' in page.text

@@ -298,6 +298,19 @@ def test_a_natural_has_no_decision(capsys: pytest.CaptureFixture[str]) -> None:
     assert "blackjack" in text and "stand" not in text
 
 
+@pytest.mark.parametrize("spec", ["1D S17 DOA CH5", "INF S17 DOA CH5"])
+def test_no_hand_holds_more_cards_than_its_charlie(
+        spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Charlie ends a hand at its card count: a hand of more cards cannot be played.
+    Was: 2-2-2-2-3-3-3-A under CH7 (eight cards), "stand +100%", exit 0 (found by a
+    newcomer tester); the infinite deck read six cards as five."""
+    assert main(["hand", "--rules", spec, "--up", "6", "--cards", "2,2,2,A,A,A"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "bja: error: hand 2-2-2-A-A-A holds 6 cards: under CH5 a hand ends as a Charlie at 5")
+    assert main(["hand", "--rules", spec, "--up", "6", "--cards", "2,2,2,A,A", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["actions"] == {"stand": 1.0}
+
+
 def test_a_split_ace_and_ten_still_plays() -> None:
     """After a split A-T is a 21, not a natural: three cards and split play are unchanged."""
     analysis = Analysis(parse_spec("6D"))

@@ -3,7 +3,9 @@
 >>> resolve("charlie7")
 (Rules('8D S17 DOA DAS SPL1 LS CH7 A21'), 'charlie7')
 >>> resolve("charlie7 6D")
-(Rules('6D S17 DOA DAS SPL1 LS CH7 A21'), 'charlie7')
+(Rules('6D S17 DOA DAS SPL1 LS CH7 A21'), 'charlie7 6D')
+>>> resolve("charlie7 8D")  # tokens that change nothing: the game itself
+(Rules('8D S17 DOA DAS SPL1 LS CH7 A21'), 'charlie7')
 >>> resolve("6d s17 doa das spl3 ls")
 (Rules('6D S17 DOA DAS SPL3 LS'), '6D S17 DOA DAS SPL3 LS')
 """
@@ -16,7 +18,14 @@ from typing import cast
 
 from analyzer.core.errors import RuleConflictError, RuleError, UsageError
 from analyzer.core.numbers import shown
-from analyzer.core.presets import CLASSIC_GAMES, PRESETS, VARIANT_GAMES, game_base, game_rules
+from analyzer.core.presets import (
+    CLASSIC_GAMES,
+    PRESETS,
+    VARIANT_GAMES,
+    game_base,
+    game_rules,
+    known_games,
+)
 from analyzer.core.rules import Rules, format_spec, parse_spec
 from analyzer.core.shoe import Shoe, parse_shoe
 from analyzer.util.progress import ProgressCallback
@@ -35,7 +44,8 @@ def resolve(game: Game, spec: str = "") -> tuple[Rules, str]:
     ``game`` is a :class:`Rules`, a spec (``"6D S17 DOA DAS SPL3 LS"``), a game
     name (``"charlie7"``) or a game name followed by tokens applied on top of
     it (``"charlie7 6D"``).  ``spec`` tokens apply on top of all that.  The name
-    is the game's when one is named, else the canonical spec.
+    is the game's when one is named, with the tokens where they change its rules (a
+    title must not call another rule set by the game's name), else the canonical spec.
     """
     if isinstance(game, Rules):
         rules = parse_spec(spec, base=game) if spec else game
@@ -45,12 +55,19 @@ def resolve(game: Game, spec: str = "") -> tuple[Rules, str]:
     words = game.split()
     if words and is_game_name(words[0]):
         tokens = " ".join([*words[1:], spec]).strip()
-        return game_rules(words[0], tokens), words[0]
+        rules = game_rules(words[0], tokens)
+        return rules, words[0] if rules == game_base(words[0]) else f"{words[0]} {tokens}"
     if words and words[0] != words[0].lower() and is_game_name(words[0].lower()):
         # read as a rule token it would be "unknown rule token": say what it is
         raise RuleError(f"unknown game {words[0]!r}: games are named in lower case "
                         f"({words[0].lower()}, as bja rules list prints them)")
-    rules = game_rules(None, " ".join([game, spec]).strip())
+    try:
+        rules = game_rules(None, " ".join([game, spec]).strip())
+    except RuleError as err:  # the first word may have meant a game: say so, and list them
+        if words and str(err) == f"unknown rule token {words[0]!r}" and words[0].islower():
+            raise type(err)(f"unknown rule token or game {words[0]!r} (games: "
+                            f"{known_games()})") from None
+        raise
     return rules, format_spec(rules)
 
 

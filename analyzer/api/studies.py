@@ -1318,7 +1318,7 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
     from analyzer.certificates.meta import Meta, load_meta
     from analyzer.certificates.model import Settings
     from analyzer.certificates.model import certify as certify_model
-    from analyzer.core.presets import PRESETS, game_base
+    from analyzer.core.presets import PRESETS
     from analyzer.util.files import check_folder
 
     pdf, exact = flag(pdf, "pdf"), flag(exact, "exact")
@@ -1334,8 +1334,8 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
                              f"not {shown(value)}")
     particulars = load_meta(Path(meta)) if isinstance(meta, (str, Path)) else meta
     rules, name = resolve(game)
-    if is_game_name(name) and rules != game_base(name):
-        name = format_spec(rules)  # tokens on top of a game: a rule set of its own
+    if not is_game_name(name):  # tokens on top of a game: a rule set of its own, by its spec
+        name = format_spec(rules)
     folder = None if out is None else Path(out)
     if folder is not None:
         check_folder(folder, CERTIFICATE_FILES)  # replaced as a whole: refused before the work
@@ -1349,9 +1349,10 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
     if folder is None:
         return CertificateResult(cert)
     # a stage of its own: a job cancelled during the last figures stops before the files
-    report(progress, "certificate: files (Markdown, HTML, JSON" + (", PDF)" if pdf else ")"),
-           0, 1)
+    stage = "certificate: files (Markdown, HTML, JSON" + (", PDF)" if pdf else ")")
+    report(progress, stage, 0, 1)
     written, no_pdf = write_certificate(cert, folder, pdf=pdf)
+    report(progress, stage, 1, 1)  # (a finished job showed "done": 0 of 1)
     return CertificateResult(cert, tuple(written), no_pdf)
 
 

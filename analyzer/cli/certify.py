@@ -17,8 +17,7 @@ from typing import Any
 from analyzer.cli.options import SEED, add_progress, progress_bar, whole
 from analyzer.core.errors import UsageError
 from analyzer.core.limits import MAX_CHECK_ROUNDS, MIN_CHECK_ROUNDS
-from analyzer.core.presets import game_base
-from analyzer.core.rules import format_spec, parse_spec
+from analyzer.core.rules import format_spec
 
 __all__ = ["certificate", "register", "run", "slug"]
 
@@ -32,9 +31,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
                     "frequency, largest win and loss), insurance, dealer table, strategy "
                     "chart, side-bet par sheets, RTP as dealt under a cut card, the "
                     "simulation cross-check, hashes and the verification record.")
-    which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--game", help="a named game (see `bja rules list`)")
-    which.add_argument("--rules", help='a rule spec, e.g. "6D S17 DOA DAS SPL3 LS"')
+    p.add_argument("--game", default=None, metavar="NAME",
+                   help="a named game (see `bja rules list`; --rules tokens apply on top)")
+    p.add_argument("--rules", default="",
+                   help='a rule spec, e.g. "6D S17 DOA DAS SPL3 LS" (or a game name and '
+                        'tokens, "charlie7 6D")')
     p.add_argument("--out", type=Path, default=None,
                    help="folder (default reports/<game>/, or reports/<spec slug>/)")
     p.add_argument("--no-pdf", action="store_true", help="skip the PDF (no Chromium needed)")
@@ -71,14 +72,13 @@ def certificate(args: argparse.Namespace, out: Path | None, progress: Any) -> An
     """The certificate the parsed arguments ask for, written to ``out`` (default
     reports/<game>/); the web app's jobs call this with a folder of their own."""
     from analyzer.api import certify
+    from analyzer.api.games import cli_game, is_game_name, resolve
 
-    if args.game is not None:
-        game_base(args.game)  # an unknown name: the error listing the known ones
-        game, name = args.game, args.game
-    else:
-        game = args.rules
-        name = format_spec(parse_spec(args.rules))
-    folder = out or Path("reports") / (args.game or slug(name))
+    game = cli_game(args.game, args.rules)
+    if not game.strip():
+        raise UsageError("which game? give --game NAME or --rules SPEC")
+    rules, name = resolve(game)  # a game with tokens that change it: filed by its spec
+    folder = out or Path("reports") / (name if is_game_name(name) else slug(format_spec(rules)))
     return certify(game, out=folder, pdf=not args.no_pdf, exact=not args.float,
                    rounds=args.rounds, seed=args.seed, meta=args.meta, progress=progress)
 

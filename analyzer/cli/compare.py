@@ -69,7 +69,6 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk memo")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar (as --quiet)")
     add_progress(p)
     out = p.add_mutually_exclusive_group()
     for fmt in FORMATS:

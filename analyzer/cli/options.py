@@ -42,12 +42,13 @@ def whole(minimum: int | None, maximum: int) -> type[argparse.Action]:
 
 
 def add_progress(p: argparse.ArgumentParser, *, quiet: bool = True) -> None:
-    """``--progress`` and ``--quiet``: the progress bar on stderr (shown by default only
-    when stderr is a terminal; never on stdout)."""
+    """``--progress`` and ``--quiet`` (or ``--no-progress``, the same): the progress bar on
+    stderr (shown by default only when stderr is a terminal; never on stdout)."""
     p.add_argument("--progress", action="store_true",
                    help="show the progress bar on stderr even when it is not a terminal")
     if quiet:
-        p.add_argument("--quiet", action="store_true", help="no progress bar")
+        p.add_argument("--quiet", "--no-progress", dest="quiet", action="store_true",
+                       help="no progress bar")
 
 
 @contextlib.contextmanager
@@ -62,7 +63,7 @@ def progress_bar(args: argparse.Namespace) -> Iterator[ProgressCallback | None]:
         yield given
         return
 
-    quiet = getattr(args, "quiet", False) or getattr(args, "no_progress", False)
+    quiet = getattr(args, "quiet", False)
     bar = terminal_bar(True if getattr(args, "progress", False) and not quiet
                        else False if quiet else None)
     try:
@@ -72,7 +73,7 @@ def progress_bar(args: argparse.Namespace) -> Iterator[ProgressCallback | None]:
             bar.close()
 
 
-JOBS = whole(None, MAX_JOBS)  # --jobs N: processes or threads (the engine refuses N < 1)
+JOBS = whole(1, MAX_JOBS)  # --jobs N: processes or threads
 SEED = whole(0, MAX_SEED)  # --seed N
 
 __all__ = ["JOBS", "SEED", "add_progress", "progress_bar", "whole"]

@@ -25,7 +25,7 @@ from enum import IntEnum
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, overload
 
-from analyzer.core.errors import CardNotationError
+from analyzer.core.errors import CardNotationError, ImpossibleHandError
 from analyzer.core.numbers import shown
 
 if TYPE_CHECKING:  # numpy only for the types: the card vocabulary imports nothing heavy
@@ -89,6 +89,15 @@ def checked_hand(upcard: object, cards: object) -> tuple[int, tuple[int, ...]]:
     if not isinstance(cards, (tuple, list)):
         raise CardNotationError(f"cards must be a tuple of card values 1 to 10, not {cards!r}")
     return up, tuple(card_value(c) for c in cards)
+
+
+def check_charlie_cards(cards: Sequence[int], charlie: int) -> None:
+    """Refuse a hand of more cards than an ``charlie``-card Charlie lets a hand hold (0:
+    no Charlie): the hand ends, paid, at that many cards, so no such hand is played."""
+    if charlie and len(cards) > charlie:
+        shown_cards = "-".join(format_value(c) for c in cards)
+        raise ImpossibleHandError(f"hand {shown_cards} holds {len(cards)} cards: under CH{charlie} "
+                                  f"a hand ends as a Charlie at {charlie}")
 
 
 def parse_value(text: str) -> Value:

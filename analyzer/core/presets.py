@@ -155,8 +155,12 @@ def game_base(name: str) -> Rules:
         return parse_spec(VARIANT_GAMES[name])
     if name in PRESETS:
         return PRESETS[name].rules
-    known = ", ".join([*PRESETS, *CLASSIC_GAMES, *VARIANT_GAMES])
-    raise RuleError(f"unknown game {name!r} (known: {known})")
+    raise RuleError(f"unknown game {name!r} (known: {known_games()})")
+
+
+def known_games() -> str:
+    """Every game's name, as an error lists them."""
+    return ", ".join([*PRESETS, *CLASSIC_GAMES, *VARIANT_GAMES])
 
 
 def game_rules(game: str | None, spec: str = "") -> Rules:

@@ -26,6 +26,7 @@ from analyzer.core.arith import Number, as_number, public, quotient, unit
 from analyzer.core.cards import (
     blackjack_value,
     card_value,
+    check_charlie_cards,
     checked_hand,
     comp_cards,
     composition,
@@ -491,6 +492,7 @@ class Analysis:
             raise HandError(f"hand {shown} vs {format_value(upcard)}: {err}") from None
         if len(cards) < 2:
             raise HandError("a hand needs at least two cards")
+        check_charlie_cards(cards, self.rules.charlie)
         return self._play_actions(upcard, cards, key)
 
     def _play_actions(self, upcard: int, cards: tuple[int, ...],

@@ -36,7 +36,7 @@ from fractions import Fraction
 from functools import cache
 
 from analyzer.core.actions import DOUBLE, HIT, SPLIT, STAND, SURRENDER, Action
-from analyzer.core.cards import Value, checked_hand, format_value
+from analyzer.core.cards import Value, check_charlie_cards, checked_hand, format_value
 from analyzer.core.errors import HandError, ImpossibleHandError, UsageError
 from analyzer.core.outcomes import Outcome
 from analyzer.core.rules import Rules
@@ -204,6 +204,7 @@ class InfiniteGame:
         upcard, cards = checked_hand(upcard, cards)
         if len(cards) < 2:  # as a finite shoe says: no hand is played from fewer
             raise HandError("a hand needs at least two cards")
+        check_charlie_cards(cards, self.rules.charlie)
         hard, ace = sum(cards), 1 in cards
         if _best(hard, ace) > 21:
             raise ImpossibleHandError(

@@ -101,8 +101,8 @@ def edge_by_count(rules: Rules, system: CountSystem, *, states: int = 200,
     depth = cut if cut is not None else rules.cut_card
     if cut is None and not depth:  # a cut given is checked with the other numbers below
         raise RuleConflictError("the game reshuffles before every round (no cut card): every "
-                            "round is dealt off the top at true count 0; give a cut card, "
-                            "e.g. --rules CUT234")
+                            "round is dealt off the top at true count 0; give a cut card: "
+                            "the rule CUT234, or the command's --cut 234 (cut=234)")
     # Worded as the command's options are (parse_whole), the same bounds.
     for name, value, low, high in (("states", states, 2, MAX_STATES),
                                    ("samples", count_samples, 2, MAX_COUNT_SAMPLES),

@@ -372,12 +372,29 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _page(templates: Jinja2Templates, page: str) -> Callable[[Request], Awaitable[Response]]:
     async def show(request: Request) -> Response:
+        query = dict(request.query_params)
         return templates.TemplateResponse(request, f"{page}.html",
                                           {"page": page, "version": __version__,
-                                           "query": dict(request.query_params),
+                                           "query": query, "spec": _spec_shown(query),
                                            "bets": {n: b.title for n, b in BETS.items()}})
 
     return show
+
+
+def _spec_shown(query: dict[str, str]) -> str:
+    """The rules form's spec: ``game=`` and ``rules=`` read as the CLI's ``--game`` and
+    ``--rules``; a game named is shown as its rules, the tokens the form's controls read
+    (a bad one is left as typed, for the page's own request to report)."""
+    from analyzer.api.games import is_game_name, resolve
+    from analyzer.core.rules import format_spec
+
+    text = " ".join(f"{query.get('game', '')} {query.get('rules', '')}".split())
+    if not text or not is_game_name(text.split()[0]):
+        return text
+    try:
+        return format_spec(resolve(text)[0])
+    except AnalyzerError:
+        return text
 
 
 __all__ = ["create_app"]
