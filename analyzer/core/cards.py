@@ -92,7 +92,7 @@ def checked_hand(upcard: object, cards: object) -> tuple[int, tuple[int, ...]]:
 
 
 def check_charlie_cards(cards: Sequence[int], charlie: int) -> None:
-    """Refuse a hand of more cards than an ``charlie``-card Charlie lets a hand hold (0:
+    """Refuse a hand of more cards than a ``charlie``-card Charlie lets a hand hold (0:
     no Charlie): the hand ends, paid, at that many cards, so no such hand is played."""
     if charlie and len(cards) > charlie:
         shown_cards = "-".join(format_value(c) for c in cards)
