@@ -340,10 +340,10 @@ def test_replacing_folder_refuses_a_folder_with_other_files(tmp_path: Path) -> N
 
 # -- sizes ------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec,kwargs,needle", [
-    ("8D BJ999999999:1", {}, "BJ999999999:1: the simulator's histogram .* "
-     "2,000,000,015 bins"),
+    ("8D BJ1:99999999999", {}, "BJ1:99999999999: the simulator's histogram .* "
+     "3,199,999,999,969 bins"),
     # the pay that makes the bins is named, not the blackjack's
-    ("6D SP SB=99999999:1 B5C=3:2", {}, "B5C=3:2 SB=99999999:1: .* 200,000,015 bins"),
+    ("6D SP SB=10000:1 B5C=10000:9999", {}, "B5C=10000:9999 SB=10000:1: .* 200,139,985 bins"),
     ("8D BJ7:5", {"jobs": 300}, "above the maximum 256"),
     ("8D", {"rounds": 10**11, "spread": (1, 1000)}, "64-bit sums"),
     ("100000D", {"jobs": 256}, "use fewer jobs"),
@@ -435,18 +435,34 @@ def test_certify_refuses_a_folder_holding_other_files_before_the_work(
     assert (tmp_path / "notes.txt").read_text() == "mine"
 
 
-@pytest.mark.parametrize("token", ["BJ1000000001:1", "B5C=10000000000000000000:1",
-                                   "B678=3:2/2:1/1000000001:1", "SB=99999999999:1",
-                                   "BSBJ=2000000000:1"])
-def test_a_payout_past_a_billion_to_one_is_refused(token: str) -> None:
-    """A payout of 10^30:1 gave an RTP of 10^30 percent, printed with false digits, and
-    overflowed the distribution's integers: every payout is capped like a side bet's."""
+@pytest.mark.parametrize("token", ["BJ10001:1", "BJ1000000001:1", "B5C=10000000000000000000:1",
+                                   "B678=3:2/2:1/10001:1", "SB=20001:2", "BSBJ=2000000000:1"])
+def test_a_payout_past_ten_thousand_to_one_is_refused(token: str) -> None:
+    """A payout of 10^30:1 gave an RTP of 10^30 percent, and overflowed the distribution's
+    integers; one of 10^9:1 printed round EVs whose last four digits were not the exact
+    ones (the float engine holds about 16 significant digits): a rule's payout is capped
+    where every printed digit is still the exact figure's."""
     from analyzer.core.errors import RuleError
     from analyzer.core.rules import parse_spec
 
-    with pytest.raises(RuleError, match=r"a payout of at most 1,000,000,000:1"):
+    with pytest.raises(RuleError, match=r"a payout of at most 10,000:1"):
         parse_spec(f"6D {token}")
-    assert parse_spec("6D BJ1000000000:1 B5C=1000000000:1").bonus_5 == 10**9  # the cap itself
+    assert parse_spec("6D BJ10000:1 B5C=10000:1").bonus_5 == 10**4  # the cap itself
+
+
+def test_at_the_payout_cap_the_float_figures_print_the_exact_digits(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The cap's reason: at 10^4:1 the float engine's round EVs, printed to nine decimals of
+    a percent, are the exact fractions' digits (at 10^9:1 the last four differed)."""
+    from analyzer.cli.main import main
+
+    shown = []
+    for arithmetic in ([], ["--exact"]):
+        assert main(["ev", "--rules", "1D NSPL BJ10000:1 BSBJ=10000:1", "--jobs", "1",
+                     *arithmetic]) == 0
+        shown.append([line for line in capsys.readouterr().out.splitlines()
+                      if "|" in line or line.startswith("RTP")])
+    assert shown[0] == shown[1] and len(shown[0]) == 13  # header, ten upcards, total, RTP
 
 
 def test_pays_the_distribution_cannot_count_are_refused_before_work() -> None:
@@ -470,7 +486,7 @@ def test_pays_the_distribution_cannot_count_are_refused_before_work() -> None:
 
 @pytest.mark.parametrize(("spec", "needle"), [
     ("INF", "INF: an infinite deck has no shoe to deal from"),
-    ("1D NSPL BJ999999999:1", "BJ999999999:1: the simulator's histogram"),
+    ("1D NSPL BJ1:99999999999", "BJ1:99999999999: the simulator's histogram"),
     ("6D SPL1 B5C=1000000009:1000000007 B6C=1000000033:1000000021 "
      "B7C=1000000093:1000000087", "past the 64-bit integers"),
 ])
@@ -535,7 +551,7 @@ def test_rules_built_from_fields_keep_the_notations_payout_caps(fields: dict[str
 
     with pytest.raises(RuleError, match="payout of at most"):
         Rules(decks=1, max_hands=2, **fields)
-    top = Rules(decks=1, blackjack_pays=Fraction(10**9))
+    top = Rules(decks=1, blackjack_pays=Fraction(10**4))
     assert Rules(format_spec(top)) == top  # the cap itself is a rule set, both ways
 
 

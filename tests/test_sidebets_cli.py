@@ -280,3 +280,15 @@ def test_a_long_item_is_refused_in_time_linear_in_its_length() -> None:
     with pytest.raises(ShoeError, match="count"):
         parse_suit_shoe("AS:" + "9" * 200_000)
     assert time.perf_counter() - start < 1.0
+
+
+def test_a_large_variance_prints_the_exact_digits(capsys: pytest.CaptureFixture[str]) -> None:
+    """The variance line printed the float of the exact variance: at a pay of 999,999,999:1 it
+    read 37096390597781264.000000, digits past the float's (the exact value ends .79...)."""
+    argv = ("perfect-pairs", "--decks", "6", "--pays", "mixed=999999999")
+    exact = Fraction(json.loads(_run(capsys, *argv, "--json"))["variance_exact"])
+    line = next(x for x in _run(capsys, *argv).splitlines()
+                if x.startswith("variance per unit bet"))
+    whole, rest = divmod(round(exact * 10**6), 10**6)
+    assert line.split()[-1] == f"{whole}.{rest:06d}"
+    assert line.split()[-1] != f"{float(exact):.6f}"  # the float's digits are not these

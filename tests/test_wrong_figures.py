@@ -309,6 +309,13 @@ def test_no_hand_holds_more_cards_than_its_charlie(
         "bja: error: hand 2-2-2-A-A-A holds 6 cards: under CH5 a hand ends as a Charlie at 5")
     assert main(["hand", "--rules", spec, "--up", "6", "--cards", "2,2,2,A,A", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["actions"] == {"stand": 1.0}
+    # the text says why the only action is "stand" (a newcomer read it as a choice)
+    assert main(["hand", "--rules", spec, "--up", "6", "--cards", "2,2,2,A,A"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "a 5-card Charlie: the hand takes no more cards and is paid as a Charlie "
+        "(listed as stand)")
+    assert main(["hand", "--rules", spec, "--up", "6", "--cards", "2,2,2,A"]) == 0
+    assert "Charlie" not in capsys.readouterr().out  # four cards: a hand still to play
 
 
 def test_a_split_ace_and_ten_still_plays() -> None:

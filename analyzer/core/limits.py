@@ -23,7 +23,8 @@ rules attributed one by one            :data:`MAX_PLAYERS` (2^12 intermediate ga
 shoe states analysed (``bja edge``)    :data:`MAX_STATES`
 decisions of one shoe-state command    :data:`MAX_DECISIONS`
 count-only samples (``bja edge``)      :data:`MAX_COUNT_SAMPLES`
-side-bet and rule pays; target RTPs    :data:`MAX_PAY`, :data:`MAX_TARGET_RTP`
+side-bet pays; rule pays; target RTPs  :data:`MAX_PAY`, :data:`MAX_RULE_PAY`,
+                                       :data:`MAX_TARGET_RTP`
 a distribution's result units          ``engine.dist_blocks.check_units`` (64 bits)
 ``--split exact`` shoes                ``oracle.exact_dealer.MAX_CARDS``, ``MAX_SUB_SHOES``
 a side bet's counter (shoes x cards)    :data:`MAX_SIDEBET_SHOES`, ``sidebets.protection.MAX_DEALT``
@@ -50,7 +51,12 @@ MAX_PLAYERS = 12  # 4,096 intermediate games per explained pair (Harsanyi: 3^12 
 MAX_STATES = 10_000  # shoe states analysed exactly, one full analysis each
 MAX_COUNT_SAMPLES = 1_000_000  # count-only shoe states: ten counts each, held at once
 MAX_DECISIONS = 100  # --decision options of one command: each is analysed on every shoe
-MAX_PAY = 10**9  # a side-bet or rule pay, "to 1": a billion to one is past any jackpot
+MAX_PAY = 10**9  # a side-bet pay, "to 1": a billion to one is past any jackpot
+# A rule's pay, "to 1" (BJ, B5C-B7C, B678, B777, SB, BSBJ): ten times a Super Bonus of 1,000 on
+# the smallest bet.  The float engine's figures carry about 16 significant digits and print
+# nine decimals of a percent: a blackjack paid 10^9:1 printed round EVs of 5 x 10^9 percent
+# whose last four digits were not the exact ones (10^5:1, the last one); 10^4:1 keeps them.
+MAX_RULE_PAY = 10**4
 MAX_TARGET_RTP = 1_000  # a target RTP (1 = 100%)
 MAX_RESULT_BINS = 1 << 16  # the simulator's histogram of round results (one per job)
 MAX_INPUT_BYTES = 1 << 20  # far above any chart, pay table or grid file
@@ -58,5 +64,6 @@ MAX_TOML_DEPTH = 32  # arrays and tables nested; the files the project reads use
 
 __all__ = ["MAX_CHECK_ROUNDS", "MAX_COUNT_SAMPLES", "MAX_DECISIONS", "MAX_EXPLAIN_GAMES",
            "MAX_GRID_CELLS", "MAX_INPUT_BYTES", "MAX_JOBS", "MAX_PAY", "MAX_PLAYED_ROUNDS",
+           "MAX_RULE_PAY",
            "MAX_PLAYERS", "MAX_RESULT_BINS", "MAX_SEED", "MAX_SIDEBET_SEED", "MAX_SIDEBET_SHOES",
            "MAX_STATES", "MAX_TARGET_RTP", "MAX_TOML_DEPTH", "MIN_CHECK_ROUNDS"]

@@ -42,7 +42,7 @@ from types import UnionType
 from typing import TYPE_CHECKING, Union, get_args, get_origin
 
 from analyzer.core.errors import RuleConflictError, RuleError
-from analyzer.core.limits import MAX_PAY
+from analyzer.core.limits import MAX_RULE_PAY
 from analyzer.core.numbers import MAX_DIGITS, parse_whole, shown
 from analyzer.core.shoe import MAX_DECKS
 
@@ -173,13 +173,13 @@ def _positive(match: re.Match[str]) -> int:
 
 def _ratio(match: re.Match[str], num: str, den: str) -> Fraction:
     """A payout ``num:den`` written in the token ``match``, named when it divides by zero or
-    pays more than :data:`~analyzer.core.limits.MAX_PAY` to 1 (past any table's pay, and
-    an RTP of 10^30 percent printed with false digits)."""
+    pays more than :data:`~analyzer.core.limits.MAX_RULE_PAY` to 1 (past any table's pay,
+    and figures past the digits a float holds)."""
     if _whole(den) == 0:
         raise RuleError(f"rule token {match.group(0)!r}: the payout {num}:{den} divides by zero")
     pays = Fraction(_whole(num), _whole(den))
-    if pays > MAX_PAY:
-        raise RuleError(f"rule token {match.group(0)!r}: a payout of at most {MAX_PAY:,}:1")
+    if pays > MAX_RULE_PAY:
+        raise RuleError(f"rule token {match.group(0)!r}: a payout of at most {MAX_RULE_PAY:,}:1")
     return pays
 
 
@@ -865,9 +865,9 @@ def _check_pays(rules: Rules) -> None:
     for name in sorted(PAY_FIELDS):
         value = getattr(rules, name)
         for pays in value if isinstance(value, tuple) else (value,):
-            if isinstance(pays, Fraction) and (pays > MAX_PAY
+            if isinstance(pays, Fraction) and (pays > MAX_RULE_PAY
                                                or pays.denominator > 10**MAX_DIGITS):
-                raise RuleError(f"{name} = {shown(pays)}: a payout of at most {MAX_PAY:,}:1, "
+                raise RuleError(f"{name} = {shown(pays)}: a payout of at most {MAX_RULE_PAY:,}:1, "
                                 f"in numbers of at most {MAX_DIGITS} digits")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from analyzer.core.cards import format_value
+from analyzer.core.cards import format_value, hand_total
 from analyzer.core.levels import LEVEL_TITLES, SPLIT_TITLES
 from analyzer.core.presets import READINGS, Preset
 from analyzer.core.rules import Surrender, describe_rules, format_spec
@@ -238,6 +238,10 @@ def hand_text(report: HandReport) -> str:
     for name, v in report.actions:
         mark = "  <- best" if name == report.best else ""
         lines.append(f"  {name:<9} {float(v) * 100:15.9f}{mark}")
+    charlie = report.rules.charlie
+    if charlie and len(report.cards) == charlie and hand_total(report.cards)[0] <= 21:
+        lines.append(f"a {charlie}-card Charlie: the hand takes no more cards and is paid as a "
+                     "Charlie (listed as stand)")
     if report.conditioned and report.rules.surrender is Surrender.EARLY and \
             any(name == "surrender" for name, _v in report.actions):
         lines.append("early surrender is made before the peek: the best play weighs it against "

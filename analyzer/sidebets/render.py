@@ -61,7 +61,7 @@ def _figure_rows(sheet: ParSheet) -> list[list[str]]:
         ["RTP", percent(sheet.rtp)],
         ["house edge", percent(-sheet.ev)],
         ["hit frequency", percent(sheet.hit_frequency)],
-        ["variance per unit bet", f"{float(sheet.variance):.6f}"],
+        ["variance per unit bet", fixed(sheet.variance, 6)],
         ["standard deviation per unit bet", f"{sheet.sd:.6f}"],
         ["top award", _one_in(sheet)],
         ["volatility index 90% / 95% / 99%", vi],

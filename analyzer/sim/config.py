@@ -306,11 +306,11 @@ def check_size(rules: Rules, rounds: int, jobs: int, cut: int,
     """Refuse a run whose arrays or 64-bit sums would not hold, naming the value and the cap.
 
     The histogram has a bin per possible result in ticks, so a payout such as
-    ``BJ999999999:1`` (or ``BJ1:99999999999``: a tick of 1/10^11 bet) would
-    ask for gigabytes (terabytes); each job holds its shoe and histogram; and the sums of
-    squares the kernel accumulates (per round, and per shoe of at most
-    ``cut // 3 + 1`` rounds: a round deals at least three cards) must stay within
-    int64 even if every round paid the largest result at the largest bet.
+    ``BJ1:99999999999`` (a tick of 1/10^11 bet) would ask for terabytes; each job
+    holds its shoe and histogram; and the sums of squares the kernel accumulates (per
+    round, and per shoe of at most ``cut // 3 + 1`` rounds: a round deals at least three
+    cards) must stay within int64 even if every round paid the largest result at the
+    largest bet.
     """
     sr = SimRules.of(rules)
     if sr.bins > MAX_RESULT_BINS:
