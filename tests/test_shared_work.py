@@ -194,3 +194,68 @@ def test_a_rule_set_s_hash_stays_in_its_process() -> None:
     child.start()
     assert queue.get(timeout=60)
     child.join(timeout=60)
+
+
+def test_exact_dealer_rows_are_shared_within_the_block_only() -> None:
+    """In fractions, the levels of one shoe (and a comparison's rule sets) ask the same
+    dealer rows: within ``exact_rows_kept`` they are computed once, then dropped."""
+    import analyzer.engine.dealer as dealer
+
+    base = tuple(Shoe.decks(1).remove([6]).counts)
+
+    def cache() -> dealer.OutcomeCache:
+        return dealer.OutcomeCache.shared(base, 6, hits_soft_17=False, exact=True)
+
+    assert cache() is not cache()  # outside a block: nothing kept
+    with dealer.exact_rows_kept():
+        kept = cache()
+        with dealer.exact_rows_kept():  # nested: the same store
+            assert cache() is kept
+        assert cache() is kept
+        assert dealer.OutcomeCache.shared(base, 6, hits_soft_17=True, exact=True) is not kept
+        assert dealer.OutcomeCache.shared(base, 6, hits_soft_17=False, exact=False) is not kept
+    assert cache() is not kept and dealer._EXACT is None  # dropped with the last holder
+
+
+def test_levels_sharing_exact_rows_are_the_levels_computed_apart() -> None:
+    """The same fractions whether two levels share their dealer rows or not."""
+    import analyzer.engine.dealer as dealer
+
+    rules, shoe = parse_spec("1D S17 DOA DAS SPL1 NS"), Shoe((1, 2, 1, 1, 1, 1, 1, 1, 1, 4))
+    with dealer.exact_rows_kept():
+        cdz = Analysis(rules, shoe, exact=True).by_upcard()
+        assert dealer._EXACT  # the rows CDZ- computed, kept for the next level
+        shared = Analysis(rules, shoe, exact=True, split="cdp1").by_upcard()
+    apart = Analysis(rules, shoe, exact=True, split="cdp1").by_upcard()
+    assert shared == apart and all(isinstance(v, Fraction) for v in apart.values())
+    assert shared != cdz  # the levels tell split play apart here
+
+
+@pytest.mark.parametrize(("count", "jobs", "sizes"), [
+    (4, 2, [3, 1]), (3, 2, [2, 1]), (4, 1, [4]), (4, 8, [1, 1, 1, 1]), (4, 3, [2, 1, 1]),
+    (0, 2, [])])
+def test_a_certificates_levels_are_grouped_a_worker_each(count: int, jobs: int,
+                                                        sizes: list[int]) -> None:
+    from analyzer.certificates.model import LEVEL_NAMES, _level_groups
+
+    names = LEVEL_NAMES[:count]
+    groups = _level_groups(names, jobs)
+    assert [len(g) for g in groups] == sizes and sum(groups, ()) == names
+
+
+def test_a_certificates_levels_are_kept_per_level_whatever_the_grouping(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Computed in one group, read back under two workers: every level from the memo."""
+    import analyzer.certificates.model as model
+
+    monkeypatch.setenv("BJA_CACHE_DIR", str(tmp_path))
+    rules = parse_spec("1D S17 DOA DAS SPL3 NS")
+    run = make_chart(rules, "levels")
+    first = model.strategy_levels_of(rules, run, model.Settings(exact=False, workers=1))
+
+    def never(*args: object) -> None:
+        raise AssertionError(f"computed again: {args}")
+
+    monkeypatch.setattr(model, "_levels_ev", never)
+    assert model.strategy_levels_of(rules, run, model.Settings(exact=False, workers=2)) == first
+    assert [level.name for level in first.levels] == ["chart", "cdz", "cdp1", "cdp", "optimal"]

@@ -45,6 +45,7 @@ from analyzer.core.presets import Preset
 from analyzer.core.rules import Rules, describe_rules, format_spec, parse_spec
 from analyzer.core.shoe import format_shoe
 from analyzer.engine.analysis import Analysis
+from analyzer.engine.dealer import exact_rows_kept
 from analyzer.engine.dist_blocks import check_units
 from analyzer.engine.dist_splits import STATE_BUDGET
 from analyzer.engine.distribution import round_distribution
@@ -162,8 +163,9 @@ class Certificate:
 
 
 def _level_ev(spec: str, level: str, chart: Chart | None, exact: bool) -> Any:
-    """One level's EV, or why it was not computed (a worker's task, memoized on disk by
-    :func:`analyzer.util.pool.run_all`, the chart's every cell part of the key)."""
+    """One level's EV, or why it was not computed (memoized on disk by
+    :func:`strategy_levels_of` under this function's name, the chart's every cell part of
+    the key)."""
     rules = parse_spec(spec)
     try:
         if level == "chart":
@@ -172,6 +174,26 @@ def _level_ev(spec: str, level: str, chart: Chart | None, exact: bool) -> Any:
         return Analysis(rules, exact=exact, split=SplitLevel(level)).ev()
     except AnalyzerError as err:
         return f"not computed: {err}"
+
+
+def _levels_ev(spec: str, levels: tuple[str, ...], chart: Chart | None,
+               exact: bool) -> tuple[Any, ...]:
+    """:func:`_level_ev` of each of ``levels``, in one process: in fractions they share
+    the dealer rows each would compute again (:func:`exact_rows_kept`)."""
+    with exact_rows_kept():
+        return tuple(_level_ev(spec, level, chart, exact) for level in levels)
+
+
+def _level_groups(names: tuple[str, ...], jobs: int) -> list[tuple[str, ...]]:
+    """``names`` in ``min(jobs, len(names))`` groups, a worker each: the first levels
+    together, each of the last alone.  The chart and CDZ- value the same hands, so CDZ-
+    after the chart reads most of its rows; CDP, the costliest where there are resplits,
+    takes a worker of its own."""
+    if not names:
+        return []
+    alone = min(jobs, len(names)) - 1
+    together = len(names) - alone
+    return [names[:together]] + [(name,) for name in names[together:]]
 
 
 def workers(settings: Settings) -> int:
@@ -184,15 +206,25 @@ def workers(settings: Settings) -> int:
 def strategy_levels_of(rules: Rules, run: ChartRun, settings: Settings,
                        progress: ProgressCallback | None = None) -> Levels:
     """The RTP levels of the certificate: the chart as derived, CDZ-, CDP1, CDP."""
-    from analyzer.util.pool import run_all
+    from analyzer.util.pool import run_tasks, task_memo
 
     spec = format_spec(rules)
     # Without resplits CDP is CDP1 by definition (analyzer.engine.postsplit): computed once.
     names = LEVEL_NAMES if rules.max_hands > 2 else tuple(n for n in LEVEL_NAMES if n != "cdp")
-    tasks = [(_level_ev, (spec, level, run.chart if level == "chart" else None,
-                          settings.exact)) for level in names]
-    results = dict(zip(names, run_all(tasks, jobs=workers(settings), use_cache=settings.cache,
-                                      progress=progress, stage="levels"), strict=True))
+    # A level's figure is kept in the memo as :func:`_level_ev`'s (whatever the grouping);
+    # the missing ones are computed in groups that share their dealer rows.
+    memo = task_memo(_level_ev, enabled=settings.cache)
+    args = {n: (spec, n, run.chart if n == "chart" else None, settings.exact) for n in names}
+    results = {n: value for n in names if (value := memo.get(args[n])) is not None}
+    report(progress, "levels", len(results), len(names))
+    groups = _level_groups(tuple(n for n in names if n not in results), workers(settings))
+    tasks = [(_levels_ev, (spec, group, run.chart if "chart" in group else None,
+                           settings.exact)) for group in groups]
+    for group, values in zip(groups, run_tasks(tasks, jobs=len(tasks)), strict=True):
+        for name, value in zip(group, values, strict=True):
+            memo.put(args[name], value)  # kept as each group arrives
+            results[name] = value
+        report(progress, "levels", len(results), len(names))
     results.setdefault("cdp", results["cdp1"])
     found = [Level(level, reason=value) if isinstance(value, str) else Level(level, value)
              for level, value in ((n, results[n]) for n in LEVEL_NAMES)]

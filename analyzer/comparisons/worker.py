@@ -22,8 +22,12 @@ EXACT_CHART = "exact:chart"  # the kind of the chart's EV in fractions (compare 
 
 def compute_chunk(chunk: list[tuple[str, tuple[str, ...]]],
                   shoe: str | None) -> list[tuple[str, dict[str, Any]]]:
-    """:func:`compute` of each ``(spec, kinds)``, in order."""
-    return [(spec, compute(spec, shoe, kinds)) for spec, kinds in chunk]
+    """:func:`compute` of each ``(spec, kinds)``, in order (a chunk's rule sets share a
+    shoe: in fractions, the dealer rows of each dealer rule are computed once)."""
+    from analyzer.engine.dealer import exact_rows_kept
+
+    with exact_rows_kept():
+        return [(spec, compute(spec, shoe, kinds)) for spec, kinds in chunk]
 
 
 def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, Any]:
@@ -36,6 +40,13 @@ def compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, An
     splitting beyond its limits) gives ``{"error": why}`` for that kind only.
     Runs in a worker: imports inside, so the parent's ``bja --help`` stays light.
     """
+    from analyzer.engine.dealer import exact_rows_kept
+
+    with exact_rows_kept():  # the exact kinds ask the same dealer rows
+        return _compute(spec, shoe, kinds)
+
+
+def _compute(spec: str, shoe: str | None, kinds: tuple[str, ...]) -> dict[str, Any]:
     from analyzer.core.rules import parse_spec
     from analyzer.core.shoe import parse_shoe
     from analyzer.engine.analysis import Analysis

@@ -28,7 +28,8 @@ True
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -374,6 +375,33 @@ KEY_BASE = np.int64(KEY_LIMIT) ** np.arange(10, dtype=np.int64)  # ... as counts
 SHARED_CACHES = 20  # float caches kept between analyses: two rule sets' ten upcards
 _SHARED: dict[tuple[tuple[int, ...], int, bool], OutcomeCache] = {}
 _SHARED_LOCK = threading.Lock()  # analyses in several threads of one process share _SHARED
+# Exact caches kept while some caller is inside :func:`exact_rows_kept` (None: outside).
+_EXACT: dict[tuple[tuple[int, ...], int, bool], OutcomeCache] | None = None
+_EXACT_HOLDERS = 0
+
+
+@contextmanager
+def exact_rows_kept() -> Iterator[None]:
+    """Within the block, exact analyses of one shoe share their dealer rows.
+
+    Exact rows are Fractions, too large to keep between unrelated analyses, but a
+    caller that values several levels of play (or several rule sets of one dealer
+    rule) in fractions asks for the same rows each time: here they are computed once
+    and dropped when the last holder leaves.  Nested and concurrent blocks share one
+    store; a shared row is the same Fraction a fresh cache computes.
+    """
+    global _EXACT, _EXACT_HOLDERS
+    with _SHARED_LOCK:
+        _EXACT_HOLDERS += 1
+        if _EXACT is None:
+            _EXACT = {}
+    try:
+        yield
+    finally:
+        with _SHARED_LOCK:
+            _EXACT_HOLDERS -= 1
+            if _EXACT_HOLDERS == 0:
+                _EXACT = None
 
 
 class OutcomeCache:
@@ -412,12 +440,18 @@ class OutcomeCache:
 
         Analyses of one shoe under rules that share the dealer's rule (a chart's
         evaluation beside the optimum, DAS beside NDAS in a comparison) need the
-        same dealer outcomes.  Float mode only, the last :data:`SHARED_CACHES`
-        kept (a few MB each); exact rows are Fractions, too large to keep around.
+        same dealer outcomes.  In floats the last :data:`SHARED_CACHES` are kept (a
+        few MB each); exact rows are Fractions, too large to keep around, so only
+        within :func:`exact_rows_kept`.
         """
-        if exact:
-            return cls(base, upcard, hits_soft_17=hits_soft_17, exact=exact)
         key = (tuple(base), upcard, hits_soft_17)
+        if exact:
+            with _SHARED_LOCK:
+                if _EXACT is None:
+                    return cls(base, upcard, hits_soft_17=hits_soft_17, exact=True)
+                if key not in _EXACT:
+                    _EXACT[key] = cls(base, upcard, hits_soft_17=hits_soft_17, exact=True)
+                return _EXACT[key]
         with _SHARED_LOCK:
             cache = _SHARED.pop(key, None) or cls(base, upcard, hits_soft_17=hits_soft_17,
                                                   exact=False)

@@ -28,6 +28,7 @@ from analyzer.core.levels import CHART, LEVELS, SplitLevel
 from analyzer.core.rules import Rules, format_spec
 from analyzer.core.shoe import Shoe, format_shoe
 from analyzer.engine.analysis import Analysis
+from analyzer.engine.dealer import exact_rows_kept
 from analyzer.engine.optimal_split import refusal as optimal_refusal
 
 
@@ -99,7 +100,13 @@ def strategy_levels(rules: Rules, shoe: Shoe | None = None, exact: bool = False,
     ``suits=False``: the levels but the chart (which reads ranks anyway) play by ranks only.
     """
     shoe = shoe if shoe is not None else rules.full_shoe()
-    done = dict(analyses or {})
+    with exact_rows_kept():  # every level asks the same dealer rows
+        return _levels(rules, shoe, exact, optimal=optimal, jobs=jobs, done=dict(analyses or {}),
+                       memo=memo, suits=suits)
+
+
+def _levels(rules: Rules, shoe: Shoe, exact: bool, *, optimal: bool, jobs: int,
+            done: dict[str, Analysis], memo: bool, suits: bool) -> Levels:
     from analyzer.charts.evaluate import chart_ev, make_chart  # (they need the engine)
 
     try:
