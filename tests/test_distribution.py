@@ -402,3 +402,16 @@ def test_card_keys_decode_every_digit_of_what_they_encode() -> None:
             expected.append(digits[::-1])
         assert keys.decode(encoded).tolist() == expected == counts.tolist()
     assert keys.decode(np.array([], dtype=np.int64)).shape == (0, 10)
+
+
+def test_the_notes_of_a_round_settled_past_the_budget_do_not_claim_a_joint_enumeration() -> None:
+    """Found by a tester: privilege's certificate said every split hand was enumerated
+    jointly, then that some rounds were settled approximately."""
+    from analyzer.engine.distribution import _notes
+
+    rules = parse_spec("6D S17 DOA DAS SPL3 LS")
+    joint = "every hand of a split is enumerated jointly with the others and the dealer"
+    assert joint in _notes(rules, 0.0, suits_read=True)
+    within = _notes(rules, 7e-5, suits_read=True)
+    assert f"{joint}, within the enumeration budget (below)" in within
+    assert any(note.startswith("rounds with three or four split hands beyond") for note in within)

@@ -103,6 +103,27 @@ def test_eor_json_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["eor"]["5"] == pytest.approx(data["removed"]["5"] - data["full"], abs=1e-15)
     assert data["decisions"][0]["name"] == "T,6 v T: stand - hit"
     assert data["identity"]["reoptimisation_gain"] > 0
+    assert data["units"] == data["decisions"][0]["units"] == "fraction of the initial bet"
+
+
+def test_insurance_and_an_undealt_hand_say_what_their_figures_are(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a tester: the JSON gave insurance's effects (per unit of the insurance bet)
+    the initial bet's units, and a total's effect was blank, unexplained, where removing
+    the shoe's only 6 leaves T,6 undealt (9,7 still is: the full shoe's mix is kept)."""
+    argv = ["eor", "--rules", "1D S17 DOA DAS SPL1 NS", "--shoe",
+            "A:4,2:4,3:4,4:4,5:4,6:1,7:4,8:4,9:4,T:16", "--decision", "16vT:S-H",
+            "--decision", "insurance", "--jobs", "1", "--no-cache"]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    total, insurance = data["decisions"]
+    assert total["eor"]["6"] is None and total["units"] == "fraction of the initial bet"
+    assert insurance["units"] == "fraction of the insurance bet"
+    assert insurance["full"] == pytest.approx(3 * 16 / 48 - 1 + 0.0)  # an ace up: 16 tens in 48
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert ("blank under 6: a hand of this decision cannot be dealt once that card is gone"
+            in text) and text.count("blank under") == 1
 
 
 @pytest.mark.parametrize("argv", [

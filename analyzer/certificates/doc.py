@@ -250,7 +250,8 @@ def _distribution(c: Certificate) -> list[Part]:
                                  *(f"basic chart: {n}" for n in theirs if n not in mine))))
     intro = ("P(net = x) for every net result x of a round, in units of the initial bet, "
              "under the optimal CDZ- play and under the basic strategy chart; float64 "
-             "arithmetic, every round enumerated (splits jointly with the dealer). "
+             "arithmetic, every round enumerated (splits jointly with the dealer"
+             + (", within an enumeration budget). " if d.dist.error_bound else "). ")
              + ("The mean equals the engine's EV of the same play." if not d.dist.error_bound
                 else "Rounds with three or four split hands past the enumeration budget are "
                      "settled approximately (see the assumptions): each probability is within "

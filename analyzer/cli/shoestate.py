@@ -39,7 +39,8 @@ decisions, per unit of the initial bet.
   T,Tv6:split-stand  a pair of tens against a 6
   11vA:D-H           double or hit 11 against an ace
   15vT:surrender-hit
-or 'insurance'.  Its value is EV(first) - EV(second) per unit of the initial bet."""
+or 'insurance'.  Its value is EV(first) - EV(second) per unit of the initial bet (insurance:
+its EV per unit of the insurance bet)."""
 
 DECISION_HELP = ("a decision HANDvUP:FIRST-SECOND, e.g. 16vT:stand-hit, T,6vT:S-H, "
                  "T,Tv6:split-stand, 11vA:double-hit, or 'insurance' (repeatable)")

@@ -421,7 +421,8 @@ def round_distribution(rules: Rules, shoe: Shoe | None = None, *,
 def _notes(rules: Rules, error: Number, suits_read: bool) -> tuple[str, ...]:
     notes = ["insurance declined",
              "split hands play the pre-split strategy of their own cards (CDZ-)",
-             "every hand of a split is enumerated jointly with the others and the dealer"]
+             "every hand of a split is enumerated jointly with the others and the dealer"
+             + (", within the enumeration budget (below)" if error else "")]
     if suit_bonuses(rules):
         notes.append(("a two-card hand one card from a 6-7-8 or 7-7-7 is played by the suits "
                       "seen (its own and the upcard's); " if suits_read else

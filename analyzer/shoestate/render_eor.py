@@ -32,7 +32,8 @@ STRATEGY_WORDS = {
 
 class EffectsJson(TypedDict):
     """One set of effects (the game's, or a decision's), keyed A, 2..T; ``None`` where the
-    shoe holds no card of that value."""
+    shoe holds no card of that value, or (a decision) where one of its hands cannot be
+    dealt once that card is gone."""
 
     name: str
     full: float
@@ -49,6 +50,12 @@ class IdentityJson(TypedDict):
     statement: str
 
 
+class DecisionJson(EffectsJson):
+    """A decision's effects, in its own units (insurance: per unit of the insurance bet)."""
+
+    units: str
+
+
 class EorJson(EffectsJson):
     """``bja eor --json``: the game's effects and each decision's."""
 
@@ -60,7 +67,7 @@ class EorJson(EffectsJson):
     exact: bool
     units: str
     identity: IdentityJson
-    decisions: list[EffectsJson]
+    decisions: list[DecisionJson]
 
 
 class PublishedEfficiencyJson(TypedDict):
@@ -118,7 +125,22 @@ def eor_json(table: EorTable, game: str) -> EorJson:
             "identity": {"weighted_sum": float(table.weighted_sum(table.game)),
                          "reoptimisation_gain": float(table.reoptimisation_gain),
                          "statement": identity_statement(table)},
-            "decisions": [_effects_json(d, table.exact) for d in table.decisions]}
+            "decisions": [_decision_json(d, table.exact) for d in table.decisions]}
+
+
+def _decision_json(effects: Effects, exact: bool) -> DecisionJson:
+    units = ("fraction of the insurance bet" if effects.name == "insurance"
+             else "fraction of the initial bet")
+    return {**_effects_json(effects, exact), "units": units}
+
+
+def _undealt(table: EorTable, effects: Effects) -> str:
+    """Why a decision's effect is blank though the shoe holds that card, or ''."""
+    blank = [format_value(v) for v in ORDER if effects.eor[v] is None and table.shoe[v - 1]]
+    if not blank:
+        return ""
+    return (f"blank under {', '.join(blank)}: a hand of this decision cannot be dealt once "
+            "that card is gone (the effects keep the full shoe's mix of its hands)")
 
 
 def identity_statement(table: EorTable) -> str:
@@ -151,9 +173,11 @@ def eor_text(table: EorTable, game: str) -> str:
              _row("EV, card removed", table.game.removed, 4),
              _row("EOR", table.game.eor, 4)]
     for d in table.decisions:
-        lines += ["", f"decision  {d.name}: value {float(d.full) * 100:+.4f}% "
-                  + ("(per unit of the insurance bet)" if d.name == "insurance" else ""),
+        lines += ["", f"decision  {d.name}: value {float(d.full) * 100:+.4f}%"
+                  + (" (per unit of the insurance bet)" if d.name == "insurance" else ""),
                   _row("EOR", d.eor, 4)]
+        if why := _undealt(table, d):
+            lines.append(f"{'':<10}{why}")
     lines += ["", "identity  " + identity_statement(table)]
     return "\n".join(lines)
 
@@ -174,6 +198,9 @@ def eor_markdown(table: EorTable, game: str, published: PublishedEor | None = No
              "percent of the initial bet", "",
              *md_table(["", *(format_value(v) for v in ORDER)], rows, "l" * 11, compact=True)]
     lines += ["", f"Zero-sum identity: {identity_statement(table)}."]
+    for d in table.decisions:
+        if why := _undealt(table, d):
+            lines += ["", f"EOR of {d.name}: {why}."]
     if published is not None:
         lines += ["", f"Published: {published.source} (rules as published: "
                   f"`{published.rules}`; {published.note})."]
