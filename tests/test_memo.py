@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -412,6 +412,36 @@ def test_run_all_serves_what_it_kept(cache: Path) -> None:
     pool.task_memo(_product).path((4, 5)).write_bytes(b"garbage")
     assert pool.run_all(tasks) == [6, 20, 6] and CALLS[-1] == (4, 5) and len(CALLS) == 4
     assert pool.run_all(tasks, use_cache=False) == [6, 20, 6] and len(CALLS) == 7
+
+
+def _products(pairs: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    return tuple(_product(a, b) for a, b in pairs)
+
+
+def _in_pairs(lacking: list[pool.Task[int]]) -> list[tuple[list[int], pool.Task[Sequence[int]]]]:
+    """The lacking tasks two by two, the last alone if odd."""
+    out: list[tuple[list[int], pool.Task[Sequence[int]]]] = []
+    for start in range(0, len(lacking), 2):
+        places = list(range(start, min(start + 2, len(lacking))))
+        out.append((places, (_products, (tuple(lacking[k][1] for k in places),))))
+    return out
+
+
+def test_grouped_tasks_are_kept_one_by_one(cache: Path) -> None:
+    """A grouping computes the lacking tasks together, a group a process, yet keeps each
+    result under its own task: a run without the grouping, or another, reads them all."""
+    CALLS.clear()
+    tasks = [(_product, (a, a + 2)) for a in range(5)]
+    want = [a * (a + 2) for a in range(5)]
+    pool.task_memo(_product).put((3, 5), 15)  # one of them kept already
+    assert pool.run_all(tasks, jobs=2, together=_in_pairs) == want
+    assert pool.run_all(tasks) == want and CALLS == []  # computed in the workers, kept here
+    pool.task_memo(_product).path((0, 2)).write_bytes(b"garbage")
+    assert pool.run_all(tasks, together=_in_pairs) == want and CALLS == [(0, 2)]
+    seen: list[int] = []
+    pool.run_all(tasks, use_cache=False, together=_in_pairs,
+                 progress=lambda p: seen.append(p.done))
+    assert seen == [0, 2, 4, 5] and len(CALLS) == 6
 
 
 @pytest.mark.parametrize("usable", [True, False])

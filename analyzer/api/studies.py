@@ -1204,6 +1204,26 @@ def slug(spec: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", spec.lower()).strip("-")
 
 
+def _certified(game: Game) -> tuple[Rules, str]:
+    """A game's rules and the name its certificate goes by: a named game's own, and for
+    tokens on top of a game (a rule set of its own) or a bare spec, its spec."""
+    rules, name = resolve(game)
+    return rules, name if is_game_name(name) else format_spec(rules)
+
+
+def certificate_folder(game: Game) -> Path:
+    """Where ``bja certify`` files a game's certificate by default: ``reports/<game>/``
+    for a named game, ``reports/<spec slug>/`` for any other rule set.
+
+    Examples
+    --------
+    >>> certificate_folder("charlie7").as_posix(), certificate_folder("charlie7 6D").as_posix()
+    ('reports/charlie7', 'reports/6d-s17-doa-das-spl1-ls-ch7-a21')
+    """
+    rules, name = _certified(game)
+    return Path("reports") / (name if is_game_name(name) else slug(name))
+
+
 @dataclass(frozen=True, repr=False)
 class CertificateResult(Result):
     """A game's certificate (``bja certify``): the figures, and the files written.
@@ -1333,9 +1353,7 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
             raise UsageError(f"{what} must be a whole number {low:,} to {high:,}, "
                              f"not {shown(value)}")
     particulars = load_meta(Path(meta)) if isinstance(meta, (str, Path)) else meta
-    rules, name = resolve(game)
-    if not is_game_name(name):  # tokens on top of a game: a rule set of its own, by its spec
-        name = format_spec(rules)
+    rules, name = _certified(game)
     folder = None if out is None else Path(out)
     if folder is not None:
         check_folder(folder, CERTIFICATE_FILES)  # replaced as a whole: refused before the work
@@ -1357,6 +1375,7 @@ def certify(game: Game, *, out: Path | str | None = None, pdf: bool = True,
 
 
 __all__ = ["CertificateResult", "ComparisonResult", "CountsResult", "EdgeResult", "EorResult",
-           "IndicesResult", "SidebetResult", "SimulationResult", "certify", "compare",
-           "counts", "edge", "eor", "indices", "sidebet", "simulate", "slug"]
+           "IndicesResult", "SidebetResult", "SimulationResult", "certificate_folder",
+           "certify", "compare", "counts", "edge", "eor", "indices", "sidebet", "simulate",
+           "slug"]
 

@@ -24,7 +24,7 @@ Renderers (:mod:`analyzer.certificates.render`) compute nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -206,25 +206,29 @@ def workers(settings: Settings) -> int:
 def strategy_levels_of(rules: Rules, run: ChartRun, settings: Settings,
                        progress: ProgressCallback | None = None) -> Levels:
     """The RTP levels of the certificate: the chart as derived, CDZ-, CDP1, CDP."""
-    from analyzer.util.pool import run_tasks, task_memo
+    from analyzer.util.pool import Task, run_all
 
     spec = format_spec(rules)
     # Without resplits CDP is CDP1 by definition (analyzer.engine.postsplit): computed once.
     names = LEVEL_NAMES if rules.max_hands > 2 else tuple(n for n in LEVEL_NAMES if n != "cdp")
-    # A level's figure is kept in the memo as :func:`_level_ev`'s (whatever the grouping);
-    # the missing ones are computed in groups that share their dealer rows.
-    memo = task_memo(_level_ev, enabled=settings.cache)
-    args = {n: (spec, n, run.chart if n == "chart" else None, settings.exact) for n in names}
-    results = {n: value for n in names if (value := memo.get(args[n])) is not None}
-    report(progress, "levels", len(results), len(names))
-    groups = _level_groups(tuple(n for n in names if n not in results), workers(settings))
-    tasks = [(_levels_ev, (spec, group, run.chart if "chart" in group else None,
-                           settings.exact)) for group in groups]
-    for group, values in zip(groups, run_tasks(tasks, jobs=len(tasks)), strict=True):
-        for name, value in zip(group, values, strict=True):
-            memo.put(args[name], value)  # kept as each group arrives
-            results[name] = value
-        report(progress, "levels", len(results), len(names))
+    tasks: list[Task[Any]] = [(_level_ev, (spec, n, run.chart if n == "chart" else None,
+                                           settings.exact)) for n in names]
+
+    def together(lacking: list[Task[Any]]) -> list[tuple[list[int], Task[Sequence[Any]]]]:
+        """The levels the memo lacks in groups that share their dealer rows."""
+        levels = tuple(str(args[1]) for _, args in lacking)
+        groups: list[tuple[list[int], Task[Sequence[Any]]]] = []
+        start = 0
+        for group in _level_groups(levels, workers(settings)):
+            groups.append((list(range(start, start + len(group))),
+                           (_levels_ev, (spec, group, run.chart if "chart" in group else None,
+                                         settings.exact))))
+            start += len(group)
+        return groups
+
+    results = dict(zip(names, run_all(tasks, jobs=workers(settings), use_cache=settings.cache,
+                                      progress=progress, stage="levels", together=together),
+                       strict=True))
     results.setdefault("cdp", results["cdp1"])
     found = [Level(level, reason=value) if isinstance(value, str) else Level(level, value)
              for level, value in ((n, results[n]) for n in LEVEL_NAMES)]

@@ -17,7 +17,6 @@ from typing import Any
 from analyzer.cli.options import SEED, add_progress, progress_bar, whole
 from analyzer.core.errors import UsageError
 from analyzer.core.limits import MAX_CHECK_ROUNDS, MIN_CHECK_ROUNDS
-from analyzer.core.rules import format_spec
 
 __all__ = ["certificate", "register", "run", "slug"]
 
@@ -72,13 +71,13 @@ def certificate(args: argparse.Namespace, out: Path | None, progress: Any) -> An
     """The certificate the parsed arguments ask for, written to ``out`` (default
     reports/<game>/); the web app's jobs call this with a folder of their own."""
     from analyzer.api import certify
-    from analyzer.api.games import cli_game, is_game_name, resolve
+    from analyzer.api.games import cli_game
+    from analyzer.api.studies import certificate_folder
 
     game = cli_game(args.game, args.rules)
     if not game.strip():
         raise UsageError("which game? give --game NAME or --rules SPEC")
-    rules, name = resolve(game)  # a game with tokens that change it: filed by its spec
-    folder = out or Path("reports") / (name if is_game_name(name) else slug(format_spec(rules)))
+    folder = out or certificate_folder(game)
     return certify(game, out=folder, pdf=not args.no_pdf, exact=not args.float,
                    rounds=args.rounds, seed=args.seed, meta=args.meta, progress=progress)
 

@@ -20,12 +20,9 @@ if TYPE_CHECKING:
     from analyzer.util.progress import ProgressCallback
 
 
-def whole(minimum: int | None, maximum: int) -> type[argparse.Action]:
+def whole(minimum: int, maximum: int) -> type[argparse.Action]:
     """An argparse ``action``: a whole number ``minimum..maximum``, ``1e9`` and ``2.5e6``
-    too where the value is whole (every option reads numbers alike, as the web app does).
-
-    ``minimum`` None: the library checks the lower bound itself, with its own message.
-    """
+    too where the value is whole (every option reads numbers alike, as the web app does)."""
 
     class Whole(argparse.Action):
         def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,

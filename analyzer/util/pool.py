@@ -129,27 +129,44 @@ def task_memo(fn: Callable[..., object], *, enabled: bool = True) -> Memo[object
     return Memo(f"{fn.__module__}.{fn.__qualname__}", pickled(object), enabled=enabled)
 
 
+Grouping = Callable[[list[Task[T]]], list[tuple[list[int], Task[Sequence[T]]]]]
+
+
 def run_all(tasks: Iterable[Task[T]], *, jobs: int = 1, use_cache: bool = True,
-            progress: ProgressCallback | None = None, stage: str = "tasks") -> list[T]:
+            progress: ProgressCallback | None = None, stage: str = "tasks",
+            together: Grouping[T] | None = None) -> list[T]:
     """Every task's result, in order: from the memo, else computed (``jobs`` processes)
     and kept as each one arrives (an interrupted run keeps what it finished).
 
-    ``progress`` hears of each task done, as ``stage`` (those from the memo at once)."""
+    ``progress`` hears of each task done, as ``stage`` (those from the memo at once).
+    ``together``, given the tasks the memo lacks, says how to compute them in groups, a
+    process each: a group is its tasks' places in that list and one task returning their
+    results in order (tasks that share work, such as a shoe's dealer rows, share it so).
+    Each result is still kept under its own task, whatever the grouping."""
     todo = list(tasks)
     memos = {fn: task_memo(fn, enabled=use_cache) for fn, _ in todo}
     found: list[object | None] = [memos[fn].get(args) for fn, args in todo]
     missing = [i for i, value in enumerate(found) if value is None]
     done = len(todo) - len(missing)
     report(progress, stage, done, len(todo))
-    for i, value in zip(missing, run_tasks([todo[i] for i in missing], jobs=jobs),
-                        strict=True):
-        fn, args = todo[i]
-        memos[fn].put(args, value)
-        found[i] = value
-        done += 1
+    lacking = [todo[i] for i in missing]
+    groups = together(lacking) if together is not None else \
+        [([k], (_alone, task)) for k, task in enumerate(lacking)]
+    for (places, _), values in zip(groups, run_tasks([task for _, task in groups], jobs=jobs),
+                                   strict=True):
+        for k, value in zip(places, values, strict=True):
+            fn, args = lacking[k]
+            memos[fn].put(args, value)
+            found[missing[k]] = value
+            done += 1
         report(progress, stage, done, len(todo))
     return [cast(T, value) for value in found]
 
 
-__all__ = ["FORK_ENV", "Task", "available", "can_fork", "every_core", "run_all", "run_tasks",
-           "task_memo", "warm_workers"]
+def _alone(fn: Callable[..., T], args: tuple[object, ...]) -> tuple[T]:
+    """One task as a group of one."""
+    return (fn(*args),)
+
+
+__all__ = ["FORK_ENV", "Grouping", "Task", "available", "can_fork", "every_core", "run_all",
+           "run_tasks", "task_memo", "warm_workers"]
