@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import measured  # noqa: E402
+from timing import Run, measured  # noqa: E402
 
 LIMIT = 300.0  # seconds, the issue's bound
 
@@ -59,13 +59,11 @@ def stage_of(message: str, current: str) -> str:
     return current
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
-    args = parser.parse_args()
+def timed_build(root: str) -> tuple[Run, dict[str, float], dict[str, float]]:
+    """One cold build into ``root``: its run, seconds per stage, and per certificate."""
     with tempfile.TemporaryDirectory(prefix="bja-bench-") as tmp:
         env = {**os.environ, "BJA_CACHE_DIR": str(Path(tmp) / "memo")}
-        run = measured([sys.executable, "-c", CHILD, args.root], env=env, cwd=args.root)
+        run = measured([sys.executable, "-c", CHILD, root], env=env, cwd=root)
     stamps = [(float(t), str(m)) for t, m in json.loads(run.stdout)]
     totals: dict[str, float] = {}
     by_game: dict[str, float] = {}  # the certificates' stage, game by game
@@ -76,6 +74,14 @@ def main() -> None:
         if current == "certificates":
             game = message.split(": ", 1)[0]
             by_game[game] = by_game.get(game, 0.0) + later - at
+    return run, totals, by_game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
+    args = parser.parse_args()
+    run, totals, by_game = timed_build(args.root)
     print(f"bja build, cold: {run.wall:.1f} s wall ({run.wall / 60:.1f} min), {run.cpu:.1f} s "
           f"CPU, peak {run.tree_mb:.0f} MiB (all processes)")
     for name, seconds in totals.items():

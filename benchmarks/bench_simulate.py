@@ -122,8 +122,12 @@ def _timed(fn: Callable[[], object]) -> tuple[float, float]:
     return time.thread_time() - cpu, time.perf_counter() - wall
 
 
-def compare(lib: ctypes.CDLL, game: str, strategy: str, rounds: int, repeat: int) -> None:
-    """The simulator and the reference interleaved, one job each; medians and ratios."""
+def compare(lib: ctypes.CDLL, game: str, strategy: str, rounds: int,
+            repeat: int) -> tuple[float, float, float]:
+    """The simulator and the reference interleaved, one job each; medians and ratios.
+
+    Returns the medians: the simulator's rounds per CPU second, the reference's, and the
+    reference's time over the simulator's (pair by pair)."""
     rules = get_preset(game).rules
     tables, label = strategy_tables(rules, strategy)
     check_same(lib, rules, tables)
@@ -158,6 +162,7 @@ def compare(lib: ctypes.CDLL, game: str, strategy: str, rounds: int, repeat: int
           f"{med(ref_cpu) / 1e6:.1f} M: the simulator takes {1 / med(ratios):.2f}x the "
           f"reference's time (median of {repeat} interleaved pairs); load average "
           f"{os.getloadavg()[0]:.1f}")
+    return med(sim_cpu), med(ref_cpu), med(ratios)
 
 
 def games_table(games: list[str], jobs_list: list[int], rounds: int, repeat: int) -> None:
