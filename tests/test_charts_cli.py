@@ -100,3 +100,21 @@ def test_full_build_is_byte_identical_on_a_rerun(tmp_path: Path) -> None:
     assert len(written) == 6 * len(chart_games())
     build_chart_tables(tmp_path, jobs=2)  # the games shared by two processes: same bytes
     assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in written} == digest
+
+
+def test_out_dash_is_stdout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    """``--out -`` wrote a file named ``-``; it is stdout, as without ``--out``, and ``./-``
+    names such a file."""
+    from analyzer.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    printed = {}
+    for argv in (["chart", "--rules", "1D NSPL"],
+                 ["compare", "--base", "1D NSPL", "--vary", "S17|H17", "--no-cache"]):
+        assert main(argv) == 0
+        printed[argv[0]] = capsys.readouterr().out
+        assert main([*argv, "--out", "-"]) == 0
+        assert capsys.readouterr().out == printed[argv[0]] and not (tmp_path / "-").exists()
+    assert main(["chart", "--rules", "1D NSPL", "--out", "./-"]) == 0
+    assert (tmp_path / "-").read_text() == printed["chart"]

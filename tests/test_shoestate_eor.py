@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -232,3 +233,23 @@ def test_a_refusal_names_the_shoe_given(shoe: str, needle: str,
     assert main(["eor", "--rules", "1D", "--shoe", shoe, "--no-cache", "--jobs", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bja: error: ") and err.count("\n") == 1 and needle in err
+
+
+def test_a_float_gain_below_resolution_is_never_negative() -> None:
+    """On a million decks ``bja eor --json`` gave ``reoptimisation_gain: -2.03e-17``: G >= 0
+    is a theorem, and the float sum of nearly equal EVs rounded the other way.  Re-optimised
+    play's sum is 0 there; a fixed strategy's rounding is shown as it is (it is stated as
+    float rounding), and fractions are never touched."""
+    from analyzer.shoestate.eor import Effects, EorTable
+
+    shoe = (4,) * 9 + (16,)
+    removed: dict[int, float | None] = {v: -0.005 for v in range(1, 11)}
+    removed[10] = -0.005 - 1e-15  # n_v EOR_v sums to 16 * -1e-15 < 0
+    game = Effects.from_values("game", -0.005, removed)  # type: ignore[arg-type]
+    optimal = EorTable("1D", shoe, "optimal", False, game)
+    assert optimal.game_sum == 0.0 and optimal.reoptimisation_gain == 0.0
+    fixed = EorTable("1D", shoe, "fixed", False, game)
+    assert fixed.game_sum < 0 and fixed.reoptimisation_gain < 0
+    exact = Effects.from_values("game", Fraction(0), {v: Fraction(-1 if v == 10 else 0, 10**20)
+                                                      for v in range(1, 11)})
+    assert EorTable("1D", shoe, "optimal", True, exact).game_sum == Fraction(-16, 10**20)

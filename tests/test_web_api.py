@@ -165,6 +165,7 @@ HOSTILE: list[tuple[str, str, int, str]] = [
      "+RSA+HSA+CH6+P22+A21+BJW+SNA+SPR&max_players=12&exact=1", 422, "rule sets"),
     ("GET", "/api/ev?rules=1D+SPL3&split=exact&exact=1", 422, "sub-shoes"),
     ("GET", "/api/ev?rules=1D&exact=1&exact=0", 400, "given twice"),
+    ("GET", "/api/sidebet?bet=21%2B3&bet=hot3", 400, "'bet' is given twice"),  # was argparse's
     ("GET", "/api/nope", 404, "unknown command 'nope'"),
     ("GET", "/nope/at/all", 404, "nothing here"),
     ("GET", "/static/..%2F..%2Fpyproject.toml", 404, "nothing here"),
@@ -210,6 +211,7 @@ BODIES: list[tuple[bytes, dict[str, str], int, str]] = [
     (b'{"command": "ev", "params": {"rules": "1D", "rules": "2D"}}', {}, 400, "given twice"),
     (b'{"command": "ev", "params": {"rules": "1D", "jobs": true}}', {}, 400, "--jobs"),
     (b'{"command": "ev", "params": {"rules": "1D", "jobs": NaN}}', {}, 400, "finite number"),
+    (b'{"command": "ev", "params": {"rules": []}}', {}, 400, "empty list"),  # was the default
 ]
 
 

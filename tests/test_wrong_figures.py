@@ -541,3 +541,82 @@ def test_library_indices_and_edge_check_their_numbers() -> None:
 def test_shoe_state_numbers_out_of_range_are_one_line(
         argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     _refused([*argv, "--no-cache"], capsys)
+
+
+@pytest.mark.parametrize("cards", ["5,,6", ",8,8", "8,8,", "T,,"])
+def test_an_empty_place_between_commas_is_refused(cards: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``5,,6`` was read as 5,6 (a card left out is another hand), exit 0; the library's
+    ``["8", "", "8"]`` was already refused."""
+    from analyzer.api import hand
+    from analyzer.core.errors import CardNotationError
+
+    assert main(["hand", "--rules", "1D", "--up", "6", "--cards", cards]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bja: error: an empty place between commas") and err.count("\n") == 1
+    with pytest.raises(CardNotationError, match="empty place"):
+        hand("1D", "6", cards)
+    assert parse_cards("T, 6") == parse_cards("T 6") == parse_cards(" T,6 ") == (10, 6)
+
+
+@pytest.mark.parametrize("shoe", ["2:6,3:6", "2:9,3:3", "4:5,5:5,6:2", "7:4,8:4,9:4"])
+def test_no_dealer_outcome_is_below_zero_and_no_stand_below_minus_one(shoe: str) -> None:
+    """Busting on 23+ is the float remainder ``1 - sum``: where the dealer cannot bust it
+    was -2.2e-16, and ``bja hand --rules "1D CH5 NSPL" --shoe 2:6,3:6 --up 2 --cards 2,3``
+    printed stand -1.0000000000000004 in its JSON (exact: -1)."""
+    import numpy as np
+
+    from analyzer.engine.dealer import outcome_matrix
+
+    counts = np.array(parse_shoe(shoe).counts, dtype=np.int64)
+    every = np.array([counts - np.bincount(np.array([a, b, c]), minlength=11)[1:]
+                      for a in range(1, 11) for b in range(1, 11) for c in range(1, 11)])
+    every = every[(every >= 0).all(axis=1)]
+    for upcard in range(1, 11):
+        for h17 in (False, True):
+            rows = outcome_matrix(upcard, h17, every, exact=False)
+            assert rows.min() >= 0.0, (upcard, h17)
+    analysis = Analysis(parse_spec("1D CH5 NSPL"), parse_shoe(shoe))
+    for up in sorted({v for v in range(1, 11) if parse_shoe(shoe).counts[v - 1]}):
+        for key in analysis.upcard(up).values.space.index:
+            if len(key) != 2 or key[0] == key[1]:
+                continue
+            try:
+                actions = analysis.hand_actions(up, key)
+            except AnalyzerError:  # this shoe cannot deal the hand against the upcard
+                continue
+            assert min(actions.values()) >= -2.0 and actions[0] >= -1.0, (up, key, actions)
+
+
+def test_what_an_input_tester_found_in_the_library() -> None:
+    """A misspelt field was Python's TypeError, not the project's error; numpy's counts were
+    refused (a notebook's shoe); ``True`` and ``1.0`` from a strategy were played as HIT."""
+    import numpy as np
+
+    from analyzer.core.errors import RuleError
+    from analyzer.core.rules import Rules
+
+    with pytest.raises(RuleError, match="no field 'hit_soft_17'"):
+        Rules(hit_soft_17=True)  # type: ignore[call-arg]
+    with pytest.raises(RuleError, match="one spec"):
+        Rules("6D", "H17")  # type: ignore[misc]
+    counts = (4,) * 9 + (16,)
+    assert Shoe(np.array(counts, dtype=np.int64)) == Shoe(counts)
+    assert all(type(n) is int for n in Shoe(np.array(counts, dtype=np.int32)).counts)
+    for bad in (np.bool_(True), np.float64(4.0), 4.0):
+        with pytest.raises(ShoeError):
+            Shoe((bad,) * 10)
+
+    class Answers:
+        def __init__(self, action: object) -> None:
+            self.action = action
+
+        def decide(self, upcard: int, comp: tuple[int, ...], options: frozenset[int]) -> object:
+            return self.action if 1 in options else min(options)
+
+    rules = parse_spec("1D NSPL")
+    hit_all = Analysis(rules, strategy=Answers(1)).ev()  # type: ignore[arg-type]
+    assert Analysis(rules, strategy=Answers(np.int64(1))).ev() == hit_all  # type: ignore[arg-type]
+    for bad_action in (True, 1.0):
+        with pytest.raises(UsageError, match="not one of the options"):
+            Analysis(rules, strategy=Answers(bad_action)).ev()  # type: ignore[arg-type]

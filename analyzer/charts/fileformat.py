@@ -82,9 +82,11 @@ def _unused(rules: Rules, section: str, key: RowKey, codes: tuple[str, ...]) -> 
         if section == FREE_SECTION:
             return f"row {key.label}: the free-bet hand never splits"
         if rules.max_hands < 2:
-            return f"row {key.label}: these rules never split (NSPL)"
+            return (f"row {key.label}: these rules never split (NSPL), so a pair is played by "
+                    "its total's row and this row would never be read (remove it)")
         if key.total == 1 and not rules.split_aces:
-            return f"row {key.label}: these rules never split aces (NSA)"
+            return (f"row {key.label}: these rules never split aces (NSA), so A,A is played by "
+                    "the soft 12 row and this row would never be read (remove it)")
     if key.cards is not None and key.kind in "HS" and not _holds(key.kind, key.total,
                                                                  key.cards):
         soft = "soft" if key.kind == "S" else "hard"

@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from analyzer.cli.options import out_file
 from analyzer.core.errors import ChartError
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--format", choices=FORMATS, default="txt",
                    help="txt (default), csv (the chart file), md, html, png (needs --out), "
                         "or the composition-dependent exceptions")
-    p.add_argument("--out", type=Path, metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--out", type=out_file, metavar="FILE",
+                   help="write to FILE instead of stdout (- : stdout)")
     p.add_argument("--by-cards", action="store_true",
                    help="add rows qualified by the number of cards where that changes the "
                         "play (always on in Charlie games)")

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.cli.options import JOBS, add_progress, progress_bar, whole
+from analyzer.cli.options import JOBS, add_progress, out_file, progress_bar, whole
 from analyzer.core.errors import GridError
 from analyzer.core.levels import SPLIT_LEVELS
 from analyzer.core.limits import MAX_PLAYERS
@@ -74,8 +74,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     for fmt in FORMATS:
         out.add_argument(f"--{fmt}", dest="format", action="store_const", const=fmt,
                          help=f"{fmt} output" + (" (needs --out)" if fmt == "png" else ""))
-    p.add_argument("--out", type=Path, default=None, metavar="FILE",
-                   help="write the output to FILE (whole or not at all)")
+    p.add_argument("--out", type=out_file, default=None, metavar="FILE",
+                   help="write the output to FILE (whole or not at all; - : stdout)")
     p.set_defaults(func=cmd_compare, format="text")
     # Let a --vary value start with "-" (keep the base): argparse reads a word
     # matching its negative-number pattern as a value when no option looks like one.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.core.errors import UsageError
@@ -36,6 +37,12 @@ def whole(minimum: int, maximum: int) -> type[argparse.Action]:
             setattr(namespace, self.dest, value)
 
     return Whole
+
+
+def out_file(text: str) -> Path | None:
+    """An argparse ``type`` for ``--out FILE``: ``-`` is stdout (None), as the option's
+    default; any other text a path (a file literally named ``-`` is ``./-``)."""
+    return None if text == "-" else Path(text)
 
 
 def add_progress(p: argparse.ArgumentParser, *, quiet: bool = True) -> None:

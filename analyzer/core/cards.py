@@ -117,10 +117,18 @@ def format_value(value: int) -> str:
 
 
 def parse_cards(text: str) -> tuple[Value, ...]:
-    """Parse a comma- or space-separated list of cards, e.g. ``"T,6"``."""
+    """Parse a comma- or space-separated list of cards, e.g. ``"T,6"``.
+
+    An empty place between commas (``"5,,6"``, ``"8,8,"``) is refused: it is a card
+    mistyped or left out, and the hand without it is another hand.
+    """
     if not isinstance(text, str):
         raise CardNotationError(f"a card list is text, e.g. 'T,6', not {text!r}")
-    parts = [p for p in text.replace(",", " ").split() if p]
+    items = [item.split() for item in text.split(",")]
+    if len(items) > 1 and not all(items):
+        raise CardNotationError(f"an empty place between commas in {text!r} "
+                                "(one comma between two cards, e.g. 'T,6')")
+    parts = [p for item in items for p in item]
     if not parts:
         raise CardNotationError(f"no cards in {text!r}")
     return tuple(parse_value(p) for p in parts)

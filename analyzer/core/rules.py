@@ -92,6 +92,18 @@ class Rules:
     insured_no_split: bool = False  # an insured hand may not be split
     cut_card: int = 0  # cards dealt before the reshuffle (0: shuffled every round)
 
+    def __new__(cls, *args: object, **kwargs: object) -> Rules:
+        # Before the generated __init__, whose TypeError is not the project's error: a
+        # misspelt field (``Rules(hit_soft_17=True)``) is a RuleError naming it.
+        unknown = sorted(set(kwargs) - _INIT_NAMES)
+        if unknown:
+            raise RuleError(f"Rules has no field {unknown[0]!r} (fields such as decks, "
+                            "hits_soft_17, double; or a spec: Rules('6D H17'))")
+        if len(args) > 1:
+            raise RuleError("Rules takes one spec (a str of tokens) and fields by keyword, "
+                            f"not {len(args)} positional arguments")
+        return super().__new__(cls)
+
     def __post_init__(self, spec: str | None) -> None:
         if spec is not None:
             if not isinstance(spec, str):
@@ -170,6 +182,7 @@ def _check_registry() -> None:
 
 
 _check_registry()
+_INIT_NAMES = frozenset(f.name for f in dataclasses.fields(Rules)) | {"spec"}
 DEFAULT_RULES = Rules()
 
 

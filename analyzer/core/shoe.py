@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Iterator, Sequence
 
 from analyzer.core.cards import Value, card_value, format_value, parse_value
@@ -31,15 +32,19 @@ MAX_COUNT = 16 * MAX_DECKS  # cards of one value (tens of MAX_DECKS decks)
 def checked_counts(counts: Iterable[int], names: Sequence[str], what: str) -> tuple[int, ...]:
     """``counts`` as a tuple, or a :class:`ShoeError` naming the bad count.
 
-    ``names`` labels each position (card values or card identities).
+    ``names`` labels each position (card values or card identities).  A count is an
+    ``int`` or another whole-number type (numpy's integers: a notebook's counts), kept as
+    an ``int``; a bool, a float or a numpy bool is not a count.
     """
     c = tuple(counts)
     if len(c) != len(names):
         raise ShoeError(f"a {what} needs {len(names)} counts, got {len(c)}")
     for name, n in zip(names, c, strict=True):
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_COUNT:
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral) \
+                or not 0 <= n <= MAX_COUNT:
             raise ShoeError(f"count of {name} must be a whole number 0 to {MAX_COUNT}, not "
                             f"{n!r}")
+    c = tuple(int(n) for n in c)
     if sum(c) == 0:
         raise ImpossibleShoeError("the shoe is empty")
     return c

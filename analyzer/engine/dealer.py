@@ -337,14 +337,16 @@ def outcome_matrix(
     Float mode gives a float array; exact mode an object array of Fractions, the sums
     taken in 128-bit integers by the C extension when every denominator fits (else by
     :func:`_outcome_sums`, the same integers in Python).  Busting on 23 or more, half
-    of all compositions, is taken as the remainder.
+    of all compositions, is taken as the remainder (in floats, at least 0).
     """
     if not exact:
         k = _kernel(upcard, hits_soft_17)
         sums = np.empty((len(shoes), N_OUTCOMES))
         _dealer.outcome_sums(np.ascontiguousarray(shoes, dtype=np.int64), k.blocks, k.block_of,
                              k.halves, k.low_of, k.high_of, k.runs, k.mult, k.kmax, sums)
-        sums[:, Outcome.BUST23] = 1.0 - sums.sum(axis=1)
+        # the remainder, never below 0: where the dealer cannot bust past 22 it is 0, and
+        # 1 minus the others' float sum can be a unit of the last place under it
+        sums[:, Outcome.BUST23] = np.maximum(1.0 - sums.sum(axis=1), 0.0)
         return sums
     if len(shoes) > CHUNK:  # bound the (shoes x dealer compositions) temporaries
         return np.concatenate([outcome_matrix(upcard, hits_soft_17, shoes[lo:lo + CHUNK], exact)

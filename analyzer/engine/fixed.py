@@ -46,8 +46,10 @@ class FixedPlay:
 
 def _checked(action: int, options: frozenset[int], comp: tuple[int, ...],
              upcard: int) -> int:
-    """The strategy's answer, refused in one line where it is not one of the options."""
-    if action not in options:
+    """The strategy's answer, refused in one line where it is not one of the options (an
+    action is a whole number: ``True`` or ``1.0`` equal HIT's 1 but are not an action)."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+            or action not in options:
         raise UsageError(f"the strategy chose {action!r} for {comp} against {upcard}, not one "
                          f"of the options {sorted(options)}")
     return int(action)

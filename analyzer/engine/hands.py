@@ -408,12 +408,15 @@ def _win_lose(outcomes: Array, total: npt.NDArray[np.int64], play: PlayRules,
 
     Exact mode adds only the outcomes that count (grouped by the hand's total)
     instead of multiplying all ten by 0 or 1: a third of the exact arithmetic
-    of a whole analysis, the same fractions.
+    of a whole analysis, the same fractions.  In floats a sum is at most 1: where every
+    outcome beats the hand, a row conditioned on no dealer blackjack can add up to a
+    few units past 1 in the last place, which would value standing below -1.
     """
     pay = payoff_matrix(play.push_22, play.player_21_wins)
     if not exact:
         rows = pay[total]
-        return (outcomes * (rows == 1)).sum(axis=1), (outcomes * (rows == -1)).sum(axis=1)
+        return (np.minimum((outcomes * (rows == 1)).sum(axis=1), 1.0),
+                np.minimum((outcomes * (rows == -1)).sum(axis=1), 1.0))
     win = np.empty(len(total), dtype=object)
     lose = np.empty(len(total), dtype=object)
     for t in np.unique(total).tolist():

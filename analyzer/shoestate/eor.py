@@ -84,9 +84,18 @@ class EorTable:
                     if e is not None), zero)
 
     @property
+    def game_sum(self) -> Number:
+        """``sum_v n_v EOR_v`` of the game's EV: 0 for a fixed strategy, ``N G`` for
+        re-optimised play.  ``G >= 0`` is a theorem, so in floats a negative sum (a
+        difference of nearly equal EVs rounding the other way, as on a million decks,
+        where G is below a float's resolution) is 0."""
+        total = self.weighted_sum(self.game)
+        return 0.0 if self.strategy == "optimal" and not self.exact and total < 0 else total
+
+    @property
     def reoptimisation_gain(self) -> Number:
         """``sum_v n_v EV(shoe - v) / N - EV(shoe)``: 0 if fixed, the gain G if optimal."""
-        return self.weighted_sum(self.game) / self.total
+        return self.game_sum / self.total
 
 
 def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *,

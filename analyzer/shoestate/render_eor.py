@@ -122,7 +122,7 @@ def eor_json(table: EorTable, game: str) -> EorJson:
     return {"game": game, "rules": table.spec, "shoe": format_shoe(Shoe(table.shoe)),
             "engine": ENGINE, "strategy": table.strategy, "exact": table.exact,
             "units": "fraction of the initial bet", **_effects_json(table.game, table.exact),
-            "identity": {"weighted_sum": float(table.weighted_sum(table.game)),
+            "identity": {"weighted_sum": float(table.game_sum),
                          "reoptimisation_gain": float(table.reoptimisation_gain),
                          "statement": identity_statement(table)},
             "decisions": [_decision_json(d, table.exact) for d in table.decisions]}

@@ -329,6 +329,9 @@ def _body_items(data: Any) -> tuple[str | None, list[tuple[str, str]]]:
         raise UsageError("command must be a string and params an object")
     items: list[tuple[str, str]] = []
     for key, value in params.items():
+        if value == []:  # not "the default": a list of values with none in it
+            raise UsageError(f"param {key!r}: an empty list gives no value (leave the key "
+                             "out for the default)")
         for one in value if isinstance(value, list) else [value]:
             items.append((str(key), _param_text(key, one)))
     return command, items

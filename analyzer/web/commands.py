@@ -33,6 +33,7 @@ COMMANDS = ("ev", "hand", "dealer", "chart", "distribution", "sidebet", "compare
             "counts", "indices", "edge", "simulate", "rules")
 JOB_COMMANDS = (*COMMANDS, "certify")
 POSITIONALS = {"sidebet": ("bet",), "compare": ("games",), "rules": ("action", "name")}
+REPEATED = frozenset({"games"})  # the positionals that take several values (one key each)
 # Options a request may not set: files, folders, processes, output formats and help.
 REFUSED = frozenset({"help", "version", "out", "paytable", "chart", "grid", "png", "meta",
                      "scheduler", "backend", "progress", "quiet", "no-progress", "json", "csv",
@@ -106,6 +107,9 @@ def to_argv(command: str, items: Sequence[tuple[str, str]]) -> list[str]:
     for raw_key, value in items:
         key = raw_key.strip().replace("_", "-")
         if key in POSITIONALS.get(command, ()):
+            if key in seen and key not in REPEATED:
+                raise UsageError(f"{raw_key!r} is given twice (it takes one value)")
+            seen.add(key)
             positional.append(value)
             continue
         if key in REFUSED:
