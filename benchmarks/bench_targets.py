@@ -46,20 +46,18 @@ from timing import Run, measured  # noqa: E402
 
 SEED_GAMES = ("charlie7", "free-bet", "privilege", "four-jacks", "spanish21")
 PARTS = ("build", "ev", "exact", "studies", "certify", "simulate", "tests")
-# (command after `bja`, target wall seconds): the studies' rows of the issue's table
-STUDIES = (("distribution --exact --game charlie7 --json", 10.0),
-           ("compare --effects --game charlie7 --no-cache --json", 3.0),
-           ("counts --game four-jacks --no-cache --json", 2.0),
-           ("indices --game four-jacks --no-cache --json", 2.0),
-           ("edge --game four-jacks --samples 2000 --no-cache --json", 20.0))
+# (command after `bja`, target wall seconds): the studies' rows of the issue's table,
+# bench_studies.py's commands that have a target
+STUDIES = tuple((command, target) for command, target in bench_studies.STUDIES
+                if target == target)  # NaN: no target
 
 Row = tuple[str, str, str, str, bool]  # what, measured, reference, target, met
 
 
-def cold(argv: list[str], **kwargs: str) -> Run:
+def cold(argv: list[str]) -> Run:
     """``argv`` in a fresh process with an empty memo folder of its own."""
     with tempfile.TemporaryDirectory(prefix="bja-target-") as memo:
-        return measured(argv, env={**os.environ, "BJA_CACHE_DIR": memo}, cwd=memo, **kwargs)
+        return measured(argv, env={**os.environ, "BJA_CACHE_DIR": memo}, cwd=memo)
 
 
 def build_row(root: str) -> Row:
