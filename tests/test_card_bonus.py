@@ -118,7 +118,7 @@ class _Stander:
 def test_only_the_shoe_size_stops_optimal_splitting_and_a_strategy_pays_the_bonus() -> None:
     rules = parse_spec(f"6D H17 DAS SPL3 LS {SPANISH}")
     # optimal splitting pays them (tests/test_optimal_split.py): only the shoe's size stops it
-    with pytest.raises(SplitInfeasible, match="at most 104 cards"):
+    with pytest.raises(SplitInfeasible, match="at most 52 cards"):
         Analysis(rules, split="optimal")
     strategy: Strategy = _Stander()  # a fixed strategy's stand values carry the bonus
     assert Analysis(rules, strategy=strategy).ev() < Analysis(rules).ev()

@@ -256,7 +256,7 @@ def test_a_refused_split_level_is_a_row_saying_why() -> None:
 
     options = RunOptions(charts=False, jobs=1, progress=False, use_cache=False, split="optimal")
     got = evaluate_specs(["6D S17 DOA DAS SPL3 LS"], options)["6D S17 DOA DAS SPL3 LS"]
-    assert isinstance(got, str) and "at most 104 cards" in got
+    assert isinstance(got, str) and "at most 52 cards" in got
 
 
 def test_cli_split_level_is_checked(capsys: pytest.CaptureFixture[str]) -> None:

@@ -206,7 +206,7 @@ def test_a_three_card_hand_offers_the_double_and_rescue_raises_a_bad_one() -> No
 def test_the_parts_that_do_not_play_them_yet_refuse_in_one_line() -> None:
     rules = parse_spec("6D H17 DAS SPL3 LS DAN DDR")
     # optimal splitting plays them (tests/test_optimal_split.py): only the shoe's size stops it
-    with pytest.raises(SplitInfeasible, match="at most 104 cards"):
+    with pytest.raises(SplitInfeasible, match="at most 52 cards"):
         Analysis(rules, split=SplitLevel.OPTIMAL)
     two = parse_spec("2D H17 DAS SPL3 LS DAN DDR")  # (two decks: the same point, quicker)
     cdz, cdp1 = (Analysis(two, split=level).ev() for level in (SplitLevel.CDZ, SplitLevel.CDP1))

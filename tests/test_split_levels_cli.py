@@ -47,7 +47,7 @@ def test_ev_json_levels(capsys: pytest.CaptureFixture[str]) -> None:
 def test_levels_refuse_optimal_with_reason() -> None:
     levels = strategy_levels(parse_spec("6D S17 DOA DAS SPL3 LS"), optimal=True)
     assert not levels["optimal"].computed
-    assert "at most 104 cards" in levels["optimal"].reason
+    assert "at most 52 cards" in levels["optimal"].reason
     assert levels["chart"].ev <= levels["cdz"].ev <= levels["cdp1"].ev <= levels["cdp"].ev
 
 
@@ -76,9 +76,10 @@ def test_game_report_states_every_level() -> None:
 
 
 @pytest.mark.parametrize(("spec", "exact", "says"), [
-    ("6D S17 DOA DAS SPL3 LS", False, "at most 104 cards"),  # refused: too many card sets
+    ("6D S17 DOA DAS SPL3 LS", False, "at most 52 cards"),  # refused: too many card sets
     ("2D S17 DOA NDAS SPL2 NS SPR", False, "split-by-rank"),  # refused: memory by rank
-    ("2D H17 DOA DAS SPL3 NS", False, "with resplits optimal splitting is by far the slowest"),
+    ("2D H17 DOA DAS SPL3 NS", False, "at most 52 cards (1 deck); this shoe has 104"),
+    ("1D H17 DOA DAS SPL3 NS", False, "with resplits optimal splitting is by far the slowest"),
     ("8D S17 DOA DAS SPL1 LS", False, "only when asked for"),
     ("8D S17 DOA DAS SPL1 LS", True, "exact optimal splitting is far slower than in floats"),
 ])

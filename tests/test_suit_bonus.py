@@ -175,7 +175,7 @@ def test_only_the_shoe_size_stops_optimal_splitting_under_suit_bonuses() -> None
     rules = parse_spec(f"6D H17 DAS SPL3 LS {SUITED} SB=200:1")
     # optimal splitting pays a split hand's suit bonus averaged over the suits, as CDP does
     # (tests/test_optimal_split.py): only the shoe's size stops it here
-    with pytest.raises(SplitInfeasible, match="at most 104 cards"):
+    with pytest.raises(SplitInfeasible, match="at most 52 cards"):
         Analysis(rules, split="optimal")
 
 

@@ -114,5 +114,5 @@ def test_the_simulator_agrees_with_the_exact_ev(spec: str) -> None:
 def test_only_the_shoe_size_stops_optimal_splitting_under_sah() -> None:
     rules = parse_spec("6D H17 DAS SPL3 LS SAH")
     # a split hand never surrenders: optimal splitting is stopped by the shoe's size only
-    with pytest.raises(SplitInfeasible, match="at most 104 cards"):
+    with pytest.raises(SplitInfeasible, match="at most 52 cards"):
         Analysis(rules, split="optimal")

@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--split", default="cdz", choices=[str(m) for m in SPLIT_LEVELS],
                    help="level of split play of the EV column: cdz (CDZ-, default), cdp1 / "
                    "cdp (Farmer's post-split strategies), optimal (optimal splitting; "
-                   "minutes per rule set, resplits only up to 2 decks)")
+                   "minutes per rule set, resplits only up to 1 deck)")
     p.add_argument("--levels", action="store_true",
                    help="a column per other level of split play (CDZ-, CDP1, CDP)")
     p.add_argument("--no-chart", action="store_true",

@@ -91,11 +91,15 @@ from analyzer.util.memo import Memo, pickled
 # float64, or object (Fractions) in exact mode: numpy's stubs define no arithmetic on
 # the union of the two dtypes (every operation would need a cast), so Any.
 Array = npt.NDArray[Any]
-MAX_RESPLIT_CARDS = 104  # resplits: shoes of at most two decks' worth of cards
+# Resplits: shoes of at most one deck's worth of cards.  The card sets of three and four
+# hands multiply with the shoe: a pair of 2s against a 6 with four hands needs about a
+# million dealer shoes on one deck, four million on 65 cards (minutes a case) and, on two
+# decks, more than the budget below (hours).  So larger shoes are refused before any work.
+MAX_RESPLIT_CARDS = 52
 # Dealer shoes one pair against one upcard may hold (about 400 bytes each with their
-# figures: 6.4 GB, two workers within a 24 GB machine).  One split needs under half a
-# million at any deck count; resplits need millions on one deck, and on two decks the
-# low pairs need more than this (hours of work, more memory than the machine has).
+# figures: 6.4 GB, two workers within a 24 GB machine): the backstop on a shoe within the
+# card limit whose composition needs more (many low cards).  One split needs under half a
+# million at any deck count.
 MAX_DEALER_ROWS = 16_000_000
 MAX_EXACT_ROWS = 2_000_000  # exact: each row's figures are GMP rationals, kilobytes a row
 CHUNK = 256  # card sets evaluated together (memory: a few CHUNK x nodes arrays)
@@ -108,24 +112,24 @@ class SplitInfeasible(ImpossibleError):
 def refusal(rules: Rules, cards: int) -> str | None:
     """Why optimal splitting cannot be computed exactly for these rules and shoe size, if so."""
     resplits = rules.max_hands > 2 and not rules.free_splits
-    if resplits and cards > MAX_RESPLIT_CARDS:
-        return (f"optimal splitting with resplits is computed for shoes of at most "
-                f"{MAX_RESPLIT_CARDS} cards (2 decks); this shoe has {cards}: the card sets of "
-                f"three and four hands multiply beyond time and memory (SPL1 works at any "
-                f"deck count)")
-    if resplits and rules.split_by_rank:
+    if resplits and rules.split_by_rank:  # at any size: the more basic reason first
         return ("optimal splitting with resplits under split-by-rank (SPR) would need card "
                 "memory by rank (which ten ranks are gone), not modelled")
+    if resplits and cards > MAX_RESPLIT_CARDS:
+        return _too_many_cards(cards, "SPL1 works at any deck count")
     return None
 
 
 def check_feasible(plan: SplitPlan, base: tuple[int, ...]) -> None:
     """Refuse resplits on shoes too large to enumerate (the reason in the message)."""
     if plan.max_hands > 2 and sum(base) + 1 > MAX_RESPLIT_CARDS:
-        raise SplitInfeasible(
-            f"optimal splitting with resplits is computed for shoes of at most "
-            f"{MAX_RESPLIT_CARDS} cards (2 decks); this shoe has {sum(base) + 1}: the card "
-            f"sets of three and four hands multiply beyond time and memory (use SPL1)")
+        raise SplitInfeasible(_too_many_cards(sum(base) + 1, "use SPL1"))
+
+
+def _too_many_cards(cards: int, instead: str) -> str:
+    return (f"optimal splitting with resplits is computed for shoes of at most "
+            f"{MAX_RESPLIT_CARDS} cards (1 deck); this shoe has {cards}: the card sets of "
+            f"three and four hands multiply beyond time and memory ({instead})")
 
 
 @dataclass(frozen=True)
@@ -285,19 +289,29 @@ class OptimalSplit:
         """``Phi`` for each row of ``sets`` (cards dealt), ``k`` hands to play, ``r`` resplits."""
         if k == 0:
             return np.zeros(len(sets), dtype=self.dtype)
-        keys = (sets @ KEY_BASE).tolist()  # counts below 64, as the cache's keys
-        todo = sorted({key for key in keys if (key, k, r) not in self._memo})
+        possible = (sets <= self.base[None, :]).all(axis=1)
+        if not possible.all():
+            # A set holding more of a value than the shoe (a hand busting on a card its
+            # shoe lacks) is reached with chance 0: valued 0, not played out.
+            out = np.zeros(len(sets), dtype=self.dtype)
+            if possible.any():
+                out[possible] = self._phi(sets[possible], k, r)
+            return out
+        # Each distinct set once (counts below 64, as the cache's keys), in key order.
+        keys, first, inverse = np.unique(sets @ KEY_BASE, return_index=True,
+                                         return_inverse=True)
+        distinct = keys.tolist()
+        todo = [i for i, key in enumerate(distinct) if (key, k, r) not in self._memo]
         if todo:
-            first = {key: i for i, key in enumerate(keys)}
-            rows = sets[[first[key] for key in todo]]
+            rows = sets[first[todo]]
             chunk = 1 if self.exact else CHUNK  # exact: each set on its own few nodes
             for lo in range(0, len(todo), chunk):
                 values = self._hands(rows[lo:lo + chunk], k, r)
-                for key, v in zip(todo[lo:lo + chunk], values.tolist(), strict=True):
-                    self._memo[(key, k, r)] = v
-        out = np.empty(len(sets), dtype=self.dtype)
-        out[:] = [self._memo[(key, k, r)] for key in keys]
-        return out
+                for i, v in zip(todo[lo:lo + chunk], values.tolist(), strict=True):
+                    self._memo[(distinct[i], k, r)] = v
+        out = np.empty(len(distinct), dtype=self.dtype)
+        out[:] = [self._memo[(key, k, r)] for key in distinct]
+        return out[inverse.ravel()]
 
     def _hands(self, sets: npt.NDArray[np.int64], k: int, r: int) -> Array:
         """Play the next hand from each row of ``sets``; the rest follows through ``Phi``."""
@@ -309,7 +323,14 @@ class OptimalSplit:
             return np.zeros(n, dtype=self.dtype)
         drawn = space.comps.copy()
         drawn[:, p - 1] -= 1  # the hand's pair card is already among the cards dealt
-        cells, rows = self._figures(sets, drawn)  # (n, m): each set and node's dealer row
+        # A node a set cannot reach (more of a value than its shoe holds: the nodes serve
+        # a chunk of sets at once) is weighed by chance 0.  It needs no dealer of its own
+        # and no round after it: it reads its set's row, and the round after it is 0.
+        room = self.base[None, :] - sets
+        reach = np.ones((n, m), dtype=bool)
+        for v in range(10):
+            reach &= drawn[None, :, v] <= room[:, None, v]
+        cells, rows = self._figures(sets, drawn, reach)  # (n, m): each set and node's row
         column = self._column[space.total][None, :]
         free = plan.free and k == 1  # Free Bet: the last hand carries the free bet
         paid = (rows.win if free else rows.net)[cells, column]  # a free hand loses nothing
@@ -331,10 +352,10 @@ class OptimalSplit:
             played = stand  # a hand's value with what follows it
             busted = self._filled((n, len(nd.bust_node)), loss)
         else:
-            dealt = sets[:, None, :] + drawn[None, :, :]  # (n, m, 10)
-            rest = self._continuation(dealt, k, r)
-            bust_rest = self._continuation(dealt[:, nd.bust_node] +
-                                           np.eye(10, dtype=np.int64)[nd.bust_card], k, r)
+            rest = self._continuation(sets, drawn, reach, k, r)
+            bust_rest = self._continuation(sets, drawn[nd.bust_node] +
+                                           np.eye(10, dtype=np.int64)[nd.bust_card],
+                                           reach[:, nd.bust_node], k, r)
             played = stand + rest
             busted = loss + bust_rest  # (n, b): a hand busting here, then the rest
         double = None
@@ -448,9 +469,14 @@ class OptimalSplit:
                                         self.plan.play)
         return self._subsets[key]
 
-    def _continuation(self, dealt: npt.NDArray[np.int64], k: int, r: int) -> Array:
-        flat = dealt.reshape(-1, 10)
-        return self._phi(flat, k - 1, r).reshape(dealt.shape[:-1])
+    def _continuation(self, sets: npt.NDArray[np.int64], drawn: npt.NDArray[np.int64],
+                      reach: npt.NDArray[np.bool_], k: int, r: int) -> Array:
+        """``(n, m)``: ``Phi`` of the next hands after each set with each node's cards
+        ``drawn``, where ``reach`` (0 elsewhere)."""
+        out = np.zeros(reach.shape, dtype=self.dtype)
+        at, node = np.nonzero(reach)
+        out[at, node] = self._phi(sets[at] + drawn[node], k - 1, r)
+        return out
 
     def _child_values(self, nd: _Nodes, node_val: Array, busted: Array,
                       layer: npt.NDArray[np.int64] | None) -> Array:
@@ -470,18 +496,20 @@ class OptimalSplit:
         vals[:, b] = busted[:, where[b]]
         return vals
 
-    def _figures(self, sets: npt.NDArray[np.int64], drawn: npt.NDArray[np.int64]
-                 ) -> tuple[npt.NDArray[np.int64], _RowFigures]:
+    def _figures(self, sets: npt.NDArray[np.int64], drawn: npt.NDArray[np.int64],
+                 reach: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], _RowFigures]:
         """The dealer figures of each set of ``sets`` with each node's cards ``drawn`` (the
         cards out: their sum): its row (n, m) in a table of them."""
         n, m = len(sets), len(drawn)
         fits = None
         if (min(sets.min(), drawn.min()) >= 0
                 and (sets.max(axis=0) + drawn.max(axis=0)).max() < KEY_LIMIT):  # keys add
-            keys = (sets @ KEY_BASE)[:, None] + (drawn @ KEY_BASE)[None, :]
+            alone = (sets @ KEY_BASE)[:, None]  # an unreachable node reads its set's row
+            keys = np.where(reach, alone + (drawn @ KEY_BASE)[None, :], alone)
             at = self._dealer.find_keys(keys.reshape(-1))
         else:  # a count the cache's keys cannot hold (64+ of a value out) in some rows
-            flat = (sets[:, None, :] + drawn[None, :, :]).reshape(-1, 10)
+            flat = (sets[:, None, :] + drawn[None, :, :] * reach[:, :, None]).reshape(-1, 10)
+            # (an unreachable node: its set alone, as above)
             fits = ((flat >= 0) & (flat < KEY_LIMIT)).all(axis=1)
             found = self._dealer.find(flat[fits])
             assert found is not None
