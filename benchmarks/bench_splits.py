@@ -9,10 +9,13 @@
   times N of the 100 cases (pairs chosen from the most to the least costly
   spread) and prints each case's time and the sum; ``--optimal 100`` runs them
   all (target: under 5 minutes on 2 cores within 2 GB).
+* ``--cases 2:6,8:6``: those (pair, upcard) cases instead, e.g. with
+  ``--optimal-rules "1D H17 DOA DAS SPL3"``: optimal resplitting on one deck.
 * ``--optimal-ev``: the same 100 cases as a user runs them, ``bja ev --split optimal
   --jobs <cores> --no-cache`` in one fresh process tree: wall, CPU and peak memory.
 
-    python benchmarks/bench_splits.py [--repeat N] [--optimal N] [--optimal-ev] [--skip-levels]
+    python benchmarks/bench_splits.py [--repeat N] [--optimal N] [--cases P:U,...]
+                                      [--optimal-ev] [--skip-levels]
 """
 
 from __future__ import annotations
@@ -89,9 +92,11 @@ def levels(spec: str, repeat: int) -> None:
               f"x{wall_ratio:.2f} (median ratios)  EV {found[0]['ev'] * 100:.9f}%")
 
 
-def optimal(spec: str, count: int) -> None:
+def optimal(spec: str, count: int, chosen: str | None = None) -> None:
     cases = [(up, pair) for pair in (10, 1, 9, 8, 7, 6, 5, 4, 3, 2)
              for up in (6, 10, 2, 1, 7, 3, 8, 4, 9, 5)][:count]
+    if chosen:  # "pair:upcard,...", values 1 (ace) to 10
+        cases = [(int(u), int(p)) for p, u in (c.split(":") for c in chosen.split(","))]
     print(f"optimal splitting, {spec}: {len(cases)} of the 100 pair/upcard cases")
     cpu = wall = peak = 0.0
     for up, pair in cases:
@@ -124,6 +129,8 @@ def main() -> None:
     parser.add_argument("--rules", default="6D S17 DOA DAS SPL3 LS")
     parser.add_argument("--optimal-rules", default="8D S17 DOA DAS SPL1")
     parser.add_argument("--optimal", type=int, default=2, help="optimal cases to time")
+    parser.add_argument("--cases", default=None, metavar="P:U,...",
+                        help="these pair:upcard cases (1 = ace) instead of --optimal's")
     parser.add_argument("--optimal-ev", action="store_true",
                         help="time bja ev --split optimal on every core (all 100 cases)")
     parser.add_argument("--skip-levels", action="store_true")
@@ -131,8 +138,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.skip_levels:
         levels(args.rules, args.repeat)
-    if args.optimal:
-        optimal(args.optimal_rules, args.optimal)
+    if args.optimal or args.cases:
+        optimal(args.optimal_rules, args.optimal, args.cases)
     if args.optimal_ev:
         optimal_ev(args.optimal_rules)
 
